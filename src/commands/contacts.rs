@@ -1,0 +1,42 @@
+//! `contacts`: every group of enemy forces in contact, with the rule that put them there.
+
+use anyhow::Result;
+
+use crate::model::Campaign;
+use crate::rules::zoc::{Contact, contacts};
+use crate::store::CampaignDir;
+
+/// Runs `contacts`.
+pub fn run(dir: &CampaignDir, json: bool) -> Result<()> {
+    let c = dir.load()?;
+    let list = contacts(&c);
+    if json {
+        return super::print_json(&list);
+    }
+    if list.is_empty() {
+        println!("no forces in contact");
+    }
+    for k in &list {
+        print!("{}", describe(&c, k));
+    }
+    Ok(())
+}
+
+/// Text description of one contact, used by `contacts` and `status`.
+pub fn describe(c: &Campaign, k: &Contact) -> String {
+    let hexes: Vec<String> = k.hexes.iter().map(ToString::to_string).collect();
+    let mut s = format!("contact at {}\n", hexes.join(" "));
+    for (label, ids) in [("French", &k.french), ("Allies", &k.allies)] {
+        for id in ids {
+            let f = c.oob.get(id);
+            let name = f.map_or("?", |f| f.name.as_str());
+            let hex = f.and_then(|f| f.hex).map(|h| h.to_string()).unwrap_or_default();
+            let st = c.oob.strength(id);
+            s.push_str(&format!("  {label:<7} {id} {name} at {hex}: {} men, {} guns\n", st.men(), st.guns));
+        }
+    }
+    for p in &k.pairs {
+        s.push_str(&format!("  {} - {}: {}\n", p.french, p.allies, p.rule));
+    }
+    s
+}

@@ -1,0 +1,26 @@
+//! One module per subcommand, wiring the store, formats and rules together.
+
+pub mod check;
+pub mod contacts;
+pub mod status;
+
+use anyhow::Result;
+
+use crate::cli::{Cli, Command};
+use crate::store::CampaignDir;
+
+/// Runs a parsed command line.
+pub fn run(cli: Cli) -> Result<()> {
+    let dir = CampaignDir::new(&cli.campaign);
+    match cli.command {
+        Command::Check(j) => check::run(&dir, j.json),
+        Command::Status(j) => status::run(&dir, j.json),
+        Command::Contacts(j) => contacts::run(&dir, j.json),
+    }
+}
+
+/// Prints a value as pretty JSON on stdout.
+pub fn print_json<T: serde::Serialize>(v: &T) -> Result<()> {
+    println!("{}", serde_json::to_string_pretty(v)?);
+    Ok(())
+}

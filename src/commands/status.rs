@@ -1,0 +1,83 @@
+//! `status`: turn and date, forces per side with men and guns, and contacts.
+
+use anyhow::Result;
+use serde::Serialize;
+
+use crate::model::{Side, Strength};
+use crate::rules::zoc::contacts;
+use crate::store::CampaignDir;
+
+#[derive(Serialize)]
+struct ForceLine {
+    id: String,
+    name: String,
+    side: Side,
+    hex: String,
+    supply: String,
+    strength: Strength,
+}
+
+/// Runs `status`.
+pub fn run(dir: &CampaignDir, json: bool) -> Result<()> {
+    let c = dir.load()?;
+    let turn = c.turn();
+    let forces: Vec<ForceLine> = c
+        .oob
+        .forces()
+        .map(|f| ForceLine {
+            id: f.id.clone(),
+            name: f.name.clone(),
+            side: f.side(),
+            hex: f.hex.map(|h| h.to_string()).unwrap_or_default(),
+            supply: f.supply.to_string(),
+            strength: c.oob.strength(&f.id),
+        })
+        .collect();
+    let list = contacts(&c);
+    if json {
+        return super::print_json(&serde_json::json!({
+            "campaign": c.config.name,
+            "turn": turn.0,
+            "date": turn.date(),
+            "season": turn.season(),
+            "campaign_year": turn.campaign_year(),
+            "forces": forces,
+            "contacts": list,
+        }));
+    }
+    println!("{}", c.config.name);
+    println!(
+        "turn {} ({}), {:?} season, campaign year {}",
+        turn.0,
+        turn.date(),
+        turn.season(),
+        turn.campaign_year()
+    );
+    for side in [Side::French, Side::Allies] {
+        let mut total = Strength::default();
+        let mine: Vec<&ForceLine> = forces.iter().filter(|f| f.side == side).collect();
+        for f in &mine {
+            total.add(&f.strength);
+        }
+        println!("\n{side}: {} forces, {} men, {} guns", mine.len(), total.men(), total.guns);
+        for f in mine {
+            let out = if f.supply == "out" { "  OUT OF SUPPLY" } else { "" };
+            println!(
+                "  {:<12} {:<40} {}  {:>6} men {:>3} guns{out}",
+                f.id,
+                f.name,
+                f.hex,
+                f.strength.men(),
+                f.strength.guns
+            );
+        }
+    }
+    println!();
+    if list.is_empty() {
+        println!("no forces in contact");
+    }
+    for k in &list {
+        print!("{}", super::contacts::describe(&c, k));
+    }
+    Ok(())
+}

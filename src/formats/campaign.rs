@@ -1,0 +1,644 @@
+//! Reading and writing the campaign folder's files (design.md, "Campaign folder"), with
+//! validation that collects every problem with its file, line and field.
+
+use std::collections::BTreeMap;
+
+use crate::error::{Problem, Problems};
+use crate::model::kinds::{format_status_list, parse_status_list};
+use crate::model::{
+    Arm, ArmClass, BattleMapChoice, Campaign, CampaignConfig, CampaignMap, Commander, Control, HexGrid,
+    HexId, HexInfo, Level, Nation, OrderOfBattle, RoadClass, RulesConfig, Settlement, Side, Side2, Supply,
+    Terrain, Unit,
+};
+
+use super::table::{Fields, Table, write_csv};
+use super::text::decode;
+
+/// File names inside the campaign folder.
+pub mod names {
+    /// Campaign settings.
+    pub const CAMPAIGN: &str = "campaign.toml";
+    /// Rule numbers.
+    pub const RULES: &str = "rules.toml";
+    /// Terrain.
+    pub const HEXES: &str = "map/hexes.csv";
+    /// Roads.
+    pub const ROADS: &str = "map/roads.csv";
+    /// Rivers.
+    pub const RIVERS: &str = "map/rivers.csv";
+    /// Battle maps chosen per hex.
+    pub const BATTLE_MAPS: &str = "map/battle-maps.csv";
+    /// Settlements.
+    pub const SETTLEMENTS: &str = "settlements.csv";
+    /// Order of battle.
+    pub const FORCES: &str = "forces.csv";
+    /// Commanders.
+    pub const COMMANDERS: &str = "commanders.csv";
+}
+
+/// Columns of `forces.csv`, in the order sowbridge writes them.
+pub const FORCE_COLUMNS: [&str; 17] = [
+    "id",
+    "parent",
+    "level",
+    "name",
+    "commander",
+    "nation",
+    "arm",
+    "men",
+    "squadrons",
+    "guns",
+    "hex",
+    "moving_to",
+    "depot",
+    "supply",
+    "quality",
+    "ammo",
+    "status",
+];
+
+/// Columns of `commanders.csv`.
+pub const COMMANDER_COLUMNS: [&str; 5] = ["name", "side", "battles_fought", "battles_won", "status"];
+
+/// Columns of `map/battle-maps.csv`.
+pub const BATTLE_MAP_COLUMNS: [&str; 4] = ["hex", "map", "orientation", "battle"];
+
+/// The raw bytes of a campaign folder's files (`None` where a file is absent).
+#[derive(Debug, Default, Clone)]
+pub struct CampaignFiles {
+    /// Raw contents by file name (see [`names`]).
+    pub files: BTreeMap<&'static str, Vec<u8>>,
+}
+
+impl CampaignFiles {
+    fn get(&self, name: &str) -> Option<&[u8]> {
+        self.files.get(name).map(Vec::as_slice)
+    }
+}
+
+fn required<'a>(files: &'a CampaignFiles, name: &str, problems: &mut Problems) -> Option<&'a [u8]> {
+    let f = files.get(name);
+    if f.is_none() {
+        problems.push(Problem::in_file(name, "file is missing"));
+    }
+    f
+}
+
+fn toml_problem(file: &str, text: &str, e: &toml::de::Error) -> Problem {
+    let line = e.span().map(|s| text[..s.start.min(text.len())].matches('\n').count() as u64 + 1);
+    Problem { file: file.to_string(), line, field: None, message: e.message().to_string() }
+}
+
+/// Parses `campaign.toml`.
+pub fn parse_config(bytes: &[u8], problems: &mut Problems) -> Option<CampaignConfig> {
+    let (text, _) = decode(bytes);
+    match toml::from_str::<CampaignConfig>(&text) {
+        Ok(c) => {
+            if c.turn == 0 {
+                problems
+                    .push(Problem::in_file(names::CAMPAIGN, "turn must be 1 or more (1 = early June 1808)"));
+            }
+            if c.map.columns == 0 || c.map.rows == 0 || c.map.columns > 100 || c.map.rows > 100 {
+                problems.push(Problem::in_file(
+                    names::CAMPAIGN,
+                    "map columns and rows must be between 1 and 100",
+                ));
+            }
+            Some(c)
+        }
+        Err(e) => {
+            problems.push(toml_problem(names::CAMPAIGN, &text, &e));
+            None
+        }
+    }
+}
+
+/// Parses `rules.toml`.
+pub fn parse_rules(bytes: Option<&[u8]>, problems: &mut Problems) -> RulesConfig {
+    let Some(bytes) = bytes else { return RulesConfig::default() };
+    let (text, _) = decode(bytes);
+    toml::from_str(&text).unwrap_or_else(|e| {
+        problems.push(toml_problem(names::RULES, &text, &e));
+        RulesConfig::default()
+    })
+}
+
+fn hex_on_map(f: &mut Fields<'_>, name: &str, grid: &HexGrid, required: bool) -> Option<HexId> {
+    let h: Option<HexId> = if required { f.req(name) } else { f.opt(name) };
+    let h = h?;
+    if !grid.contains(h) {
+        f.problem(name, format!("hex {h} is outside the map ({} columns, {} rows)", grid.columns, grid.rows));
+        return None;
+    }
+    Some(h)
+}
+
+fn parse_hexes(t: &Table, grid: &HexGrid, p: &mut Problems) -> BTreeMap<HexId, HexInfo> {
+    let mut out = BTreeMap::new();
+    if !t.require(&["hex", "terrain"], p) {
+        return out;
+    }
+    for row in &t.rows {
+        let mut f = Fields::new(t, row, p);
+        let hex = hex_on_map(&mut f, "hex", grid, true);
+        let terrain = match f.text("terrain").to_ascii_lowercase().as_str() {
+            "" | "low" => Terrain::Low,
+            "high" => Terrain::High,
+            other => {
+                f.problem("terrain", format!("'{other}' is not low or high"));
+                Terrain::Low
+            }
+        };
+        let forest = f.flag("forest");
+        let notes = f.text("notes").to_string();
+        if let Some(h) = hex
+            && out.insert(h, HexInfo { terrain, forest, notes }).is_some()
+        {
+            f.problem("hex", format!("hex {h} is listed twice"));
+        }
+    }
+    out
+}
+
+fn parse_sides<V>(
+    t: &Table,
+    grid: &HexGrid,
+    value_col: &str,
+    p: &mut Problems,
+    mut value: impl FnMut(&mut Fields<'_>) -> Option<V>,
+) -> BTreeMap<Side2, V> {
+    let mut out = BTreeMap::new();
+    if !t.require(&["from", "to", value_col], p) {
+        return out;
+    }
+    for row in &t.rows {
+        let mut f = Fields::new(t, row, p);
+        let a = hex_on_map(&mut f, "from", grid, true);
+        let b = hex_on_map(&mut f, "to", grid, true);
+        let v = value(&mut f);
+        if let (Some(a), Some(b)) = (a, b) {
+            if !grid.adjacent(a, b) {
+                f.problem("to", format!("{a} and {b} are not adjacent hexes"));
+                continue;
+            }
+            if let Some(v) = v
+                && out.insert(Side2::new(a, b), v).is_some()
+            {
+                f.problem("to", format!("the side {a}-{b} is listed twice"));
+            }
+        }
+    }
+    out
+}
+
+fn parse_settlements(t: &Table, grid: &HexGrid, p: &mut Problems) -> Vec<Settlement> {
+    let mut out: Vec<Settlement> = Vec::new();
+    if !t.require(&["name", "hex", "kind", "control"], p) {
+        return out;
+    }
+    for row in &t.rows {
+        let mut f = Fields::new(t, row, p);
+        let name = f.text("name").to_string();
+        if name.is_empty() {
+            f.problem("name", "is empty");
+        }
+        let hex = hex_on_map(&mut f, "hex", grid, true);
+        let kind = f.req("kind");
+        let port = f.flag("port");
+        let depot = f.flag("depot");
+        let control = match f.text("control") {
+            "-" => Some(Control::Unrest),
+            "" => {
+                f.problem("control", "is empty (Fr, Sp, Po, Br or -)");
+                None
+            }
+            other => match other.parse::<Nation>() {
+                Ok(n) => Some(Control::Nation(n)),
+                Err(e) => {
+                    f.problem("control", e);
+                    None
+                }
+            },
+        };
+        let invested_by = f.opt::<Nation>("invested_by");
+        let citadel = f.flag("citadel");
+        if let (Some(hex), Some(kind), Some(control)) = (hex, kind, control) {
+            if out.iter().any(|s| s.name == name && s.hex == hex) {
+                f.problem("name", format!("{name} at {hex} is listed twice"));
+                continue;
+            }
+            out.push(Settlement {
+                name,
+                hex,
+                kind,
+                port,
+                depot,
+                province: f.text("province").to_string(),
+                control,
+                invested_by,
+                citadel,
+            });
+        }
+    }
+    out
+}
+
+fn parse_commanders(t: &Table, p: &mut Problems) -> (Vec<Commander>, Vec<String>) {
+    let mut out: Vec<Commander> = Vec::new();
+    let extra_cols = t.extra_columns(&COMMANDER_COLUMNS);
+    if !t.require(&["name", "side"], p) {
+        return (out, extra_cols);
+    }
+    for row in &t.rows {
+        let mut f = Fields::new(t, row, p);
+        let name = f.text("name").to_string();
+        if name.is_empty() {
+            f.problem("name", "is empty");
+            continue;
+        }
+        let side: Option<Side> = f.req("side");
+        let fought = f.count("battles_fought").unwrap_or(0);
+        let won = f.count("battles_won").unwrap_or(0);
+        if won > fought {
+            f.problem("battles_won", format!("{won} battles won but only {fought} fought"));
+        }
+        if out.iter().any(|c| c.name == name) {
+            f.problem("name", format!("commander '{name}' is listed twice"));
+            continue;
+        }
+        let extra = f.texts(&extra_cols);
+        if let Some(side) = side {
+            out.push(Commander {
+                name,
+                side,
+                battles_fought: fought,
+                battles_won: won,
+                status: f.text("status").to_string(),
+                extra,
+            });
+        }
+    }
+    (out, extra_cols)
+}
+
+fn parse_battle_maps(t: &Table, grid: &HexGrid, p: &mut Problems) -> BTreeMap<HexId, BattleMapChoice> {
+    let mut out = BTreeMap::new();
+    if !t.require(&["hex", "map", "orientation"], p) {
+        return out;
+    }
+    for row in &t.rows {
+        let mut f = Fields::new(t, row, p);
+        let hex = hex_on_map(&mut f, "hex", grid, true);
+        let map = f.text("map").to_string();
+        if map.is_empty() {
+            f.problem("map", "is empty");
+        }
+        let orientation = f.req::<u16>("orientation");
+        if let Some(o) = orientation
+            && ![0, 90, 180, 270].contains(&o)
+        {
+            f.problem("orientation", format!("{o} is not 0, 90, 180 or 270"));
+        }
+        if let (Some(hex), Some(orientation)) = (hex, orientation) {
+            out.insert(hex, BattleMapChoice { map, orientation, battle: f.text("battle").to_string() });
+        }
+    }
+    out
+}
+
+/// Parses `forces.csv` rows into units (row-level checks only).
+fn parse_forces(t: &Table, grid: &HexGrid, p: &mut Problems) -> (Vec<(u64, Unit)>, Vec<String>) {
+    let mut out = Vec::new();
+    let extra_cols = t.extra_columns(&FORCE_COLUMNS);
+    if !t.require(&["id", "parent", "level", "name", "nation", "men"], p) {
+        return (out, extra_cols);
+    }
+    for row in &t.rows {
+        let mut f = Fields::new(t, row, p);
+        let id = f.text("id").to_string();
+        if id.is_empty() {
+            f.problem("id", "is empty");
+            continue;
+        }
+        if id.contains(|c: char| c.is_whitespace() || c == ';') {
+            f.problem("id", format!("'{id}' contains a space or ';'"));
+        }
+        let parent = Some(f.text("parent").to_string()).filter(|s| !s.is_empty());
+        let level: Option<Level> = f.req("level");
+        let nation: Option<Nation> = f.req("nation");
+        let arm: Option<Arm> = f.opt("arm");
+        let men = f.count("men");
+        let squadrons = f.count("squadrons");
+        let guns = f.count("guns");
+        let hex = hex_on_map(&mut f, "hex", grid, false);
+        let moving_to = hex_on_map(&mut f, "moving_to", grid, false);
+        let supply = f.opt::<Supply>("supply").unwrap_or(Supply::In);
+        let quality = f.opt("quality");
+        let ammo = f.count("ammo");
+        if let Some(a) = ammo
+            && a > 100
+        {
+            f.problem("ammo", format!("{a} is above 100 (per cent of a full load)"));
+        }
+        let status = match parse_status_list(f.text("status")) {
+            Ok(s) => s,
+            Err(e) => {
+                f.problem("status", e);
+                Vec::new()
+            }
+        };
+        let (Some(level), Some(nation)) = (level, nation) else { continue };
+        if level.is_formation() {
+            if arm.is_some() {
+                f.problem("arm", format!("a {level} is a formation and has no arm of its own"));
+            }
+            if men.unwrap_or(0) > 0 || guns.unwrap_or(0) > 0 {
+                f.problem(
+                    "men",
+                    format!("a {level} counts the men and guns of its units; leave men and guns empty"),
+                );
+            }
+        } else {
+            match arm {
+                None if f.text("arm").is_empty() => f.problem("arm", format!("a {level} needs an arm")),
+                Some(a) => {
+                    let ok = match level {
+                        Level::Battalion => a.class() == ArmClass::Infantry,
+                        Level::Regiment | Level::Squadron => a.class() == ArmClass::Cavalry,
+                        Level::Battery => a.class() == ArmClass::Artillery,
+                        _ => true,
+                    };
+                    if !ok {
+                        f.problem("arm", format!("a {level} cannot be {a}"));
+                    }
+                    if a.class() != ArmClass::Artillery && guns.unwrap_or(0) > 0 {
+                        f.problem("guns", format!("guns on a {a} unit: only artillery has guns"));
+                    }
+                    if a.class() == ArmClass::Artillery && guns.unwrap_or(0) == 0 {
+                        f.problem("guns", "a battery without guns");
+                    }
+                    if a.class() == ArmClass::Cavalry
+                        && squadrons.unwrap_or(0) == 0
+                        && level != Level::Squadron
+                    {
+                        f.problem("squadrons", "cavalry needs its number of squadrons");
+                    }
+                    if a.class() != ArmClass::Cavalry && squadrons.unwrap_or(0) > 0 {
+                        f.problem(
+                            "squadrons",
+                            format!("squadrons on a {a} unit: only cavalry has squadrons"),
+                        );
+                    }
+                }
+                None => {}
+            }
+            if men.is_some_and(|m| m == 0) || (men.is_none() && f.text("men").is_empty()) {
+                f.problem("men", format!("a {level} without men"));
+            }
+        }
+        if parent.is_some() {
+            for col in ["hex", "moving_to", "depot"] {
+                if !f.text(col).is_empty() {
+                    f.problem(col, "only a top-level force (no parent) stands on the map");
+                }
+            }
+        }
+        let squadrons = match (level, arm.map(Arm::class)) {
+            (Level::Squadron, Some(ArmClass::Cavalry)) => squadrons.unwrap_or(1),
+            _ => squadrons.unwrap_or(0),
+        };
+        let unit = Unit {
+            id,
+            parent,
+            level,
+            name: f.text("name").to_string(),
+            commander: Some(f.text("commander").to_string()).filter(|s| !s.is_empty()),
+            nation,
+            arm,
+            men: men.unwrap_or(0),
+            squadrons,
+            guns: guns.unwrap_or(0),
+            hex,
+            moving_to,
+            depot: Some(f.text("depot").to_string()).filter(|s| !s.is_empty()),
+            supply,
+            quality,
+            ammo: ammo.map(|a| a.min(100) as u8),
+            status,
+            extra: f.texts(&extra_cols),
+        };
+        out.push((row.line, unit));
+    }
+    (out, extra_cols)
+}
+
+/// Checks the tree: duplicate ids, unknown parents, cycles, sides, levels, hexes, commanders.
+fn validate_tree(rows: &[(u64, Unit)], map: &CampaignMap, commanders: &[Commander], p: &mut Problems) {
+    let file = names::FORCES;
+    let mut first: BTreeMap<&str, u64> = BTreeMap::new();
+    for (line, u) in rows {
+        if let Some(prev) = first.get(u.id.as_str()) {
+            p.push(Problem::at(file, *line, "id", format!("duplicate id '{}' (first on line {prev})", u.id)));
+        } else {
+            first.insert(&u.id, *line);
+        }
+    }
+    let by_id: BTreeMap<&str, &Unit> = rows.iter().map(|(_, u)| (u.id.as_str(), u)).collect();
+    for (line, u) in rows {
+        let line = *line;
+        match &u.parent {
+            Some(pid) => match by_id.get(pid.as_str()) {
+                None => p.push(Problem::at(file, line, "parent", format!("unknown parent '{pid}'"))),
+                Some(parent) => {
+                    if !parent.level.is_formation() {
+                        p.push(Problem::at(
+                            file,
+                            line,
+                            "parent",
+                            format!("parent '{pid}' is a {}, which cannot command other rows", parent.level),
+                        ));
+                    } else if u.level.is_formation() && u.level.rank() <= parent.level.rank() {
+                        p.push(Problem::at(
+                            file,
+                            line,
+                            "level",
+                            format!("a {} cannot stand under a {} ('{pid}')", u.level, parent.level),
+                        ));
+                    }
+                    if parent.side() != u.side() {
+                        p.push(Problem::at(
+                            file,
+                            line,
+                            "nation",
+                            format!("{} ({}) is under '{pid}' of the other side", u.id, u.nation),
+                        ));
+                    }
+                }
+            },
+            None => {
+                if u.hex.is_none() {
+                    p.push(Problem::at(file, line, "hex", format!("force '{}' has no hex", u.id)));
+                }
+                if let (Some(h), Some(m)) = (u.hex, u.moving_to) {
+                    if !map.grid.adjacent(h, m) {
+                        p.push(Problem::at(file, line, "moving_to", format!("{m} is not adjacent to {h}")));
+                    } else if map.road(h, m).is_none() {
+                        p.push(Problem::at(file, line, "moving_to", format!("no road joins {h} to {m}")));
+                    }
+                }
+                if let Some(d) = &u.depot
+                    && !map.settlements.iter().any(|s| &s.name == d)
+                {
+                    p.push(Problem::at(file, line, "depot", format!("unknown settlement '{d}'")));
+                }
+            }
+        }
+        if let Some(c) = &u.commander {
+            match commanders.iter().find(|x| &x.name == c) {
+                None => {
+                    p.push(Problem::at(file, line, "commander", format!("'{c}' is not in commanders.csv")))
+                }
+                Some(cm) if cm.side != u.side() => p.push(Problem::at(
+                    file,
+                    line,
+                    "commander",
+                    format!("'{c}' fights for the {} but commands a unit of the {}", cm.side, u.side()),
+                )),
+                Some(_) => {}
+            }
+            if u.is_unit() {
+                p.push(Problem::at(
+                    file,
+                    line,
+                    "commander",
+                    "units have no commanding general; leave it empty",
+                ));
+            }
+        }
+        // Cycles: walk up; a walk longer than the table is a loop.
+        let mut cur = u;
+        let mut steps = 0;
+        while let Some(pid) = &cur.parent {
+            let Some(next) = by_id.get(pid.as_str()) else { break };
+            cur = next;
+            steps += 1;
+            if cur.id == u.id || steps > rows.len() {
+                p.push(Problem::at(
+                    file,
+                    line,
+                    "parent",
+                    format!("'{}' is its own ancestor (a cycle)", u.id),
+                ));
+                break;
+            }
+        }
+    }
+}
+
+/// Parses and validates a whole campaign. Every problem is collected.
+pub fn parse_campaign(files: &CampaignFiles) -> Result<Campaign, Problems> {
+    let mut p = Problems::default();
+    let config = required(files, names::CAMPAIGN, &mut p).and_then(|b| parse_config(b, &mut p));
+    let rules = parse_rules(files.get(names::RULES), &mut p);
+    let Some(config) = config else { return Err(p) };
+    let grid = config.map.grid();
+    let table = |name: &'static str, p: &mut Problems, req: bool| -> Table {
+        let bytes = if req { required(files, name, p) } else { files.get(name) };
+        bytes.map(|b| Table::parse(name, b, p)).unwrap_or_default()
+    };
+    let hexes = parse_hexes(&table(names::HEXES, &mut p, true), &grid, &mut p);
+    let roads = parse_sides(&table(names::ROADS, &mut p, true), &grid, "class", &mut p, |f| {
+        match f.text("class").to_ascii_lowercase().as_str() {
+            "major" | "" => Some(RoadClass::Major),
+            "secondary" | "minor" => Some(RoadClass::Secondary),
+            other => {
+                f.problem("class", format!("'{other}' is not major or secondary"));
+                None
+            }
+        }
+    });
+    let rivers = parse_sides(&table(names::RIVERS, &mut p, true), &grid, "name", &mut p, |f| {
+        Some(f.text("name").to_string())
+    });
+    let settlements = parse_settlements(&table(names::SETTLEMENTS, &mut p, true), &grid, &mut p);
+    let (commanders, commander_columns) = parse_commanders(&table(names::COMMANDERS, &mut p, true), &mut p);
+    let (rows, extra_cols) = parse_forces(&table(names::FORCES, &mut p, true), &grid, &mut p);
+    let battle_maps = parse_battle_maps(&table(names::BATTLE_MAPS, &mut p, false), &grid, &mut p);
+    let map = CampaignMap { grid, hexes, roads, rivers, settlements };
+    validate_tree(&rows, &map, &commanders, &mut p);
+    if !p.is_empty() {
+        p.0.sort();
+        p.0.dedup();
+        return Err(p);
+    }
+    let oob = OrderOfBattle::new(rows.into_iter().map(|(_, u)| u).collect(), extra_cols);
+    Ok(Campaign { config, rules, map, oob, commanders, commander_columns, battle_maps })
+}
+
+fn opt_str<T: ToString>(v: &Option<T>) -> String {
+    v.as_ref().map(ToString::to_string).unwrap_or_default()
+}
+
+fn nonzero(v: u32) -> String {
+    if v == 0 { String::new() } else { v.to_string() }
+}
+
+/// Writes `forces.csv` (known columns, then the umpire's own).
+pub fn write_forces(oob: &OrderOfBattle) -> Vec<u8> {
+    write_csv(
+        &FORCE_COLUMNS,
+        &oob.extra_columns,
+        oob.units().iter().map(|u| {
+            let mut r = vec![
+                u.id.clone(),
+                opt_str(&u.parent),
+                u.level.to_string(),
+                u.name.clone(),
+                opt_str(&u.commander),
+                u.nation.to_string(),
+                opt_str(&u.arm),
+                if u.is_unit() { u.men.to_string() } else { String::new() },
+                nonzero(u.squadrons),
+                nonzero(u.guns),
+                opt_str(&u.hex),
+                opt_str(&u.moving_to),
+                opt_str(&u.depot),
+                if u.parent.is_none() { u.supply.to_string() } else { String::new() },
+                opt_str(&u.quality),
+                opt_str(&u.ammo),
+                format_status_list(&u.status),
+            ];
+            r.extend(u.extra.iter().cloned());
+            r
+        }),
+    )
+}
+
+/// Writes `commanders.csv`.
+pub fn write_commanders(commanders: &[Commander], extra_cols: &[String]) -> Vec<u8> {
+    write_csv(
+        &COMMANDER_COLUMNS,
+        extra_cols,
+        commanders.iter().map(|c| {
+            let mut r = vec![
+                c.name.clone(),
+                c.side.to_string(),
+                c.battles_fought.to_string(),
+                c.battles_won.to_string(),
+                c.status.clone(),
+            ];
+            r.extend(c.extra.iter().cloned());
+            r
+        }),
+    )
+}
+
+/// Writes `map/battle-maps.csv`.
+pub fn write_battle_maps(maps: &BTreeMap<HexId, BattleMapChoice>) -> Vec<u8> {
+    write_csv(
+        &BATTLE_MAP_COLUMNS,
+        &[],
+        maps.iter()
+            .map(|(h, c)| vec![h.to_string(), c.map.clone(), c.orientation.to_string(), c.battle.clone()]),
+    )
+}

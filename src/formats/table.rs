@@ -1,0 +1,213 @@
+//! The one place that owns the settings for the umpire's CSV files: header-keyed reading
+//! with line numbers, typed fields that report `file:line: field: problem`, and writing.
+
+use std::str::FromStr;
+
+use crate::error::{Problem, Problems};
+
+use super::text::decode;
+
+/// A CSV file read into rows, with the line each row came from.
+#[derive(Debug, Clone, Default)]
+pub struct Table {
+    /// The file's name as shown in messages.
+    pub file: String,
+    /// Header names, trimmed, lower-cased.
+    pub headers: Vec<String>,
+    /// Data rows (blank rows dropped).
+    pub rows: Vec<Row>,
+}
+
+/// One data row.
+#[derive(Debug, Clone)]
+pub struct Row {
+    /// 1-based line number in the file.
+    pub line: u64,
+    /// Fields, trimmed.
+    pub fields: Vec<String>,
+}
+
+impl Table {
+    /// Reads a CSV file's bytes (UTF-8, UTF-8 with BOM or Windows-1252). Problems with the
+    /// file's shape (bad CSV, wrong number of fields) are pushed; good rows are kept.
+    pub fn parse(file: &str, bytes: &[u8], problems: &mut Problems) -> Table {
+        let (text, _) = decode(bytes);
+        let mut rdr = csv::ReaderBuilder::new()
+            .has_headers(true)
+            .flexible(true)
+            .trim(csv::Trim::All)
+            .from_reader(text.as_bytes());
+        let headers: Vec<String> = match rdr.headers() {
+            Ok(h) => h.iter().map(|s| s.trim().to_ascii_lowercase()).collect(),
+            Err(e) => {
+                problems.push(Problem::at(file, 1, "", format!("cannot read the header line: {e}")));
+                return Table { file: file.to_string(), ..Table::default() };
+            }
+        };
+        let mut rows = Vec::new();
+        for rec in rdr.records() {
+            match rec {
+                Ok(r) => {
+                    let line = r.position().map_or(0, csv::Position::line);
+                    if r.iter().all(str::is_empty) {
+                        continue;
+                    }
+                    if r.len() > headers.len() {
+                        problems.push(Problem::at(
+                            file,
+                            line,
+                            "",
+                            format!("{} fields but the header has {}", r.len(), headers.len()),
+                        ));
+                        continue;
+                    }
+                    rows.push(Row { line, fields: r.iter().map(str::to_string).collect() });
+                }
+                Err(e) => {
+                    let line = e.position().map_or(0, csv::Position::line);
+                    problems.push(Problem::at(file, line, "", format!("malformed CSV: {e}")));
+                }
+            }
+        }
+        Table { file: file.to_string(), headers, rows }
+    }
+
+    /// Index of a column by (lower-case) name.
+    pub fn col(&self, name: &str) -> Option<usize> {
+        self.headers.iter().position(|h| h == name)
+    }
+
+    /// Pushes a problem for each required column that is missing; true when all are there.
+    pub fn require(&self, names: &[&str], problems: &mut Problems) -> bool {
+        let mut ok = true;
+        for n in names {
+            if self.col(n).is_none() {
+                problems.push(Problem::at(&self.file, 1, n, "required column is missing from the header"));
+                ok = false;
+            }
+        }
+        ok
+    }
+
+    /// Columns not in `known`, in file order.
+    pub fn extra_columns(&self, known: &[&str]) -> Vec<String> {
+        self.headers.iter().filter(|h| !known.contains(&h.as_str())).cloned().collect()
+    }
+}
+
+/// Typed access to the fields of one row, pushing located problems.
+#[derive(Debug)]
+pub struct Fields<'a> {
+    table: &'a Table,
+    row: &'a Row,
+    /// Problems found so far.
+    pub problems: &'a mut Problems,
+}
+
+impl<'a> Fields<'a> {
+    /// Fields of a row.
+    pub fn new(table: &'a Table, row: &'a Row, problems: &'a mut Problems) -> Self {
+        Fields { table, row, problems }
+    }
+
+    /// The row's line.
+    pub fn line(&self) -> u64 {
+        self.row.line
+    }
+
+    /// Raw text of a column ("" when missing or blank).
+    pub fn text(&self, name: &str) -> &'a str {
+        self.table.col(name).and_then(|i| self.row.fields.get(i)).map_or("", String::as_str)
+    }
+
+    /// Pushes a problem on this row.
+    pub fn problem(&mut self, field: &str, message: impl Into<String>) {
+        self.problems.push(Problem::at(&self.table.file, self.row.line, field, message));
+    }
+
+    /// An optional typed value: blank is `None`; a bad value is a problem and `None`.
+    pub fn opt<T>(&mut self, name: &str) -> Option<T>
+    where
+        T: FromStr,
+        T::Err: std::fmt::Display,
+    {
+        let t = self.text(name);
+        if t.is_empty() {
+            return None;
+        }
+        match t.parse::<T>() {
+            Ok(v) => Some(v),
+            Err(e) => {
+                self.problem(name, e.to_string());
+                None
+            }
+        }
+    }
+
+    /// A required typed value: blank or bad is a problem.
+    pub fn req<T>(&mut self, name: &str) -> Option<T>
+    where
+        T: FromStr,
+        T::Err: std::fmt::Display,
+    {
+        if self.text(name).is_empty() {
+            self.problem(name, "is empty");
+            return None;
+        }
+        self.opt(name)
+    }
+
+    /// An optional whole number.
+    pub fn count(&mut self, name: &str) -> Option<u32> {
+        let t = self.text(name);
+        if t.is_empty() {
+            return None;
+        }
+        match t.parse::<u32>() {
+            Ok(v) => Some(v),
+            Err(_) => {
+                let msg = if t.starts_with('-') {
+                    format!("'{t}' is negative")
+                } else {
+                    format!("'{t}' is not a whole number")
+                };
+                self.problem(name, msg);
+                None
+            }
+        }
+    }
+
+    /// A yes/no flag (`yes`, `y`, `true`, `1`, or blank/`no`).
+    pub fn flag(&mut self, name: &str) -> bool {
+        match self.text(name).to_ascii_lowercase().as_str() {
+            "" | "no" | "n" | "false" | "0" => false,
+            "yes" | "y" | "true" | "1" => true,
+            other => {
+                self.problem(name, format!("'{other}' is not yes or no"));
+                false
+            }
+        }
+    }
+
+    /// The values of the given columns, in order ("" when missing).
+    pub fn texts(&self, names: &[String]) -> Vec<String> {
+        names.iter().map(|n| self.text(n).to_string()).collect()
+    }
+}
+
+/// Writes a CSV file for the campaign folder: UTF-8, LF, quoting only where needed.
+pub fn write_csv<I, R>(headers: &[&str], extra: &[String], rows: I) -> Vec<u8>
+where
+    I: IntoIterator<Item = R>,
+    R: IntoIterator<Item = String>,
+{
+    let mut w = csv::WriterBuilder::new().terminator(csv::Terminator::Any(b'\n')).from_writer(Vec::new());
+    let head: Vec<&str> = headers.iter().copied().chain(extra.iter().map(String::as_str)).collect();
+    // Writing into a Vec<u8> cannot fail.
+    let _ = w.write_record(&head);
+    for r in rows {
+        let r: Vec<String> = r.into_iter().collect();
+        let _ = w.write_record(&r);
+    }
+    w.into_inner().unwrap_or_default()
+}

@@ -1,0 +1,18 @@
+//! The `sowbridge` binary: parse the command line, run, print the whole error chain and
+//! exit 0 (ok), 1 (input rejected, nothing changed) or 2 (any other failure).
+
+use std::process::ExitCode;
+
+use clap::Parser;
+
+fn main() -> ExitCode {
+    let cli = sowbridge::cli::Cli::parse();
+    match sowbridge::commands::run(cli) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            let rejected = e.downcast_ref::<sowbridge::Error>().is_some_and(sowbridge::Error::is_rejection);
+            eprintln!("error: {e:#}");
+            ExitCode::from(if rejected { 1 } else { 2 })
+        }
+    }
+}

@@ -1,0 +1,52 @@
+//! The whole campaign as one value: configuration, map, order of battle, commanders and
+//! the state sowbridge keeps (stored battle maps). Loaded by `formats`, written by `store`.
+
+use std::collections::BTreeMap;
+
+use super::calendar::Turn;
+use super::commander::Commander;
+use super::config::{CampaignConfig, RulesConfig};
+use super::hex::HexId;
+use super::map::CampaignMap;
+use super::oob::OrderOfBattle;
+
+/// The map and orientation used for battles in a hex (rule 8.4: reused for later battles).
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct BattleMapChoice {
+    /// SoW map id.
+    pub map: String,
+    /// Orientation in degrees: 0, 90, 180 or 270.
+    pub orientation: u16,
+    /// The battle that chose it.
+    pub battle: String,
+}
+
+/// A campaign, validated.
+#[derive(Debug, Clone)]
+pub struct Campaign {
+    /// `campaign.toml`.
+    pub config: CampaignConfig,
+    /// `rules.toml` (defaults where absent).
+    pub rules: RulesConfig,
+    /// Terrain, roads, rivers, settlements.
+    pub map: CampaignMap,
+    /// `forces.csv`.
+    pub oob: OrderOfBattle,
+    /// `commanders.csv`.
+    pub commanders: Vec<Commander>,
+    /// The umpire's own columns of `commanders.csv`, kept for writing back.
+    pub commander_columns: Vec<String>,
+    /// `map/battle-maps.csv`.
+    pub battle_maps: BTreeMap<HexId, BattleMapChoice>,
+}
+
+impl Campaign {
+    /// The current turn.
+    pub fn turn(&self) -> Turn {
+        Turn(self.config.turn)
+    }
+    /// A commander by name.
+    pub fn commander(&self, name: &str) -> Option<&Commander> {
+        self.commanders.iter().find(|c| c.name == name)
+    }
+}

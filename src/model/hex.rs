@@ -1,0 +1,294 @@
+//! Hex ids and the geometry of the 15-mile campaign map: parsing `CC.RR`, neighbours,
+//! distance and direction. The layout is a campaign setting; the default (flat-topped,
+//! even columns shifted down, 0-based) is the one rule 2.5.3 fixes: 28.23 touches 27.24.
+
+use std::fmt;
+use std::str::FromStr;
+
+/// A hex of the campaign map: column then row, printed zero-padded as `CC.RR`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct HexId {
+    /// Column, 0-based.
+    pub col: u16,
+    /// Row, 0-based.
+    pub row: u16,
+}
+
+impl HexId {
+    /// A hex from column and row.
+    pub const fn new(col: u16, row: u16) -> Self {
+        HexId { col, row }
+    }
+}
+
+impl fmt::Display for HexId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{:02}.{:02}", self.col, self.row)
+    }
+}
+
+impl serde::Serialize for HexId {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_str(self)
+    }
+}
+
+impl<'de> serde::Deserialize<'de> for HexId {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let s = String::deserialize(d)?;
+        s.parse().map_err(serde::de::Error::custom)
+    }
+}
+
+impl FromStr for HexId {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        let t = s.trim();
+        let bad = || format!("'{t}' is not a hex id of the form CC.RR (column.row, e.g. 18.28)");
+        let (c, r) = t.split_once('.').ok_or_else(bad)?;
+        let digits = |x: &str| !x.is_empty() && x.len() <= 3 && x.bytes().all(|b| b.is_ascii_digit());
+        if !digits(c) || !digits(r) {
+            return Err(bad());
+        }
+        Ok(HexId { col: c.parse().map_err(|_| bad())?, row: r.parse().map_err(|_| bad())? })
+    }
+}
+
+/// Which columns are shifted down by half a hex (flat-topped hexes, columns offset).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum HexLayout {
+    /// Even columns (0, 2, …) sit half a hex lower: 28.23 touches 27.24 (rule 2.5.3).
+    #[default]
+    EvenColumnsDown,
+    /// Odd columns sit half a hex lower.
+    OddColumnsDown,
+}
+
+/// The six directions of a flat-topped hex, clockwise from north.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize)]
+pub enum Direction {
+    /// Row decreasing.
+    N,
+    /// Up and to the right.
+    NE,
+    /// Down and to the right.
+    SE,
+    /// Row increasing.
+    S,
+    /// Down and to the left.
+    SW,
+    /// Up and to the left.
+    NW,
+}
+
+impl Direction {
+    /// All six, clockwise from north.
+    pub const ALL: [Direction; 6] =
+        [Direction::N, Direction::NE, Direction::SE, Direction::S, Direction::SW, Direction::NW];
+
+    /// Compass bearing of the hex side's centre, degrees clockwise from north.
+    pub fn bearing(self) -> f64 {
+        match self {
+            Direction::N => 0.0,
+            Direction::NE => 60.0,
+            Direction::SE => 120.0,
+            Direction::S => 180.0,
+            Direction::SW => 240.0,
+            Direction::NW => 300.0,
+        }
+    }
+
+    /// The opposite direction.
+    pub fn opposite(self) -> Direction {
+        Direction::ALL[(self as usize + 3) % 6]
+    }
+}
+
+impl fmt::Display for Direction {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Debug::fmt(self, f)
+    }
+}
+
+/// The map's extent and layout, from `campaign.toml`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct HexGrid {
+    /// Number of columns (ids 0..columns).
+    pub columns: u16,
+    /// Number of rows (ids 0..rows).
+    pub rows: u16,
+    /// Offset layout.
+    pub layout: HexLayout,
+}
+
+impl HexGrid {
+    /// True when the hex lies on the map.
+    pub fn contains(&self, h: HexId) -> bool {
+        h.col < self.columns && h.row < self.rows
+    }
+
+    fn shifted(&self, col: i32) -> bool {
+        let even = col.rem_euclid(2) == 0;
+        match self.layout {
+            HexLayout::EvenColumnsDown => even,
+            HexLayout::OddColumnsDown => !even,
+        }
+    }
+
+    /// The hex one step in a direction, if it is on the map.
+    pub fn step(&self, h: HexId, d: Direction) -> Option<HexId> {
+        let (c, r) = (i32::from(h.col), i32::from(h.row));
+        let down = i32::from(self.shifted(c));
+        let (nc, nr) = match d {
+            Direction::N => (c, r - 1),
+            Direction::S => (c, r + 1),
+            Direction::NE => (c + 1, r - 1 + down),
+            Direction::SE => (c + 1, r + down),
+            Direction::NW => (c - 1, r - 1 + down),
+            Direction::SW => (c - 1, r + down),
+        };
+        let hex = HexId::new(u16::try_from(nc).ok()?, u16::try_from(nr).ok()?);
+        self.contains(hex).then_some(hex)
+    }
+
+    /// The (up to) six hexes around `h` that lie on the map, clockwise from north.
+    pub fn neighbours(&self, h: HexId) -> impl Iterator<Item = HexId> + '_ {
+        Direction::ALL.into_iter().filter_map(move |d| self.step(h, d))
+    }
+
+    /// True when the two hexes share a side.
+    pub fn adjacent(&self, a: HexId, b: HexId) -> bool {
+        self.direction_to_neighbour(a, b).is_some()
+    }
+
+    /// The direction from `a` to its neighbour `b`, if they are neighbours.
+    pub fn direction_to_neighbour(&self, a: HexId, b: HexId) -> Option<Direction> {
+        Direction::ALL.into_iter().find(|&d| self.step(a, d) == Some(b))
+    }
+
+    fn cube(&self, h: HexId) -> (i32, i32, i32) {
+        let c = i32::from(h.col);
+        let r = i32::from(h.row);
+        let odd = c & 1;
+        let q = c;
+        let rr = match self.layout {
+            HexLayout::EvenColumnsDown => r - (c + odd) / 2,
+            HexLayout::OddColumnsDown => r - (c - odd) / 2,
+        };
+        (q, rr, -q - rr)
+    }
+
+    /// Number of hex steps between two hexes.
+    pub fn distance(&self, a: HexId, b: HexId) -> u32 {
+        let (ax, ay, az) = self.cube(a);
+        let (bx, by, bz) = self.cube(b);
+        ((ax - bx).unsigned_abs()).max((ay - by).unsigned_abs()).max((az - bz).unsigned_abs())
+    }
+
+    /// Centre of a hex in map units (hex width 2, north up, y growing southward).
+    pub fn centre(&self, h: HexId) -> (f64, f64) {
+        let x = 1.5 * f64::from(h.col);
+        let half = if self.shifted(i32::from(h.col)) { 0.5 } else { 0.0 };
+        let y = 3f64.sqrt() * (f64::from(h.row) + half);
+        (x, y)
+    }
+
+    /// Compass bearing from one hex centre to another, degrees clockwise from north.
+    pub fn bearing(&self, from: HexId, to: HexId) -> f64 {
+        let (fx, fy) = self.centre(from);
+        let (tx, ty) = self.centre(to);
+        let deg = (tx - fx).atan2(fy - ty).to_degrees();
+        (deg + 360.0) % 360.0
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn grid() -> HexGrid {
+        HexGrid { columns: 64, rows: 48, layout: HexLayout::EvenColumnsDown }
+    }
+    fn h(s: &str) -> HexId {
+        s.parse().unwrap()
+    }
+
+    #[test]
+    fn parses_and_prints_zero_padded() {
+        assert_eq!(h("18.28"), HexId::new(18, 28));
+        assert_eq!(h("2.29").to_string(), "02.29");
+        assert_eq!(h("02.29").to_string(), "02.29");
+        for bad in ["", "18", "18.", ".28", "18,28", "a.b", "18.28.1", "-1.2"] {
+            assert!(bad.parse::<HexId>().is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn toledo_touches_27_24_but_not_27_22() {
+        // Rule 2.5.3: from 28.23 a force crosses into 28.24, then 27.24; 27.24 borders 28.23.
+        let g = grid();
+        assert!(g.adjacent(h("28.23"), h("27.24")));
+        assert!(g.adjacent(h("28.23"), h("28.24")));
+        assert!(!g.adjacent(h("28.23"), h("27.22")));
+        let n: Vec<String> = g.neighbours(h("28.23")).map(|x| x.to_string()).collect();
+        assert_eq!(n, ["28.22", "29.23", "29.24", "28.24", "27.24", "27.23"]);
+    }
+
+    #[test]
+    fn gibraltar_touches_tarifa() {
+        let g = grid();
+        assert!(g.adjacent(h("20.44"), h("19.45")));
+        assert_eq!(g.distance(h("20.44"), h("19.45")), 1);
+    }
+
+    #[test]
+    fn odd_columns_have_their_own_neighbours() {
+        let g = grid();
+        let n: Vec<String> = g.neighbours(h("19.29")).map(|x| x.to_string()).collect();
+        assert_eq!(n, ["19.28", "20.28", "20.29", "19.30", "18.29", "18.28"]);
+    }
+
+    #[test]
+    fn distance_agrees_with_steps() {
+        let g = grid();
+        assert_eq!(g.distance(h("18.28"), h("18.28")), 0);
+        assert_eq!(g.distance(h("18.28"), h("20.29")), 2);
+        assert_eq!(g.distance(h("13.29"), h("29.21")), 16);
+        // Every neighbour is at distance 1, and the relation is symmetric.
+        for c in 0..10 {
+            for r in 0..10 {
+                let a = HexId::new(c, r);
+                for b in g.neighbours(a) {
+                    assert_eq!(g.distance(a, b), 1);
+                    assert!(g.adjacent(b, a));
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn the_odd_layout_mirrors_the_even_one() {
+        let g = HexGrid { columns: 64, rows: 48, layout: HexLayout::OddColumnsDown };
+        assert!(g.adjacent(h("27.23"), h("28.24")));
+        assert!(!g.adjacent(h("28.23"), h("27.24")));
+    }
+
+    #[test]
+    fn bearings_point_the_right_way() {
+        let g = grid();
+        assert!((g.bearing(h("18.28"), h("18.27")) - 0.0).abs() < 1e-9);
+        assert!((g.bearing(h("18.28"), h("18.29")) - 180.0).abs() < 1e-9);
+        let e = g.bearing(h("18.28"), h("20.28"));
+        assert!((e - 90.0).abs() < 1e-9, "{e}");
+        assert_eq!(g.direction_to_neighbour(h("18.28"), h("19.29")), Some(Direction::SE));
+        assert_eq!(Direction::NE.opposite(), Direction::SW);
+    }
+
+    #[test]
+    fn edges_of_the_map_have_fewer_neighbours() {
+        let g = grid();
+        assert_eq!(g.neighbours(h("00.00")).count(), 3);
+        assert!(!g.contains(h("64.00")));
+    }
+}

@@ -1,0 +1,19 @@
+//! The pure campaign model: values only, no file system, clock or dice.
+
+pub mod calendar;
+pub mod campaign;
+pub mod commander;
+pub mod config;
+pub mod hex;
+pub mod kinds;
+pub mod map;
+pub mod oob;
+
+pub use calendar::{Season, Turn};
+pub use campaign::{BattleMapChoice, Campaign};
+pub use commander::Commander;
+pub use config::{CampaignConfig, RulesConfig};
+pub use hex::{Direction, HexGrid, HexId, HexLayout};
+pub use kinds::{Arm, ArmClass, Level, Nation, Quality, Side, Status, StatusKind, Supply};
+pub use map::{CampaignMap, Control, HexInfo, RoadClass, Settlement, SettlementKind, Side2, Terrain};
+pub use oob::{OrderOfBattle, Strength, Unit};

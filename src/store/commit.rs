@@ -1,0 +1,182 @@
+//! All-or-nothing writes of campaign state. A change is staged file by file under
+//! `.sowbridge/staging/`, then a manifest is written atomically: that is the commit point.
+//! The journal line is appended and the staged files are renamed over their targets; the
+//! manifest is removed last. Any command that takes the lock first finishes (redoes) a
+//! committed change left half-done by a crash, and throws away an uncommitted one.
+
+use std::collections::BTreeMap;
+use std::io::Write;
+
+use serde::{Deserialize, Serialize};
+
+use crate::error::{Error, Result};
+
+use super::{CampaignDir, CampaignLock, atomic_write, read_optional};
+
+const WORK_DIR: &str = ".sowbridge";
+const STAGING: &str = ".sowbridge/staging";
+const MANIFEST: &str = ".sowbridge/commit.json";
+/// The append-only journal.
+pub const JOURNAL: &str = "journal.jsonl";
+
+/// One change to the campaign folder: files to write (relative `/` paths) and a journal line.
+#[derive(Debug, Default, Clone)]
+pub struct Commit {
+    /// New contents by relative path.
+    pub writes: BTreeMap<String, Vec<u8>>,
+    /// Files to remove.
+    pub removes: Vec<String>,
+    /// One JSON line for `journal.jsonl`, with its sequence number (to append exactly once).
+    pub journal: Option<(u64, String)>,
+}
+
+#[derive(Debug, Serialize, Deserialize)]
+struct Manifest {
+    /// Staged file name → target relative path.
+    moves: Vec<(String, String)>,
+    removes: Vec<String>,
+    journal_seq: Option<u64>,
+    journal_line: Option<String>,
+}
+
+/// Hook for crash tests: `SOWBRIDGE_CRASH_AT=<point>` aborts the process at that point.
+pub fn crash_point(point: &str) {
+    if std::env::var("SOWBRIDGE_CRASH_AT").is_ok_and(|v| v == point) {
+        eprintln!("crash test: aborting at {point}");
+        std::process::abort();
+    }
+}
+
+impl Commit {
+    /// Adds a file to write.
+    pub fn write(&mut self, rel: impl Into<String>, bytes: Vec<u8>) {
+        self.writes.insert(rel.into(), bytes);
+    }
+}
+
+impl CampaignDir {
+    /// Applies a change all-or-nothing. The lock proves the caller holds it.
+    pub fn commit(&self, c: Commit, _lock: &CampaignLock) -> Result<()> {
+        let staging = self.path(STAGING);
+        if staging.exists() {
+            std::fs::remove_dir_all(&staging).map_err(|e| Error::io(&staging, e))?;
+        }
+        std::fs::create_dir_all(&staging).map_err(|e| Error::io(&staging, e))?;
+        let mut moves = Vec::new();
+        for (i, (rel, bytes)) in c.writes.iter().enumerate() {
+            let name = format!("{i:06}");
+            let p = staging.join(&name);
+            write_synced(&p, bytes)?;
+            moves.push((name, rel.clone()));
+            if i == 0 {
+                crash_point("staging");
+            }
+        }
+        let (journal_seq, journal_line) = match c.journal {
+            Some((s, l)) => (Some(s), Some(l)),
+            None => (None, None),
+        };
+        let manifest = Manifest { moves, removes: c.removes, journal_seq, journal_line };
+        let json = serde_json::to_vec(&manifest).map_err(|e| Error::Other(e.to_string()))?;
+        crash_point("before-manifest");
+        atomic_write(&self.path(MANIFEST), &json)?;
+        crash_point("after-manifest");
+        self.finish(&manifest)
+    }
+
+    /// Finishes a committed change left by a crash, and clears an uncommitted one. Returns
+    /// true when a change was finished.
+    pub fn recover(&self, _lock: &CampaignLock) -> Result<bool> {
+        match read_optional(&self.path(MANIFEST))? {
+            Some(bytes) => {
+                let m: Manifest = serde_json::from_slice(&bytes).map_err(|e| {
+                    Error::Other(format!(
+                        "{}: unreadable commit manifest: {e}",
+                        self.path(MANIFEST).display()
+                    ))
+                })?;
+                self.finish(&m)?;
+                eprintln!("finished a change that an interrupted sowbridge command had committed");
+                Ok(true)
+            }
+            None => {
+                let staging = self.path(STAGING);
+                if staging.exists() {
+                    std::fs::remove_dir_all(&staging).map_err(|e| Error::io(&staging, e))?;
+                }
+                Ok(false)
+            }
+        }
+    }
+
+    fn finish(&self, m: &Manifest) -> Result<()> {
+        if let (Some(seq), Some(line)) = (m.journal_seq, &m.journal_line) {
+            self.append_journal_once(seq, line)?;
+        }
+        crash_point("after-journal");
+        let staging = self.path(STAGING);
+        for (i, (name, rel)) in m.moves.iter().enumerate() {
+            let from = staging.join(name);
+            let to = self.path(rel);
+            if from.exists() {
+                if let Some(dir) = to.parent() {
+                    std::fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))?;
+                }
+                std::fs::rename(&from, &to).map_err(|e| Error::io(&to, e))?;
+            }
+            if i == 0 {
+                crash_point("mid-rename");
+            }
+        }
+        for rel in &m.removes {
+            let p = self.path(rel);
+            match std::fs::remove_file(&p) {
+                Ok(()) => {}
+                Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+                Err(e) => return Err(Error::io(&p, e)),
+            }
+        }
+        let manifest = self.path(MANIFEST);
+        std::fs::remove_file(&manifest).map_err(|e| Error::io(&manifest, e))?;
+        let _ = std::fs::remove_dir_all(&staging);
+        let _ = std::fs::remove_dir(self.path(WORK_DIR));
+        Ok(())
+    }
+
+    /// Appends a journal line unless the journal already ends with that sequence number;
+    /// drops a torn last line first.
+    fn append_journal_once(&self, seq: u64, line: &str) -> Result<()> {
+        let path = self.path(JOURNAL);
+        let mut existing = read_optional(&path)?.unwrap_or_default();
+        if !existing.is_empty() && !existing.ends_with(b"\n") {
+            let keep = existing.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
+            existing.truncate(keep);
+            atomic_write(&path, &existing)?;
+        }
+        if let Some(last) = existing.split(|&b| b == b'\n').rfind(|l| !l.is_empty()) {
+            #[derive(Deserialize)]
+            struct Seq {
+                seq: u64,
+            }
+            if let Ok(s) = serde_json::from_slice::<Seq>(last)
+                && s.seq >= seq
+            {
+                return Ok(());
+            }
+        }
+        let mut f = std::fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(&path)
+            .map_err(|e| Error::io(&path, e))?;
+        f.write_all(line.as_bytes()).map_err(|e| Error::io(&path, e))?;
+        f.write_all(b"\n").map_err(|e| Error::io(&path, e))?;
+        f.sync_all().map_err(|e| Error::io(&path, e))
+    }
+}
+
+fn write_synced(path: &std::path::Path, bytes: &[u8]) -> Result<()> {
+    let mut f = std::fs::File::create(path).map_err(|e| Error::io(path, e))?;
+    f.write_all(bytes).map_err(|e| Error::io(path, e))?;
+    f.sync_all().map_err(|e| Error::io(path, e))
+}

@@ -1,0 +1,106 @@
+//! The only code that touches the campaign folder. Reads the files into a validated
+//! [`Campaign`]; writes state atomically and all-or-nothing through a redo log under a
+//! sidecar lock, so that a crash at any point leaves either the old or the new state.
+
+pub mod commit;
+pub mod lock;
+
+use std::path::{Path, PathBuf};
+
+use crate::error::{Error, Result};
+use crate::formats::campaign::{CampaignFiles, names, parse_campaign};
+use crate::model::Campaign;
+
+pub use commit::Commit;
+pub use lock::CampaignLock;
+
+/// A campaign folder on disk.
+#[derive(Debug, Clone)]
+pub struct CampaignDir {
+    root: PathBuf,
+}
+
+/// Reads a file, `None` when it does not exist.
+pub fn read_optional(path: &Path) -> Result<Option<Vec<u8>>> {
+    match std::fs::read(path) {
+        Ok(b) => Ok(Some(b)),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
+        Err(e) => Err(Error::io(path, e)),
+    }
+}
+
+/// Writes a file atomically: a temporary file in the same folder, flushed to disk, renamed
+/// over the target. Parent folders are created.
+pub fn atomic_write(path: &Path, bytes: &[u8]) -> Result<()> {
+    use std::io::Write;
+    let dir = path.parent().unwrap_or_else(|| Path::new("."));
+    std::fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))?;
+    let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+    let tmp = dir.join(format!(".{name}.tmp-{}", std::process::id()));
+    let res = (|| {
+        let mut f = std::fs::File::create(&tmp)?;
+        f.write_all(bytes)?;
+        f.sync_all()?;
+        drop(f);
+        std::fs::rename(&tmp, path)
+    })();
+    res.map_err(|e| {
+        let _ = std::fs::remove_file(&tmp);
+        Error::io(path, e)
+    })
+}
+
+impl CampaignDir {
+    /// A campaign folder at `root`.
+    pub fn new(root: impl Into<PathBuf>) -> Self {
+        CampaignDir { root: root.into() }
+    }
+
+    /// The folder.
+    pub fn root(&self) -> &Path {
+        &self.root
+    }
+
+    /// A path inside the folder (`/`-separated relative name).
+    pub fn path(&self, rel: &str) -> PathBuf {
+        rel.split('/').fold(self.root.clone(), |p, part| p.join(part))
+    }
+
+    /// Reads a file of the folder, `None` when absent.
+    pub fn read(&self, rel: &str) -> Result<Option<Vec<u8>>> {
+        read_optional(&self.path(rel))
+    }
+
+    /// Reads the raw campaign files.
+    pub fn read_files(&self) -> Result<CampaignFiles> {
+        if !self.root.is_dir() {
+            return Err(Error::refused(format!(
+                "{}: no campaign folder here (set --campaign DIR or SOWBRIDGE_CAMPAIGN)",
+                self.root.display()
+            )));
+        }
+        let mut files = CampaignFiles::default();
+        for name in [
+            names::CAMPAIGN,
+            names::RULES,
+            names::HEXES,
+            names::ROADS,
+            names::RIVERS,
+            names::BATTLE_MAPS,
+            names::SETTLEMENTS,
+            names::FORCES,
+            names::COMMANDERS,
+        ] {
+            if let Some(b) = self.read(name)? {
+                files.files.insert(name, b);
+            }
+        }
+        Ok(files)
+    }
+
+    /// Loads and validates the campaign; every problem is reported at once.
+    pub fn load(&self) -> Result<Campaign> {
+        let files = self.read_files()?;
+        parse_campaign(&files).map_err(Error::Rejected)
+    }
+}
