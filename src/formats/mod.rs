@@ -1,5 +1,7 @@
-//! Text in and out: the campaign's CSV and TOML files, and (later) SoW's files.
+//! Text in and out: the campaign's CSV and TOML files, SoW profiles and vocabularies.
 
 pub mod campaign;
+pub mod profile;
 pub mod table;
 pub mod text;
+pub mod vocabulary;

@@ -17,3 +17,4 @@ pub use hex::{Direction, HexGrid, HexId, HexLayout};
 pub use kinds::{Arm, ArmClass, Level, Nation, Quality, Side, Status, StatusKind, Supply};
 pub use map::{CampaignMap, Control, HexInfo, RoadClass, Settlement, SettlementKind, Side2, Terrain};
 pub use oob::{OrderOfBattle, Strength, Unit};
+pub mod vocabulary;
