@@ -2,6 +2,7 @@
 
 pub mod calendar;
 pub mod campaign;
+pub mod chain;
 pub mod commander;
 pub mod config;
 pub mod hex;
@@ -18,3 +19,4 @@ pub use kinds::{Arm, ArmClass, Level, Nation, Quality, Side, Status, StatusKind,
 pub use map::{CampaignMap, Control, HexInfo, RoadClass, Settlement, SettlementKind, Side2, Terrain};
 pub use oob::{OrderOfBattle, Strength, Unit};
 pub mod vocabulary;
+pub use chain::Chain;
