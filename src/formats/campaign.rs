@@ -563,7 +563,10 @@ pub fn parse_campaign(files: &CampaignFiles) -> Result<Campaign, Problems> {
     let settlements = parse_settlements(&table(names::SETTLEMENTS, &mut p, true), &grid, &mut p);
     let (commanders, commander_columns) = parse_commanders(&table(names::COMMANDERS, &mut p, true), &mut p);
     let (rows, extra_cols) = parse_forces(&table(names::FORCES, &mut p, true), &grid, &mut p);
-    let battle_maps = parse_battle_maps(&table(names::BATTLE_MAPS, &mut p, false), &grid, &mut p);
+    let battle_maps = match files.get(names::BATTLE_MAPS) {
+        Some(_) => parse_battle_maps(&table(names::BATTLE_MAPS, &mut p, false), &grid, &mut p),
+        None => BTreeMap::new(),
+    };
     let map = CampaignMap { grid, hexes, roads, rivers, settlements };
     validate_tree(&rows, &map, &commanders, &mut p);
     if !p.is_empty() {

@@ -1,5 +1,6 @@
 //! The pure campaign model: values only, no file system, clock or dice.
 
+pub mod battle;
 pub mod calendar;
 pub mod campaign;
 pub mod chain;

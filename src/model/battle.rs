@@ -1,0 +1,237 @@
+//! The battle record (`battles/<id>/battle.json`): everything export decided and wrote, and
+//! the chain map that joins the game's dump back to campaign units. Apply, watch, undo and
+//! audit read it; it is the single source of truth about one battle.
+
+use std::collections::BTreeMap;
+
+use serde::{Deserialize, Serialize};
+
+use super::chain::Chain;
+use super::hex::HexId;
+use super::kinds::Side;
+use crate::rules::dice::Roll;
+
+/// Where a battle stands.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum BattleState {
+    /// Exported, waiting for its result.
+    Exported,
+    /// Its result was applied.
+    Applied,
+    /// Its result was applied, then undone; waiting again.
+    Undone,
+    /// Replaced by a later export of the same hex.
+    Replaced,
+}
+
+impl BattleState {
+    /// True while a result may be applied to it.
+    pub fn is_pending(self) -> bool {
+        matches!(self, BattleState::Exported | BattleState::Undone)
+    }
+}
+
+/// The part a force plays.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Role {
+    /// In the battle hex, or an enemy in contact with one there.
+    Principal,
+    /// In the zone of control of a principal (8.6): arrives late.
+    Joiner,
+}
+
+/// A force taking part.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Participant {
+    /// Top-level force id.
+    pub force: String,
+    /// Its name.
+    pub name: String,
+    /// Side.
+    pub side: Side,
+    /// Its campaign hex.
+    pub hex: HexId,
+    /// Principal or joiner.
+    pub role: Role,
+    /// Hexes from the battle hex.
+    pub distance: u32,
+    /// Campaign bearing from the battle hex, degrees (None when in the battle hex).
+    pub bearing: Option<f64>,
+    /// Map edge it enters by (joiners) or deploys toward.
+    pub edge: String,
+    /// River crossed on its way to the battle hex, if any.
+    pub crosses_river: Option<String>,
+    /// Entry delay in minutes (joiners).
+    pub delay_minutes: u32,
+    /// True when `--delay` set the delay.
+    pub delay_overridden: bool,
+    /// Out of supply (rule 3.1).
+    pub out_of_supply: bool,
+}
+
+/// A light-cavalry brigade kept in reserve (8.7).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Reserve {
+    /// Campaign id of the brigade.
+    pub unit: String,
+    /// Its name.
+    pub name: String,
+    /// Side.
+    pub side: Side,
+    /// Squadrons.
+    pub squadrons: u32,
+    /// Men.
+    pub men: u32,
+    /// The brigade commander.
+    pub commander: String,
+}
+
+/// What kind of SoW row a chain is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum RowKind {
+    /// A commander of a campaign formation.
+    Commander,
+    /// An acting commander for a level the campaign lacks.
+    Acting,
+    /// A battalion, cavalry regiment or squadron.
+    Unit,
+    /// A battery's commander.
+    Battery,
+    /// One gun of a battery.
+    Gun,
+    /// An army courier.
+    Courier,
+    /// A supply wagon.
+    Wagon,
+}
+
+/// One SoW row ⇄ campaign unit.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ChainEntry {
+    /// SoW hierarchy chain.
+    pub chain: Chain,
+    /// The row's SoW id.
+    pub id: String,
+    /// Kind.
+    pub kind: RowKind,
+    /// Campaign unit or formation it stands for (none for couriers, wagons, acting rows).
+    pub unit: Option<String>,
+    /// Display name written.
+    pub name: String,
+    /// Men exported on this row.
+    pub men: u32,
+    /// Gun number within its battery (gun rows).
+    pub gun: Option<u32>,
+}
+
+/// A campaign unit as exported.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ExportedUnit {
+    /// Campaign id.
+    pub unit: String,
+    /// Top-level force.
+    pub force: String,
+    /// Side.
+    pub side: Side,
+    /// Men exported.
+    pub men: u32,
+    /// Guns exported.
+    pub guns: u32,
+    /// Squadrons.
+    pub squadrons: u32,
+    /// Ammunition exported, per cent of a full load.
+    pub ammo: u32,
+}
+
+/// The battle map and orientation.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct MapRecord {
+    /// SoW map id.
+    pub id: String,
+    /// Orientation in degrees.
+    pub orientation: u16,
+    /// True when taken from `map/battle-maps.csv`.
+    pub reused: bool,
+    /// How it was chosen.
+    pub reason: String,
+    /// Features of the hex that were scored.
+    pub features: Vec<String>,
+}
+
+/// The applied result of a battle.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct AppliedResult {
+    /// SHA-256 of the result file.
+    pub hash: String,
+    /// File name it came from.
+    pub file: String,
+    /// Journal sequence number of the application.
+    pub journal_seq: u64,
+    /// Winner (None: draw).
+    pub winner: Option<Side>,
+}
+
+/// `battles/<id>/battle.json`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct BattleRecord {
+    /// Deterministic id: turn and hex (`T20-18.28`).
+    pub id: String,
+    /// State.
+    pub state: BattleState,
+    /// Campaign turn of the battle.
+    pub turn: u32,
+    /// Battle hex.
+    pub hex: HexId,
+    /// Name of the place (settlement) or the hex.
+    pub place: String,
+    /// Attacking side and why.
+    pub attacker: Side,
+    /// Why that side attacks.
+    pub attacker_reason: String,
+    /// Side that tried to refuse battle (8.2), if any.
+    pub avoiding: Option<Side>,
+    /// Principals and joiners.
+    pub participants: Vec<Participant>,
+    /// Forces left out by `--exclude`.
+    pub excluded: Vec<String>,
+    /// Units left out as unavailable (6.5.2.4).
+    pub unavailable: Vec<String>,
+    /// Light-cavalry reserves (8.7).
+    pub reserves: Vec<Reserve>,
+    /// Map.
+    pub map: MapRecord,
+    /// SoW profile used.
+    pub profile: String,
+    /// Campaign seed.
+    pub seed: u64,
+    /// Every die rolled for this battle, in order.
+    pub dice: Vec<Roll>,
+    /// SoW army index of each side (distinct from other pending battles).
+    pub army_index: BTreeMap<Side, u8>,
+    /// Battle start and end times.
+    pub start_time: String,
+    /// End time (final dumps just before it).
+    pub end_time: String,
+    /// Chain map: every row written.
+    pub chains: Vec<ChainEntry>,
+    /// Every campaign unit exported.
+    pub units: Vec<ExportedUnit>,
+    /// Output folder and file names.
+    pub scenario_dir: String,
+    /// OOB file.
+    pub oob: String,
+    /// SHA-256 of each written file, by path relative to the output folder.
+    pub files: BTreeMap<String, String>,
+    /// The applied result, once applied.
+    pub result: Option<AppliedResult>,
+}
+
+impl BattleRecord {
+    /// Forces of a side.
+    pub fn forces(&self, side: Side) -> impl Iterator<Item = &Participant> {
+        self.participants.iter().filter(move |p| p.side == side)
+    }
+}
