@@ -5,3 +5,4 @@ pub mod profile;
 pub mod table;
 pub mod text;
 pub mod vocabulary;
+pub mod sow;

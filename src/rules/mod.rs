@@ -1,6 +1,9 @@
 //! The campaign rules as pure functions over the model. Each function cites its rule.
 
+pub mod battle;
 pub mod dice;
+pub mod map_choice;
+pub mod reserve;
 pub mod zoc;
 
 pub use dice::{Dice, Roll, ScriptedDice, SeededDice};

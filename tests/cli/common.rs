@@ -1,3 +1,4 @@
+#![allow(dead_code)]
 //! Shared helpers: copy a fixture campaign into a temporary folder, run the binary, compare
 //! folders byte for byte.
 

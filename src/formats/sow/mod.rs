@@ -1,0 +1,6 @@
+//! Scourge of War's own files: the order of battle, the scenario folder, and (in `results`)
+//! what the game writes back.
+
+pub mod deploy;
+pub mod oob;
+pub mod scenario;

@@ -1,0 +1,257 @@
+//! Who fights (design.md, Export 1): the principals in the battle hex and the enemy forces
+//! in contact with them, the attacker, and the joiners of rule 8.6 with their entry delays.
+
+use std::collections::{BTreeMap, BTreeSet, VecDeque};
+
+use crate::error::{Error, Result};
+use crate::model::battle::{Participant, Role};
+use crate::model::{ArmClass, Campaign, HexId, Side, StatusKind, Unit};
+
+use super::zoc::{in_contact, zone_of_control};
+
+/// Choices the umpire makes on the command line.
+#[derive(Debug, Clone, Default)]
+pub struct WhoFightsOptions {
+    /// `--attacker`.
+    pub attacker: Option<Side>,
+    /// `--delay FORCE=MINUTES`.
+    pub delays: BTreeMap<String, u32>,
+    /// `--exclude FORCE`.
+    pub exclude: BTreeSet<String>,
+}
+
+/// The forces of one battle.
+#[derive(Debug, Clone)]
+pub struct Combatants {
+    /// Battle hex.
+    pub hex: HexId,
+    /// Attacking side.
+    pub attacker: Side,
+    /// Why.
+    pub attacker_reason: String,
+    /// Principals then joiners, each in file order.
+    pub participants: Vec<Participant>,
+    /// Forces left out by `--exclude`.
+    pub excluded: Vec<String>,
+}
+
+impl Combatants {
+    /// Forces of a side.
+    pub fn side(&self, s: Side) -> impl Iterator<Item = &Participant> {
+        self.participants.iter().filter(move |p| p.side == s)
+    }
+    /// Ids of a side's forces.
+    pub fn ids(&self, s: Side) -> Vec<String> {
+        self.side(s).map(|p| p.force.clone()).collect()
+    }
+}
+
+fn usable(c: &Campaign, f: &Unit) -> bool {
+    f.hex.is_some() && !f.has_status(StatusKind::Unavailable, c.config.turn)
+}
+
+/// The river crossed on a force's way from its hex to the battle hex: along the shortest
+/// road if one exists within two hexes of the direct distance, else the straight hex line.
+pub fn river_on_the_way(c: &Campaign, from: HexId, to: HexId) -> Option<String> {
+    let path = road_path(c, from, to, c.map.grid.distance(from, to) + 2).unwrap_or_else(|| hex_line(c, from, to));
+    path.windows(2).find_map(|w| c.map.river(w[0], w[1]).map(str::to_string))
+}
+
+/// Shortest road path (fewest hexes, then lowest ids) no longer than `max` steps.
+pub fn road_path(c: &Campaign, from: HexId, to: HexId, max: u32) -> Option<Vec<HexId>> {
+    let mut prev: BTreeMap<HexId, HexId> = BTreeMap::new();
+    let mut depth: BTreeMap<HexId, u32> = BTreeMap::from([(from, 0)]);
+    let mut q = VecDeque::from([from]);
+    while let Some(h) = q.pop_front() {
+        if h == to {
+            let mut path = vec![to];
+            let mut cur = to;
+            while let Some(&p) = prev.get(&cur) {
+                path.push(p);
+                cur = p;
+            }
+            path.reverse();
+            return Some(path);
+        }
+        let d = depth[&h];
+        if d >= max {
+            continue;
+        }
+        for (n, _) in c.map.road_neighbours(h) {
+            if let std::collections::btree_map::Entry::Vacant(e) = depth.entry(n) {
+                e.insert(d + 1);
+                prev.insert(n, h);
+                q.push_back(n);
+            }
+        }
+    }
+    None
+}
+
+/// A straight hex line: each step to the neighbour nearest the target, keeping the heading.
+pub fn hex_line(c: &Campaign, from: HexId, to: HexId) -> Vec<HexId> {
+    let g = &c.map.grid;
+    let mut path = vec![from];
+    let mut cur = from;
+    while cur != to && path.len() <= 200 {
+        let heading = g.bearing(cur, to);
+        let Some(next) = g.neighbours(cur).min_by(|&a, &b| {
+            g.distance(a, to)
+                .cmp(&g.distance(b, to))
+                .then(super::zoc::angle_between(heading, g.bearing(cur, a)).total_cmp(
+                    &super::zoc::angle_between(heading, g.bearing(cur, b)),
+                ))
+                .then(a.cmp(&b))
+        }) else {
+            break;
+        };
+        path.push(next);
+        cur = next;
+    }
+    path
+}
+
+/// Entry delay of a joiner (8.6): minutes per hex of distance by composition (infantry or
+/// artillery present, or wholly cavalry), plus the river-crossing minutes.
+pub fn entry_delay(c: &Campaign, force: &Unit, distance: u32, river: bool) -> u32 {
+    let e = &c.rules.entry;
+    let foot = c
+        .oob
+        .units_under(&force.id)
+        .iter()
+        .any(|u| matches!(u.arm_class(), Some(ArmClass::Infantry | ArmClass::Artillery)));
+    let per_hex = if foot { e.minutes_per_hex_foot } else { e.minutes_per_hex_cavalry };
+    per_hex * distance + if river { e.river_crossing_minutes } else { 0 }
+}
+
+/// Decides who fights at a hex. Refuses a hex with no contact, and unknown forces in options.
+pub fn who_fights(c: &Campaign, hex: HexId, opts: &WhoFightsOptions) -> Result<Combatants> {
+    for id in opts.exclude.iter().chain(opts.delays.keys()) {
+        match c.oob.get(id) {
+            None => return Err(Error::refused(format!("unknown force '{id}' (not in forces.csv)"))),
+            Some(u) if u.parent.is_some() => {
+                return Err(Error::refused(format!(
+                    "'{id}' is not a top-level force; --exclude and --delay take forces on the map"
+                )));
+            }
+            Some(_) => {}
+        }
+    }
+    let forces: Vec<&Unit> = c.oob.forces().filter(|f| usable(c, f)).collect();
+    let in_hex: Vec<&Unit> = forces.iter().copied().filter(|f| f.hex == Some(hex)).collect();
+    if in_hex.is_empty() {
+        return Err(Error::refused(format!("no force stands in {hex}: nothing to export")));
+    }
+    let mut principals: BTreeSet<&str> = BTreeSet::new();
+    for f in &in_hex {
+        for g in &forces {
+            if in_contact(c, f, g).is_some() {
+                principals.insert(&f.id);
+                principals.insert(&g.id);
+            }
+        }
+    }
+    if principals.is_empty() {
+        return Err(Error::refused(format!(
+            "no enemy forces are in contact at {hex} (rules 8.1, 8.3); see `sowbridge contacts`"
+        )));
+    }
+    let principal_units: Vec<&Unit> = forces.iter().copied().filter(|f| principals.contains(f.id.as_str())).collect();
+    let mut joiners: BTreeSet<&str> = BTreeSet::new();
+    for p in &principal_units {
+        let zone = zone_of_control(c, p);
+        for g in &forces {
+            if principals.contains(g.id.as_str()) {
+                continue;
+            }
+            if g.hex.is_some_and(|h| zone.contains_key(&h)) {
+                joiners.insert(&g.id);
+            }
+        }
+    }
+    let attacker_reason;
+    let attacker = match opts.attacker {
+        Some(s) => {
+            attacker_reason = "chosen with --attacker".to_string();
+            s
+        }
+        None => {
+            let movers: BTreeSet<Side> =
+                principal_units.iter().filter(|f| f.moving_to.is_some()).map(|f| f.side()).collect();
+            if movers.len() == 1 {
+                let s = *movers.iter().next().unwrap_or(&Side::French);
+                let who: Vec<&str> = principal_units
+                    .iter()
+                    .filter(|f| f.side() == s && f.moving_to.is_some())
+                    .map(|f| f.id.as_str())
+                    .collect();
+                attacker_reason = format!("moved into contact ({} has a moving_to hex)", who.join(", "));
+                s
+            } else {
+                let holder = c.map.settlements_in(hex).first().and_then(|s| s.control.side());
+                let sides_here: BTreeSet<Side> = in_hex.iter().map(|f| f.side()).collect();
+                match holder {
+                    Some(h) if sides_here.contains(&h) => {
+                        attacker_reason = format!("{} holds the settlement in {hex}; the other side attacks", h);
+                        h.enemy()
+                    }
+                    _ => {
+                        return Err(Error::refused(format!(
+                            "cannot tell which side attacked at {hex}: {}; say --attacker french|allies",
+                            if movers.is_empty() {
+                                "no principal has a moving_to hex"
+                            } else {
+                                "principals of both sides have a moving_to hex"
+                            }
+                        )));
+                    }
+                }
+            }
+        }
+    };
+    let grid = &c.map.grid;
+    let mut participants = Vec::new();
+    let mut excluded = Vec::new();
+    for f in &forces {
+        let role = if principals.contains(f.id.as_str()) {
+            Role::Principal
+        } else if joiners.contains(f.id.as_str()) {
+            Role::Joiner
+        } else {
+            continue;
+        };
+        if opts.exclude.contains(&f.id) {
+            excluded.push(f.id.clone());
+            continue;
+        }
+        let Some(h) = f.hex else { continue };
+        let distance = grid.distance(hex, h);
+        let river = if h == hex { None } else { river_on_the_way(c, h, hex) };
+        let (delay, overridden) = match (role, opts.delays.get(&f.id)) {
+            (_, Some(&d)) => (d, true),
+            (Role::Joiner, None) => (entry_delay(c, f, distance, river.is_some()), false),
+            (Role::Principal, None) => (0, false),
+        };
+        participants.push(Participant {
+            force: f.id.clone(),
+            name: f.name.clone(),
+            side: f.side(),
+            hex: h,
+            role,
+            distance,
+            bearing: (h != hex).then(|| grid.bearing(hex, h)),
+            edge: String::new(),
+            crosses_river: river,
+            delay_minutes: delay,
+            delay_overridden: overridden,
+            out_of_supply: f.supply == crate::model::Supply::Out,
+        });
+    }
+    for s in [Side::French, Side::Allies] {
+        if !participants.iter().any(|p| p.side == s && p.role == Role::Principal) {
+            return Err(Error::refused(format!("every principal of the {s} is excluded: no battle at {hex}")));
+        }
+    }
+    participants.sort_by_key(|p| (p.role == Role::Joiner, p.side != attacker));
+    Ok(Combatants { hex, attacker, attacker_reason, participants, excluded })
+}

@@ -1,0 +1,56 @@
+//! Light-cavalry reserves (rule 8.7): a commander may keep back a force of light cavalry of
+//! at least 4 squadrons with a brigade commander; it is removed from the OOB and recorded
+//! for the pursuit after the battle.
+
+use crate::error::{Error, Result};
+use crate::model::battle::Reserve;
+use crate::model::{Arm, Campaign};
+
+/// Smallest reserve (8.7).
+pub const MIN_SQUADRONS: u32 = 4;
+
+/// Validates `--reserve ID` against the forces taking part, saying why a refusal.
+pub fn validate_reserve(c: &Campaign, id: &str, participating: &[String]) -> Result<Reserve> {
+    let u = c.oob.get(id).ok_or_else(|| Error::refused(format!("--reserve {id}: unknown unit (not in forces.csv)")))?;
+    let force = c.oob.force_of(id).map(|f| f.id.clone()).unwrap_or_default();
+    if !participating.contains(&force) {
+        return Err(Error::refused(format!("--reserve {id}: {} is not in this battle", u.name)));
+    }
+    if !u.level.is_formation() {
+        return Err(Error::refused(format!(
+            "--reserve {id}: {} is a {}; rule 8.7 takes a brigade with its commander",
+            u.name, u.level
+        )));
+    }
+    let units = c.oob.units_under(id);
+    if let Some(other) = units.iter().find(|x| x.arm != Some(Arm::LightCavalry)) {
+        return Err(Error::refused(format!(
+            "--reserve {id}: {} holds {} ({}), not only light cavalry (rule 8.7)",
+            u.name,
+            other.name,
+            other.arm.map(|a| a.to_string()).unwrap_or_default()
+        )));
+    }
+    let squadrons: u32 = units.iter().map(|x| x.squadrons).sum();
+    if squadrons < MIN_SQUADRONS {
+        return Err(Error::refused(format!(
+            "--reserve {id}: {} has {squadrons} squadron{}; rule 8.7 needs at least {MIN_SQUADRONS}",
+            u.name,
+            if squadrons == 1 { "" } else { "s" }
+        )));
+    }
+    let Some(commander) = u.commander.clone() else {
+        return Err(Error::refused(format!(
+            "--reserve {id}: {} has no brigade commander in forces.csv (rule 8.7)",
+            u.name
+        )));
+    };
+    Ok(Reserve {
+        unit: id.to_string(),
+        name: u.name.clone(),
+        side: u.side(),
+        squadrons,
+        men: units.iter().map(|x| x.men).sum(),
+        commander,
+    })
+}
