@@ -2,6 +2,7 @@
 
 pub mod battle;
 pub mod dice;
+pub mod intel;
 pub mod map_choice;
 pub mod reserve;
 pub mod zoc;
