@@ -154,7 +154,7 @@ mod tests {
     #[test]
     fn the_map_that_fits_the_hex_wins() {
         let cat = [m("Open1", &["open"]), m("Town", &["town"]), m("FBSC", &["town", "river", "fortification"])];
-        let mut d = ScriptedDice::new([1, 2]);
+        let mut d = ScriptedDice::new([2]);
         let r = choose_map(&cat, &feats(&["town", "river"]), None, None, &mut d, HexId::new(18, 28)).unwrap();
         assert_eq!(r.id, "FBSC");
         assert_eq!(r.orientation, 90);

@@ -2,6 +2,7 @@
 //! [`Campaign`]; writes state atomically and all-or-nothing through a redo log under a
 //! sidecar lock, so that a crash at any point leaves either the old or the new state.
 
+pub mod battles;
 pub mod commit;
 pub mod lock;
 
