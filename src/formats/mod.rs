@@ -2,6 +2,7 @@
 
 pub mod campaign;
 pub mod profile;
+pub mod results;
 pub mod table;
 pub mod text;
 pub mod vocabulary;
