@@ -3,6 +3,7 @@
 pub mod campaign;
 pub mod maps;
 pub mod profile;
+pub mod results;
 pub mod table;
 pub mod text;
 pub mod vocabulary;
