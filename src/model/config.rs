@@ -79,6 +79,9 @@ pub struct RulesConfig {
     pub entry: EntryRules,
     /// The battle's clock.
     pub battle: BattleRules,
+    /// The post-battle carry-over of casualties (3.1, 6.5.2, 8.7).
+    #[serde(default)]
+    pub carryover: CarryoverRules,
 }
 
 /// `[entry]`: delays of forces joining a battle from adjacent hexes (rule 8.6).
@@ -115,4 +118,63 @@ defaults!(BattleRules {
     start_time: String = "10:00:00".to_string(),
     length_minutes: u32 = 300,
     periodic_dump_minutes: u32 = 30,
+});
+
+/// `[carryover]`: the post-battle casualty carry-over model ("Hay's carry-over software" of
+/// rules 6.5.2.3 and 8.7). Shares are fractions of the men in a category (`0.40` is 40 %);
+/// the pursuit, rearguard and river figures are *points* of such a share. The rules give
+/// no figures of their own: these defaults are sowbridge's reading, each one overridable.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct CarryoverRules {
+    /// Share of the wounded that returns to the ranks (after any captured are taken out).
+    pub wounded_return: rust_decimal::Decimal,
+    /// Share of the loser's wounded abandoned on the field and captured, before any return.
+    pub wounded_captured_loser: rust_decimal::Decimal,
+    /// Turns after the battle at which the returning wounded rejoin.
+    pub wounded_return_turns: u32,
+    /// Share of the winner's stragglers (deserted, routed, missing) returning next turn.
+    pub straggler_return_winner: rust_decimal::Decimal,
+    /// Share of each side's stragglers returning after a draw.
+    pub straggler_return_draw: rust_decimal::Decimal,
+    /// Share of the loser's stragglers returning; half the rest is captured, half lost.
+    pub straggler_return_loser: rust_decimal::Decimal,
+    /// Turns after the battle at which the returning stragglers rejoin.
+    pub straggler_return_turns: u32,
+    /// Rule 3.1: multiplier of the wounded's return share for a unit out of supply.
+    pub out_of_supply_wounded: rust_decimal::Decimal,
+    /// Rule 3.1: multiplier of the stragglers' return share for a unit out of supply.
+    pub out_of_supply_stragglers: rust_decimal::Decimal,
+    /// Rule 8.7: points of the loser's straggler return a winner's pursuit turns into captured.
+    pub pursuit_stragglers: rust_decimal::Decimal,
+    /// Rule 8.7: points a winner's pursuit adds to the loser's captured wounded.
+    pub pursuit_wounded: rust_decimal::Decimal,
+    /// Rule 8.7: points a loser's own reserve (the rearguard) adds to its straggler return.
+    pub rearguard_stragglers: rust_decimal::Decimal,
+    /// Rule 8.7: how many times the other's squadrons a reserve needs for a "significant
+    /// edge" when both sides kept one; below it the reserves cancel.
+    pub reserve_edge: rust_decimal::Decimal,
+    /// Rule 6.5.2.3: points of the loser's straggler return lost at a river at its back,
+    /// half drowned, half captured.
+    pub river_stragglers: rust_decimal::Decimal,
+    /// Rules 6.5.2.1, 6.5.2.2 and 6.5.2.4: turns a river penalty lasts ("1 month").
+    pub penalty_turns: u32,
+}
+
+defaults!(CarryoverRules {
+    wounded_return: rust_decimal::Decimal = rust_decimal_macros::dec!(0.40),
+    wounded_captured_loser: rust_decimal::Decimal = rust_decimal_macros::dec!(0.30),
+    wounded_return_turns: u32 = 4,
+    straggler_return_winner: rust_decimal::Decimal = rust_decimal_macros::dec!(0.85),
+    straggler_return_draw: rust_decimal::Decimal = rust_decimal_macros::dec!(0.75),
+    straggler_return_loser: rust_decimal::Decimal = rust_decimal_macros::dec!(0.55),
+    straggler_return_turns: u32 = 1,
+    out_of_supply_wounded: rust_decimal::Decimal = rust_decimal_macros::dec!(0.75),
+    out_of_supply_stragglers: rust_decimal::Decimal = rust_decimal_macros::dec!(0.6),
+    pursuit_stragglers: rust_decimal::Decimal = rust_decimal_macros::dec!(0.25),
+    pursuit_wounded: rust_decimal::Decimal = rust_decimal_macros::dec!(0.20),
+    rearguard_stragglers: rust_decimal::Decimal = rust_decimal_macros::dec!(0.10),
+    reserve_edge: rust_decimal::Decimal = rust_decimal_macros::dec!(1.5),
+    river_stragglers: rust_decimal::Decimal = rust_decimal_macros::dec!(0.15),
+    penalty_turns: u32 = 2,
 });

@@ -1,6 +1,7 @@
 //! The campaign rules as pure functions over the model. Each function cites its rule.
 
 pub mod battle;
+pub mod carryover;
 pub mod dice;
 pub mod intel;
 pub mod map_choice;
