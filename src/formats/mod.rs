@@ -4,7 +4,7 @@ pub mod campaign;
 pub mod maps;
 pub mod profile;
 pub mod results;
+pub mod sow;
 pub mod table;
 pub mod text;
 pub mod vocabulary;
-pub mod sow;

@@ -53,7 +53,8 @@ fn usable(c: &Campaign, f: &Unit) -> bool {
 /// The river crossed on a force's way from its hex to the battle hex: along the shortest
 /// road if one exists within two hexes of the direct distance, else the straight hex line.
 pub fn river_on_the_way(c: &Campaign, from: HexId, to: HexId) -> Option<String> {
-    let path = road_path(c, from, to, c.map.grid.distance(from, to) + 2).unwrap_or_else(|| hex_line(c, from, to));
+    let path =
+        road_path(c, from, to, c.map.grid.distance(from, to) + 2).unwrap_or_else(|| hex_line(c, from, to));
     path.windows(2).find_map(|w| c.map.river(w[0], w[1]).map(str::to_string))
 }
 
@@ -98,9 +99,10 @@ pub fn hex_line(c: &Campaign, from: HexId, to: HexId) -> Vec<HexId> {
         let Some(next) = g.neighbours(cur).min_by(|&a, &b| {
             g.distance(a, to)
                 .cmp(&g.distance(b, to))
-                .then(super::zoc::angle_between(heading, g.bearing(cur, a)).total_cmp(
-                    &super::zoc::angle_between(heading, g.bearing(cur, b)),
-                ))
+                .then(
+                    super::zoc::angle_between(heading, g.bearing(cur, a))
+                        .total_cmp(&super::zoc::angle_between(heading, g.bearing(cur, b))),
+                )
                 .then(a.cmp(&b))
         }) else {
             break;
@@ -156,7 +158,8 @@ pub fn who_fights(c: &Campaign, hex: HexId, opts: &WhoFightsOptions) -> Result<C
             "no enemy forces are in contact at {hex} (rules 8.1, 8.3); see `sowbridge contacts`"
         )));
     }
-    let principal_units: Vec<&Unit> = forces.iter().copied().filter(|f| principals.contains(f.id.as_str())).collect();
+    let principal_units: Vec<&Unit> =
+        forces.iter().copied().filter(|f| principals.contains(f.id.as_str())).collect();
     let mut joiners: BTreeSet<&str> = BTreeSet::new();
     for p in &principal_units {
         let zone = zone_of_control(c, p);
@@ -192,7 +195,8 @@ pub fn who_fights(c: &Campaign, hex: HexId, opts: &WhoFightsOptions) -> Result<C
                 let sides_here: BTreeSet<Side> = in_hex.iter().map(|f| f.side()).collect();
                 match holder {
                     Some(h) if sides_here.contains(&h) => {
-                        attacker_reason = format!("{} holds the settlement in {hex}; the other side attacks", h);
+                        attacker_reason =
+                            format!("{} holds the settlement in {hex}; the other side attacks", h);
                         h.enemy()
                     }
                     _ => {
@@ -249,7 +253,9 @@ pub fn who_fights(c: &Campaign, hex: HexId, opts: &WhoFightsOptions) -> Result<C
     }
     for s in [Side::French, Side::Allies] {
         if !participants.iter().any(|p| p.side == s && p.role == Role::Principal) {
-            return Err(Error::refused(format!("every principal of the {s} is excluded: no battle at {hex}")));
+            return Err(Error::refused(format!(
+                "every principal of the {s} is excluded: no battle at {hex}"
+            )));
         }
     }
     participants.sort_by_key(|p| (p.role == Role::Joiner, p.side != attacker));

@@ -102,15 +102,20 @@ pub fn choose_map(
     let (map, reason) = match forced_map {
         Some(id) => {
             let m = catalogue.iter().find(|m| m.id.eq_ignore_ascii_case(id)).ok_or_else(|| {
-                Error::refused(format!("--map {id}: not in the map catalogue (add a row to sow-maps/catalogue.csv)"))
+                Error::refused(format!(
+                    "--map {id}: not in the map catalogue (add a row to sow-maps/catalogue.csv)"
+                ))
             })?;
             (m.id.clone(), "chosen with --map".to_string())
         }
         None => {
-            let best = catalogue.iter().map(|m| score(features, &m.tags)).max().ok_or_else(|| {
-                Error::refused("the map catalogue is empty".to_string())
-            })?;
-            let tied: Vec<&CatalogueMap> = catalogue.iter().filter(|m| score(features, &m.tags) == best).collect();
+            let best = catalogue
+                .iter()
+                .map(|m| score(features, &m.tags))
+                .max()
+                .ok_or_else(|| Error::refused("the map catalogue is empty".to_string()))?;
+            let tied: Vec<&CatalogueMap> =
+                catalogue.iter().filter(|m| score(features, &m.tags) == best).collect();
             let pick = dice.pick(tied.len(), &format!("8.4 map for {hex} among {} equal maps", tied.len()));
             let m = tied[pick];
             let tags: Vec<&str> = m.tags.iter().map(String::as_str).collect();
@@ -120,7 +125,11 @@ pub fn choose_map(
                     "best fit for {} (score {best}; map tags {}){}",
                     feats.join(", "),
                     if tags.is_empty() { "none".to_string() } else { tags.join(", ") },
-                    if tied.len() > 1 { format!("; {} maps tied, drawn by die", tied.len()) } else { String::new() }
+                    if tied.len() > 1 {
+                        format!("; {} maps tied, drawn by die", tied.len())
+                    } else {
+                        String::new()
+                    }
                 ),
             )
         }
@@ -153,7 +162,8 @@ mod tests {
 
     #[test]
     fn the_map_that_fits_the_hex_wins() {
-        let cat = [m("Open1", &["open"]), m("Town", &["town"]), m("FBSC", &["town", "river", "fortification"])];
+        let cat =
+            [m("Open1", &["open"]), m("Town", &["town"]), m("FBSC", &["town", "river", "fortification"])];
         let mut d = ScriptedDice::new([2]);
         let r = choose_map(&cat, &feats(&["town", "river"]), None, None, &mut d, HexId::new(18, 28)).unwrap();
         assert_eq!(r.id, "FBSC");

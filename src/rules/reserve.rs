@@ -11,7 +11,10 @@ pub const MIN_SQUADRONS: u32 = 4;
 
 /// Validates `--reserve ID` against the forces taking part, saying why a refusal.
 pub fn validate_reserve(c: &Campaign, id: &str, participating: &[String]) -> Result<Reserve> {
-    let u = c.oob.get(id).ok_or_else(|| Error::refused(format!("--reserve {id}: unknown unit (not in forces.csv)")))?;
+    let u = c
+        .oob
+        .get(id)
+        .ok_or_else(|| Error::refused(format!("--reserve {id}: unknown unit (not in forces.csv)")))?;
     let force = c.oob.force_of(id).map(|f| f.id.clone()).unwrap_or_default();
     if !participating.contains(&force) {
         return Err(Error::refused(format!("--reserve {id}: {} is not in this battle", u.name)));

@@ -53,7 +53,8 @@ impl CampaignDir {
     pub fn read_battle(&self, id: &str) -> Result<BattleRecord> {
         let rel = record_path(id);
         let bytes = self.read(&rel)?.ok_or_else(|| Error::refused(format!("no battle '{id}' (no {rel})")))?;
-        serde_json::from_slice(&bytes).map_err(|e| Error::Other(format!("{}: {e}", self.path(&rel).display())))
+        serde_json::from_slice(&bytes)
+            .map_err(|e| Error::Other(format!("{}: {e}", self.path(&rel).display())))
     }
 
     /// Every battle record, by id.

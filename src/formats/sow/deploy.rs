@@ -125,7 +125,9 @@ pub fn deploy(rows: &mut [SowRow], anchors: &BTreeMap<String, Anchor>, world: f6
                     r.loc = place(a.at, 0.0, 0.0);
                 }
             }
-            SowLevel::Division => r.loc = place(a.at, 0.0, if r.kind == RowKind::Wagon { 900.0 } else { 400.0 } * yd),
+            SowLevel::Division => {
+                r.loc = place(a.at, 0.0, if r.kind == RowKind::Wagon { 900.0 } else { 400.0 } * yd)
+            }
             SowLevel::Corps | SowLevel::Courier => r.loc = place(a.at, 0.0, 600.0 * yd),
             SowLevel::Army | SowLevel::Side => r.loc = place(a.at, 0.0, 750.0 * yd),
             SowLevel::Wagon => r.loc = place(a.at, 0.0, 900.0 * yd),

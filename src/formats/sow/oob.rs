@@ -145,7 +145,8 @@ impl<'a> Builder<'a, '_> {
         } else if u.level == Level::Battery {
             (RowKind::Battery, format!("{} commander", u.name), u.name.clone(), u.arm)
         } else {
-            let parent = u.parent.as_deref().and_then(|p| c.oob.get(p)).map(|p| p.name.clone()).unwrap_or_default();
+            let parent =
+                u.parent.as_deref().and_then(|p| c.oob.get(p)).map(|p| p.name.clone()).unwrap_or_default();
             (RowKind::Unit, u.name.clone(), parent, u.arm)
         };
         let men = if kind == RowKind::Unit { u.men } else { 1 };
@@ -187,7 +188,8 @@ impl<'a> Builder<'a, '_> {
             return self.attach(bucket, u, force);
         }
         if u.level.is_formation() && target > l + 1 {
-            let mut wrapper = Node::acting(l + 1, format!("{} (acting {})", u.name, level_word(l + 1)), force, false);
+            let mut wrapper =
+                Node::acting(l + 1, format!("{} (acting {})", u.name, level_word(l + 1)), force, false);
             wrapper.arm = common_arm(self.c(), &u.id);
             let up = self.attach(&mut wrapper, u, force);
             parent.children.push(wrapper);
@@ -230,7 +232,10 @@ impl<'a> Builder<'a, '_> {
 }
 
 fn senior<'a>(c: &Campaign, forces: &[&'a Unit]) -> Option<&'a Unit> {
-    forces.iter().copied().min_by_key(|f| (f.level.rank(), std::cmp::Reverse(c.oob.strength(&f.id).men()), f.id.clone()))
+    forces
+        .iter()
+        .copied()
+        .min_by_key(|f| (f.level.rank(), std::cmp::Reverse(c.oob.strength(&f.id).men()), f.id.clone()))
 }
 
 /// True while a unit or any of its formations carries a penalty.
@@ -253,9 +258,8 @@ pub fn build_side(input: &SideInput<'_>) -> Result<Vec<SowRow>> {
     let c = input.campaign;
     let b = Builder { input };
     let senior_force = senior(c, &input.forces);
-    let senior_name = senior_force
-        .and_then(|f| f.commander.clone())
-        .unwrap_or_else(|| "Acting commander".to_string());
+    let senior_name =
+        senior_force.and_then(|f| f.commander.clone()).unwrap_or_else(|| "Acting commander".to_string());
     let mut side_node = Node::acting(1, format!("{} at {}", input.side, input.place), "", false);
     side_node.name1 = senior_name.clone();
     let armies: Vec<&Unit> = input.forces.iter().copied().filter(|f| f.level == Level::Army).collect();
@@ -291,7 +295,8 @@ pub fn build_side(input: &SideInput<'_>) -> Result<Vec<SowRow>> {
             continue;
         }
         for w in 0..profile.wagons_per_corps {
-            let mut n = Node::acting(4, format!("{} supply wagon {}", corps.name2, w + 1), &corps.force, false);
+            let mut n =
+                Node::acting(4, format!("{} supply wagon {}", corps.name2, w + 1), &corps.force, false);
             n.kind = RowKind::Wagon;
             n.name1 = format!("Supply wagon {}", w + 1);
             n.men = profile.wagon_men;
@@ -312,10 +317,10 @@ pub fn build_side(input: &SideInput<'_>) -> Result<Vec<SowRow>> {
 
 fn collect_units<'a>(n: &Node<'a>) -> Vec<&'a Unit> {
     let mut v = Vec::new();
-    if matches!(n.kind, RowKind::Unit | RowKind::Battery) {
-        if let Some(u) = n.unit {
-            v.push(u);
-        }
+    if matches!(n.kind, RowKind::Unit | RowKind::Battery)
+        && let Some(u) = n.unit
+    {
+        v.push(u);
     }
     for ch in &n.children {
         v.extend(collect_units(ch));
@@ -343,7 +348,9 @@ fn flatten(
     };
     let quality = match n.unit {
         Some(u) => c.oob.quality_of(&u.id),
-        None => n.children.iter().find_map(|ch| ch.unit).map_or(Quality::Trained, |u| c.oob.quality_of(&u.id)),
+        None => {
+            n.children.iter().find_map(|ch| ch.unit).map_or(Quality::Trained, |u| c.oob.quality_of(&u.id))
+        }
     };
     let nation = n.unit.map(|u| u.nation).unwrap_or_else(|| match input.side {
         Side::French => Nation::Fr,
@@ -360,7 +367,9 @@ fn flatten(
         kind: n.kind,
         level,
         unit: match n.kind {
-            RowKind::Commander | RowKind::Unit | RowKind::Battery | RowKind::Gun => n.unit.map(|u| u.id.clone()),
+            RowKind::Commander | RowKind::Unit | RowKind::Battery | RowKind::Gun => {
+                n.unit.map(|u| u.id.clone())
+            }
             _ => None,
         },
         force: n.force.clone(),

@@ -162,8 +162,7 @@ pub fn battlescript_header(p: &Profile) -> &'static str {
 }
 
 /// The header line of `maplocations.csv`.
-pub const MAPLOCATIONS_HEADER: &str =
-    "Name,ID,Priority,Type,AI,loc x,loc z,radius,Men,Points,Fatigue,Morale,Ammo,OccMod,Beg,End,Interval,Sprite,Army1,Army2,Army3";
+pub const MAPLOCATIONS_HEADER: &str = "Name,ID,Priority,Type,AI,loc x,loc z,radius,Men,Points,Fatigue,Morale,Ammo,OccMod,Beg,End,Interval,Sprite,Army1,Army2,Army3";
 
 fn chain_fields(r: &SowRow) -> Vec<String> {
     r.chain.0.iter().map(u8::to_string).collect()
@@ -269,8 +268,9 @@ pub fn master_csv(p: &Profile, v: &Vocabulary, rows: &[SowRow], oob_file: &str) 
 /// `battlescript.csv`: joiners hidden at the start and shown at start + delay; periodic
 /// dumps; the final `dumplocs`, `dumpdead`, `dumpgamedb` just before `endscenario`.
 pub fn battlescript_csv(p: &Profile, input: &ScenarioInput<'_>) -> Result<String> {
-    let start = parse_time(input.start)
-        .ok_or_else(|| Error::refused(format!("rules.toml [battle] start_time '{}' is not HH:MM:SS", input.start)))?;
+    let start = parse_time(input.start).ok_or_else(|| {
+        Error::refused(format!("rules.toml [battle] start_time '{}' is not HH:MM:SS", input.start))
+    })?;
     let end = start + input.length_minutes * 60;
     let mut out = String::new();
     csv_line(&mut out, &[battlescript_header(p).to_string()]);
@@ -374,21 +374,22 @@ pub fn scenario_ini(p: &Profile, input: &ScenarioInput<'_>) -> String {
 pub fn render(input: &ScenarioInput<'_>) -> Result<Vec<OutputFile>> {
     let p = input.profile;
     let v = input.vocab;
-    let start = parse_time(input.start)
-        .ok_or_else(|| Error::refused(format!("rules.toml [battle] start_time '{}' is not HH:MM:SS", input.start)))?;
+    let start = parse_time(input.start).ok_or_else(|| {
+        Error::refused(format!("rules.toml [battle] start_time '{}' is not HH:MM:SS", input.start))
+    })?;
     let end = format_time(start + input.length_minutes * 60);
     let oob_name = format!("{}.csv", input.battle);
     let dir = format!("Scenarios/{}", input.battle);
-    let scenario = if input.master {
-        master_csv(p, v, input.rows, &oob_name)?
-    } else {
-        sandbox_csv(p, v, input.rows)?
-    };
+    let scenario =
+        if input.master { master_csv(p, v, input.rows, &oob_name)? } else { sandbox_csv(p, v, input.rows)? };
     let files = vec![
         OutputFile { path: format!("OOBs/{oob_name}"), bytes: encode_sow(&oob_csv(p, v, input.rows)?) },
         OutputFile { path: format!("{dir}/scenario.ini"), bytes: encode_sow(&scenario_ini(p, input)) },
         OutputFile { path: format!("{dir}/scenario.csv"), bytes: encode_sow(&scenario) },
-        OutputFile { path: format!("{dir}/battlescript.csv"), bytes: encode_sow(&battlescript_csv(p, input)?) },
+        OutputFile {
+            path: format!("{dir}/battlescript.csv"),
+            bytes: encode_sow(&battlescript_csv(p, input)?),
+        },
         OutputFile {
             path: format!("{dir}/maplocations.csv"),
             bytes: encode_sow(&maplocations_csv(input, input.start, &end)),
