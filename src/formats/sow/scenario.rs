@@ -236,7 +236,7 @@ pub fn sandbox_csv(p: &Profile, v: &Vocabulary, rows: &[SowRow]) -> Result<Strin
 pub fn master_csv(p: &Profile, v: &Vocabulary, rows: &[SowRow], oob_file: &str) -> Result<String> {
     let mut out = String::new();
     let header = master_header(p);
-    csv_line(&mut out, &[header.clone()]);
+    csv_line(&mut out, std::slice::from_ref(&header));
     let width = header.split(',').count();
     let mut master = vec!["MASTER".to_string(), oob_file.to_string()];
     master.resize(width, String::new());
