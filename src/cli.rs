@@ -34,4 +34,60 @@ pub enum Command {
     Status(JsonFlag),
     /// Every hex where enemy forces are in contact (rules 8.1, 8.3).
     Contacts(JsonFlag),
+    /// Build a battle's SoW files.
+    #[command(subcommand)]
+    Export(ExportCommand),
+}
+
+/// What to export.
+#[derive(Debug, Subcommand)]
+pub enum ExportCommand {
+    /// The forces in contact at a hex, as a SoW NapMod multiplayer battle.
+    Hex(ExportHexArgs),
+}
+
+/// `export hex` options.
+#[derive(Debug, clap::Args)]
+pub struct ExportHexArgs {
+    /// The battle hex, CC.RR (any hex of a contact).
+    pub hex: String,
+    /// Output folder (default: [paths] sow_work of campaign.toml, else ./out).
+    #[arg(long)]
+    pub out: Option<PathBuf>,
+    /// The attacking side (default: the side that moved into contact).
+    #[arg(long, value_name = "french|allies")]
+    pub attacker: Option<crate::model::Side>,
+    /// Entry delay of a joining force, overriding the computed one (repeatable).
+    #[arg(long, value_name = "FORCE=MINUTES")]
+    pub delay: Vec<String>,
+    /// Leave a force out of the battle (repeatable).
+    #[arg(long, value_name = "FORCE")]
+    pub exclude: Vec<String>,
+    /// Keep a light-cavalry brigade in reserve (rule 8.7; repeatable).
+    #[arg(long, value_name = "ID")]
+    pub reserve: Vec<String>,
+    /// SoW map id for the hex's first battle.
+    #[arg(long)]
+    pub map: Option<String>,
+    /// Map orientation for the hex's first battle: 0, 90, 180 or 270.
+    #[arg(long)]
+    pub orientation: Option<u16>,
+    /// The side that tried to refuse battle (rule 8.2).
+    #[arg(long, value_name = "french|allies")]
+    pub avoiding: Option<crate::model::Side>,
+    /// SoW profile for this export (default: the campaign's).
+    #[arg(long)]
+    pub profile: Option<String>,
+    /// Write scenario.csv in the MASTER form referencing the OOB.
+    #[arg(long)]
+    pub master: bool,
+    /// Export again over a battle still pending at this hex.
+    #[arg(long)]
+    pub replace: bool,
+    /// Print the plan and write nothing.
+    #[arg(long)]
+    pub dry_run: bool,
+    /// Print a JSON summary.
+    #[arg(long)]
+    pub json: bool,
 }

@@ -2,11 +2,12 @@
 
 pub mod check;
 pub mod contacts;
+pub mod export;
 pub mod status;
 
 use anyhow::Result;
 
-use crate::cli::{Cli, Command};
+use crate::cli::{Cli, Command, ExportCommand};
 use crate::store::CampaignDir;
 
 /// Runs a parsed command line.
@@ -16,6 +17,7 @@ pub fn run(cli: Cli) -> Result<()> {
         Command::Check(j) => check::run(&dir, j.json),
         Command::Status(j) => status::run(&dir, j.json),
         Command::Contacts(j) => contacts::run(&dir, j.json),
+        Command::Export(ExportCommand::Hex(a)) => export::run(&dir, &a),
     }
 }
 

@@ -1,0 +1,691 @@
+//! `export hex CC.RR`: the forces in contact at a hex become a complete SoW NapMod
+//! multiplayer battle — OOB, scenario folder, briefings — and a battle record in the
+//! campaign, deterministically.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use anyhow::{Context, Result};
+use serde::Serialize;
+use sha2::{Digest, Sha256};
+
+use crate::cli::ExportHexArgs;
+use crate::error::Error;
+use crate::formats::campaign::{names, write_battle_maps};
+use crate::formats::maps::{BUILTIN_CATALOGUE, parse_catalogue};
+use crate::formats::profile::Profile;
+use crate::formats::sow::deploy::{Anchor, deploy, point_at};
+use crate::formats::sow::oob::{SideInput, SowRow, build_side};
+use crate::formats::sow::scenario::{
+    Arrival, Objective, OutputFile, ScenarioInput, format_time, parse_time, render,
+};
+use crate::model::battle::{
+    BattleRecord, BattleState, ChainEntry, ExportedUnit, MapRecord, Participant, Reserve, Role, RowKind,
+};
+use crate::model::vocabulary::Vocabulary;
+use crate::model::{BattleMapChoice, Campaign, HexId, Side, StatusKind, Unit};
+use crate::rules::battle::{Combatants, WhoFightsOptions, who_fights};
+use crate::rules::dice::{Dice, SeededDice};
+use crate::rules::intel::{Participants, brief_sides};
+use crate::rules::map_choice::{CatalogueMap, choose_map, hex_features, under_garrisoned_assault};
+use crate::rules::reserve::validate_reserve;
+use crate::store::battles::{briefing_path, record_bytes, record_path};
+use crate::store::{CampaignDir, CampaignLock, Commit, atomic_write};
+
+/// What `--json` prints.
+#[derive(Debug, Serialize)]
+pub struct ExportSummary {
+    /// Battle id.
+    pub battle: String,
+    /// Scenario folder written.
+    pub scenario_dir: String,
+    /// OOB file written.
+    pub oob: String,
+    /// Map id.
+    pub map: String,
+    /// Orientation.
+    pub orientation: u16,
+    /// Joiners with their delays.
+    pub joiners: Vec<JoinerSummary>,
+}
+
+/// One joiner in the summary.
+#[derive(Debug, Serialize)]
+pub struct JoinerSummary {
+    /// Force id.
+    pub force: String,
+    /// Side.
+    pub side: Side,
+    /// Entry delay, minutes.
+    pub delay_minutes: u32,
+    /// Map edge.
+    pub edge: String,
+}
+
+/// The map catalogue: the campaign's own `sow-maps/catalogue.csv`, else the shipped one.
+pub fn catalogue(dir: &CampaignDir) -> Result<Vec<CatalogueMap>> {
+    let (label, bytes) = match dir.read("sow-maps/catalogue.csv")? {
+        Some(b) => ("sow-maps/catalogue.csv (campaign)".to_string(), b),
+        None => ("sow-maps/catalogue.csv".to_string(), BUILTIN_CATALOGUE.as_bytes().to_vec()),
+    };
+    Ok(parse_catalogue(&label, &bytes).map_err(Error::Rejected)?)
+}
+
+fn sha256_hex(bytes: &[u8]) -> String {
+    Sha256::digest(bytes).iter().map(|b| format!("{b:02x}")).collect()
+}
+
+fn circular_mean(bearings: &[f64]) -> Option<f64> {
+    if bearings.is_empty() {
+        return None;
+    }
+    let (s, c) =
+        bearings.iter().fold((0.0, 0.0), |(s, c), b| (s + b.to_radians().sin(), c + b.to_radians().cos()));
+    if s.abs() < 1e-9 && c.abs() < 1e-9 {
+        return bearings.first().copied();
+    }
+    Some((s.atan2(c).to_degrees() + 360.0) % 360.0)
+}
+
+fn edge_of(map_bearing: f64) -> String {
+    ["N", "E", "S", "W"][((map_bearing / 90.0).round() as usize) % 4].to_string()
+}
+
+/// Units and formations that stay out: reserves and anything unavailable (6.5.2.4).
+fn skipped(c: &Campaign, forces: &[String], reserves: &[Reserve]) -> (BTreeSet<String>, Vec<String>) {
+    let mut skip: BTreeSet<String> = reserves.iter().map(|r| r.unit.clone()).collect();
+    let mut unavailable = Vec::new();
+    for f in forces {
+        for u in c.oob.subtree(f) {
+            if u.has_status(StatusKind::Unavailable, c.config.turn) {
+                skip.insert(u.id.clone());
+                unavailable.push(u.id.clone());
+            }
+        }
+    }
+    (skip, unavailable)
+}
+
+fn place_name(c: &Campaign, hex: HexId) -> String {
+    c.map.settlements_in(hex).first().map_or_else(|| format!("hex {hex}"), |s| s.name.clone())
+}
+
+/// The profile and vocabulary: the campaign's own copy under `templates/<name>/`, else the
+/// shipped one.
+pub fn profile_for(dir: &CampaignDir, name: &str) -> Result<(Profile, Vocabulary)> {
+    let base = format!("templates/{name}");
+    let local = (
+        dir.read(&format!("{base}/profile.toml"))?,
+        dir.read(&format!("{base}/vocabulary.csv"))?,
+        dir.read(&format!("{base}/quality.csv"))?,
+    );
+    let builtin = crate::formats::profile::builtin(name);
+    let (profile, vocab, quality) = match (local, builtin) {
+        ((p, Some(v), Some(q)), b) => {
+            let p = match (p, b) {
+                (Some(p), _) => String::from_utf8_lossy(&p).into_owned(),
+                (None, Some(b)) => b.profile.to_string(),
+                (None, None) => {
+                    return Err(Error::refused(format!("{base}/profile.toml is missing")).into());
+                }
+            };
+            (p, v, q)
+        }
+        (_, Some(b)) => {
+            (b.profile.to_string(), b.vocabulary.as_bytes().to_vec(), b.quality.as_bytes().to_vec())
+        }
+        (_, None) => {
+            return Err(Error::refused(format!(
+                "unknown SoW profile '{name}' (shipped: napmod-g1, x64; or put one under {base}/)"
+            ))
+            .into());
+        }
+    };
+    Ok(crate::formats::profile::load(&base, &profile, &vocab, &quality).map_err(Error::Rejected)?)
+}
+
+/// Runs `export hex`.
+pub fn run(dir: &CampaignDir, a: &ExportHexArgs) -> Result<()> {
+    let hex: HexId = a.hex.parse().map_err(|e: String| Error::refused(format!("export hex: {e}")))?;
+    let lock = if a.dry_run { None } else { Some(CampaignLock::acquire(dir, Duration::from_secs(60))?) };
+    if let Some(l) = &lock {
+        dir.recover(l)?;
+    }
+    let c = dir.load()?;
+    let plan = plan(dir, &c, hex, a)?;
+    if a.dry_run {
+        print_plan(&plan, a.json)?;
+        return Ok(());
+    }
+    let Some(lock) = lock else { return Ok(()) };
+    write(dir, &c, &plan, a, &lock)?;
+    if a.json {
+        super::print_json(&plan.summary)?;
+    } else {
+        print_plan(&plan, false)?;
+        eprintln!("exported battle {} into {}", plan.record.id, plan.out.display());
+    }
+    Ok(())
+}
+
+/// Everything export decided, ready to write.
+#[derive(Debug)]
+pub struct ExportPlan {
+    /// The battle record.
+    pub record: BattleRecord,
+    /// SoW files, relative to `out`.
+    pub files: Vec<OutputFile>,
+    /// Briefings by side.
+    pub briefings: Vec<(Side, String)>,
+    /// Output folder.
+    pub out: PathBuf,
+    /// A new map choice to store.
+    pub new_map: Option<BattleMapChoice>,
+    /// A pending battle this one replaces.
+    pub replaces: Option<BattleRecord>,
+    /// Summary for `--json`.
+    pub summary: ExportSummary,
+}
+
+fn choose_id(existing: &[BattleRecord], base: &str, replace: bool) -> std::result::Result<String, Error> {
+    let mut n = 1;
+    loop {
+        let id = if n == 1 { base.to_string() } else { format!("{base}-{n}") };
+        match existing.iter().find(|b| b.id == id) {
+            None => return Ok(id),
+            Some(b) if b.state.is_pending() && replace => return Ok(id),
+            Some(_) => n += 1,
+        }
+    }
+}
+
+fn plan(dir: &CampaignDir, c: &Campaign, hex: HexId, a: &ExportHexArgs) -> Result<ExportPlan> {
+    let mut opts = WhoFightsOptions { attacker: a.attacker, ..Default::default() };
+    for d in &a.delay {
+        let (f, m) = d
+            .split_once('=')
+            .ok_or_else(|| Error::refused(format!("--delay {d}: expected FORCE=MINUTES")))?;
+        let m: u32 =
+            m.trim().parse().map_err(|_| Error::refused(format!("--delay {d}: '{m}' is not minutes")))?;
+        opts.delays.insert(f.trim().to_string(), m);
+    }
+    opts.exclude = a.exclude.iter().cloned().collect();
+    let who: Combatants = who_fights(c, hex, &opts)?;
+    if let Some(av) = a.avoiding {
+        if av == who.attacker {
+            return Err(Error::refused(format!(
+                "--avoiding {av}: the {av} attack here ({}); the side avoiding battle (8.2) is the other one",
+                who.attacker_reason
+            ))
+            .into());
+        }
+    }
+    let all_forces: Vec<String> = who.participants.iter().map(|p| p.force.clone()).collect();
+    let mut reserves = Vec::new();
+    for r in &a.reserve {
+        let res = validate_reserve(c, r, &all_forces)?;
+        if reserves.iter().any(|x: &Reserve| x.unit == res.unit) {
+            continue;
+        }
+        reserves.push(res);
+    }
+    let (skip, unavailable) = skipped(c, &all_forces, &reserves);
+
+    // Battle id and pending battles.
+    let existing = dir.battles()?;
+    let pending_here: Vec<&BattleRecord> =
+        existing.iter().filter(|b| b.state.is_pending() && b.hex == hex).collect();
+    if let Some(p) = pending_here.first() {
+        if !a.replace {
+            return Err(Error::refused(format!(
+                "battle {} at {hex} is still pending (exported, no result applied); use --replace to export it again",
+                p.id
+            ))
+            .into());
+        }
+    }
+    let base = format!("T{}-{hex}", c.config.turn);
+    let id = choose_id(&existing, &base, a.replace)?;
+    let replaces = pending_here.first().map(|b| (*b).clone());
+    let mut army_index: BTreeMap<Side, u8> = BTreeMap::new();
+    for side in [Side::French, Side::Allies] {
+        let used: BTreeSet<u8> = existing
+            .iter()
+            .filter(|b| b.state.is_pending() && b.id != id && Some(&b.id) != replaces.as_ref().map(|r| &r.id))
+            .filter_map(|b| b.army_index.get(&side).copied())
+            .collect();
+        let free = (1..=99u8)
+            .find(|i| !used.contains(i))
+            .ok_or_else(|| Error::refused("99 battles are pending: apply some results first".to_string()))?;
+        army_index.insert(side, free);
+    }
+
+    let profile_name = a.profile.clone().unwrap_or_else(|| c.config.profile.clone());
+    let (profile, vocab) = profile_for(dir, &profile_name)?;
+    let mut dice = SeededDice::new(c.config.seed, &id);
+
+    // Map (8.4): stored choice reused; otherwise scored, with 7.1.4's town map.
+    let cat = catalogue(dir)?;
+    let defender = who.attacker.enemy();
+    let defender_men_here: u32 = who
+        .side(defender)
+        .filter(|p| p.hex == hex && p.role == Role::Principal)
+        .map(|p| c.oob.strength(&p.force).men())
+        .sum();
+    let mut new_map = None;
+    let map: MapRecord = match c.battle_maps.get(&hex) {
+        Some(stored) => {
+            if a.map.as_deref().is_some_and(|m| !m.eq_ignore_ascii_case(&stored.map))
+                || a.orientation.is_some_and(|o| o != stored.orientation)
+            {
+                return Err(Error::refused(format!(
+                    "{hex} already has map {} at {}° from battle {} (rule 8.4: later battles in a hex use the same map); edit map/battle-maps.csv to change it",
+                    stored.map, stored.orientation, stored.battle
+                ))
+                .into());
+            }
+            MapRecord {
+                id: stored.map.clone(),
+                orientation: stored.orientation,
+                reused: true,
+                reason: format!("stored for {hex} by battle {} (rule 8.4)", stored.battle),
+                features: hex_features(c, hex).into_iter().collect(),
+            }
+        }
+        None => {
+            let mut features = hex_features(c, hex);
+            let assault = under_garrisoned_assault(c, hex, defender, defender_men_here);
+            if assault {
+                features = BTreeSet::from(["town".to_string()]);
+            }
+            let mut m = choose_map(&cat, &features, a.map.as_deref(), a.orientation, &mut dice, hex)?;
+            if assault {
+                m.reason =
+                    format!("assault on an under-garrisoned fortress (7.1.4): a town map; {}", m.reason);
+            }
+            new_map =
+                Some(BattleMapChoice { map: m.id.clone(), orientation: m.orientation, battle: id.clone() });
+            m
+        }
+    };
+    let multiplier = cat.iter().find(|m| m.id.eq_ignore_ascii_case(&map.id)).map_or(32768, |m| m.multiplier);
+    let world = f64::from(multiplier) * f64::from(profile.world_per_multiplier);
+
+    // Participants with their map edges.
+    let mut participants: Vec<Participant> = who.participants.clone();
+    for p in &mut participants {
+        p.edge = match p.bearing {
+            Some(b) => edge_of((b + f64::from(map.orientation)) % 360.0),
+            None => "centre".to_string(),
+        };
+    }
+
+    // Rows per side.
+    let place = place_name(c, hex);
+    let mut rows: Vec<SowRow> = Vec::new();
+    for side in [Side::French, Side::Allies] {
+        let forces: Vec<&Unit> =
+            participants.iter().filter(|p| p.side == side).filter_map(|p| c.oob.get(&p.force)).collect();
+        let input = SideInput {
+            campaign: c,
+            side,
+            army_index: army_index[&side],
+            forces,
+            skip: &skip,
+            place: place.clone(),
+            profile: &profile,
+        };
+        rows.extend(build_side(&input)?);
+    }
+
+    // Deployment.
+    let anchors = anchors(c, &participants, who.attacker, a.avoiding, map.orientation, world);
+    deploy(&mut rows, &anchors, world, 30.0);
+
+    // Objectives.
+    let mut objectives = Vec::new();
+    let here = c.map.settlements_in(hex);
+    match here.first() {
+        Some(s) => {
+            objectives.push(Objective { name: s.name.clone(), major: true, at: (world / 2.0, world / 2.0) })
+        }
+        None => objectives.push(Objective {
+            name: format!("Hex {hex}"),
+            major: true,
+            at: (world / 2.0, world / 2.0),
+        }),
+    }
+    for (k, s) in here.iter().skip(1).enumerate() {
+        objectives.push(Objective {
+            name: s.name.clone(),
+            major: false,
+            at: point_at(world, 45.0 + 90.0 * k as f64, 0.3),
+        });
+    }
+    let mut seen: BTreeSet<HexId> = BTreeSet::from([hex]);
+    for p in participants.iter().filter(|p| p.role == Role::Principal) {
+        if !seen.insert(p.hex) {
+            continue;
+        }
+        if let (Some(s), Some(b)) = (c.map.settlements_in(p.hex).first(), p.bearing) {
+            objectives.push(Objective {
+                name: s.name.clone(),
+                major: false,
+                at: point_at(world, (b + f64::from(map.orientation)) % 360.0, 0.6),
+            });
+        }
+    }
+
+    // Late arrivals: every row of each joiner.
+    let arrivals: Vec<Arrival> = participants
+        .iter()
+        .filter(|p| p.role == Role::Joiner || p.delay_minutes > 0)
+        .map(|p| Arrival {
+            ids: rows.iter().filter(|r| r.force == p.force).map(|r| r.chain.id()).collect(),
+            delay_minutes: p.delay_minutes,
+        })
+        .filter(|a| !a.ids.is_empty())
+        .collect();
+
+    let start = c.rules.battle.start_time.clone();
+    let start_secs = parse_time(&start)
+        .ok_or_else(|| Error::refused(format!("rules.toml [battle] start_time '{start}' is not HH:MM:SS")))?;
+    let end = format_time(start_secs + c.rules.battle.length_minutes * 60);
+    let intro = intro_text(c, &id, &place, hex, &participants, &end);
+    let input = ScenarioInput {
+        profile: &profile,
+        vocab: &vocab,
+        battle: &id,
+        rows: &rows,
+        map: &map.id,
+        start: &start,
+        length_minutes: c.rules.battle.length_minutes,
+        periodic_dump_minutes: c.rules.battle.periodic_dump_minutes,
+        arrivals: &arrivals,
+        objectives: &objectives,
+        intro: &intro,
+        master: a.master,
+    };
+    let files = render(&input)?;
+
+    // Briefings (8.5), one per side, after the map's dice.
+    let mut briefings = Vec::new();
+    for side in [Side::French, Side::Allies] {
+        let part = |s: Side| Participants {
+            forces: participants.iter().filter(|p| p.side == s).map(|p| p.force.clone()).collect(),
+            reserves: reserves.iter().filter(|r| r.side == s).map(|r| r.unit.clone()).collect(),
+        };
+        let b = brief_sides(c, &id, hex, side, &part(side), &part(side.enemy()), &mut dice);
+        briefings.push((side, b.to_markdown()));
+    }
+
+    let out = match &a.out {
+        Some(o) => o.clone(),
+        None if !c.config.paths.sow_work.is_empty() => PathBuf::from(&c.config.paths.sow_work),
+        None => PathBuf::from("out"),
+    };
+    let scenario_dir = format!("Scenarios/{id}");
+    let oob = format!("OOBs/{id}.csv");
+    let chains: Vec<ChainEntry> = rows
+        .iter()
+        .map(|r| ChainEntry {
+            chain: r.chain,
+            id: r.chain.id(),
+            kind: r.kind,
+            unit: r.unit.clone(),
+            name: r.name1.clone(),
+            men: r.men,
+            gun: r.gun,
+        })
+        .collect();
+    let units = exported_units(c, &rows);
+    let record = BattleRecord {
+        id: id.clone(),
+        state: BattleState::Exported,
+        turn: c.config.turn,
+        hex,
+        place,
+        attacker: who.attacker,
+        attacker_reason: who.attacker_reason.clone(),
+        avoiding: a.avoiding,
+        participants: participants.clone(),
+        excluded: who.excluded.clone(),
+        unavailable,
+        reserves,
+        map: map.clone(),
+        profile: profile.name.clone(),
+        seed: c.config.seed,
+        dice: dice.log().to_vec(),
+        army_index,
+        start_time: start,
+        end_time: end,
+        chains,
+        units,
+        scenario_dir: scenario_dir.clone(),
+        oob: oob.clone(),
+        files: files.iter().map(|f| (f.path.clone(), sha256_hex(&f.bytes))).collect(),
+        result: None,
+    };
+    let summary = ExportSummary {
+        battle: id,
+        scenario_dir: out.join(&scenario_dir).display().to_string(),
+        oob: out.join(&oob).display().to_string(),
+        map: map.id.clone(),
+        orientation: map.orientation,
+        joiners: participants
+            .iter()
+            .filter(|p| p.role == Role::Joiner)
+            .map(|p| JoinerSummary {
+                force: p.force.clone(),
+                side: p.side,
+                delay_minutes: p.delay_minutes,
+                edge: p.edge.clone(),
+            })
+            .collect(),
+    };
+    Ok(ExportPlan { record, files, briefings, out, new_map, replaces, summary })
+}
+
+fn exported_units(c: &Campaign, rows: &[SowRow]) -> Vec<ExportedUnit> {
+    let mut out: Vec<ExportedUnit> = Vec::new();
+    for r in rows.iter().filter(|r| matches!(r.kind, RowKind::Unit | RowKind::Battery)) {
+        let Some(u) = r.unit.as_deref().and_then(|id| c.oob.get(id)) else { continue };
+        let ammo = rows
+            .iter()
+            .find(|x| x.unit.as_deref() == Some(&u.id) && matches!(x.kind, RowKind::Unit | RowKind::Gun))
+            .map_or(100, |x| x.ammo_pct);
+        out.push(ExportedUnit {
+            unit: u.id.clone(),
+            force: r.force.clone(),
+            side: u.side(),
+            men: u.men,
+            guns: u.guns,
+            squadrons: u.squadrons,
+            ammo,
+        });
+    }
+    out
+}
+
+fn anchors(
+    c: &Campaign,
+    participants: &[Participant],
+    attacker: Side,
+    avoiding: Option<Side>,
+    orientation: u16,
+    world: f64,
+) -> BTreeMap<String, Anchor> {
+    let rot = |b: f64| (b + f64::from(orientation)) % 360.0;
+    let mean_of = |s: Side| {
+        let bs: Vec<f64> = participants
+            .iter()
+            .filter(|p| p.side == s && p.role == Role::Principal)
+            .filter_map(|p| p.bearing.map(rot))
+            .collect();
+        circular_mean(&bs)
+    };
+    let mut out = BTreeMap::new();
+    let retreat = avoiding.map(|av| {
+        // The avoiding side's line of retreat: toward its depot, else away from the attacker.
+        let depot_bearing = participants
+            .iter()
+            .filter(|p| p.side == av)
+            .filter_map(|p| c.oob.get(&p.force).and_then(|f| f.depot.clone()))
+            .find_map(|d| c.map.settlements.iter().find(|s| s.name == d).map(|s| s.hex))
+            .and_then(|h| participants.first().map(|p0| (p0, h)))
+            .map(|(_, h)| rot(c.map.grid.bearing(participants.iter().map(|p| p.hex).min().unwrap_or(h), h)));
+        depot_bearing.or_else(|| mean_of(attacker).map(|m| (m + 180.0) % 360.0)).unwrap_or(180.0)
+    });
+    for p in participants {
+        let enemy_mean = mean_of(p.side.enemy());
+        let anchor = match (p.role, p.bearing) {
+            (Role::Joiner, Some(b)) => {
+                let mb = rot(b);
+                Anchor { at: point_at(world, mb, 0.92), facing: (mb + 180.0) % 360.0, second: None }
+            }
+            (_, None) => {
+                let facing = enemy_mean.unwrap_or(if p.side == attacker { 180.0 } else { 0.0 });
+                let at = match (avoiding, retreat) {
+                    (Some(av), Some(r)) if av == p.side => point_at(world, r, 0.05),
+                    _ => point_at(world, (facing + 180.0) % 360.0, 0.12),
+                };
+                Anchor { at, facing, second: None }
+            }
+            (Role::Principal, Some(b)) => {
+                let mb = rot(b);
+                match (avoiding, retreat) {
+                    (Some(_), Some(r)) if p.side == attacker => Anchor {
+                        at: point_at(world, mb, 0.3),
+                        facing: (mb + 180.0) % 360.0,
+                        second: Some(point_at(world, r, 0.35)),
+                    },
+                    _ => {
+                        let frac = if p.side == attacker { 0.7 } else { 0.35 };
+                        Anchor { at: point_at(world, mb, frac), facing: (mb + 180.0) % 360.0, second: None }
+                    }
+                }
+            }
+        };
+        out.insert(p.force.clone(), anchor);
+    }
+    out
+}
+
+fn intro_text(c: &Campaign, id: &str, place: &str, hex: HexId, ps: &[Participant], end: &str) -> String {
+    let mut s = format!(
+        "The action at {place}, {} (campaign turn {}).\nBattle {id} in hex {hex}.\n\n",
+        c.turn().date(),
+        c.config.turn
+    );
+    for side in [Side::French, Side::Allies] {
+        let names: Vec<String> = ps
+            .iter()
+            .filter(|p| p.side == side && p.role == Role::Principal)
+            .map(|p| {
+                c.oob.get(&p.force).map_or(p.name.clone(), |f| match &f.commander {
+                    Some(cmd) => format!("{} ({cmd})", f.name),
+                    None => f.name.clone(),
+                })
+            })
+            .collect();
+        s.push_str(&format!("{side}: {}.\n", names.join("; ")));
+    }
+    s.push_str(&format!(
+        "\nOther forces may arrive during the battle. The battle ends at {end}.\nEach commander has his own briefing from the umpire.\n"
+    ));
+    s
+}
+
+fn print_plan(plan: &ExportPlan, json: bool) -> Result<()> {
+    let r = &plan.record;
+    if json {
+        return super::print_json(&serde_json::json!({
+            "dry_run": true,
+            "battle": r.id,
+            "scenario_dir": plan.summary.scenario_dir,
+            "oob": plan.summary.oob,
+            "map": r.map.id,
+            "orientation": r.map.orientation,
+            "attacker": r.attacker,
+            "participants": r.participants,
+            "reserves": r.reserves,
+            "files": r.files.keys().collect::<Vec<_>>(),
+        }));
+    }
+    println!("battle {} at {} ({}), turn {}", r.id, r.hex, r.place, r.turn);
+    println!("attacker: {} ({})", r.attacker, r.attacker_reason);
+    if let Some(av) = r.avoiding {
+        println!("avoiding battle (8.2): {av}");
+    }
+    println!(
+        "map: {} at {}° ({}{})",
+        r.map.id,
+        r.map.orientation,
+        r.map.reason,
+        if r.map.reused { "" } else { "; stored for later battles in this hex" }
+    );
+    for p in &r.participants {
+        let role = match p.role {
+            Role::Principal => "principal".to_string(),
+            Role::Joiner => format!(
+                "joiner, enters {} edge after {} min{}{}",
+                p.edge,
+                p.delay_minutes,
+                if p.delay_overridden { " (--delay)" } else { "" },
+                p.crosses_river.as_ref().map(|r| format!(", crossing the {r}")).unwrap_or_default()
+            ),
+        };
+        println!("  {:<7} {:<12} {} at {}: {role}", p.side.to_string(), p.force, p.name, p.hex);
+    }
+    for x in &r.excluded {
+        println!("  excluded: {x}");
+    }
+    for res in &r.reserves {
+        println!("  reserve (8.7): {} {} ({} squadrons, {} men)", res.unit, res.name, res.squadrons, res.men);
+    }
+    for u in &r.unavailable {
+        println!("  unavailable (6.5.2.4): {u}");
+    }
+    let men: u32 =
+        r.chains.iter().filter(|e| matches!(e.kind, RowKind::Unit | RowKind::Gun)).map(|e| e.men).sum();
+    let guns = r.chains.iter().filter(|e| e.kind == RowKind::Gun).count();
+    println!("OOB: {} rows, {men} men, {guns} guns", r.chains.len());
+    for f in r.files.keys() {
+        println!("  {}", plan.out.join(f).display());
+    }
+    Ok(())
+}
+
+fn write(
+    dir: &CampaignDir,
+    c: &Campaign,
+    plan: &ExportPlan,
+    a: &ExportHexArgs,
+    lock: &CampaignLock,
+) -> Result<()> {
+    let _ = a;
+    for f in &plan.files {
+        let path = plan.out.join(Path::new(&f.path));
+        atomic_write(&path, &f.bytes).with_context(|| format!("writing {}", path.display()))?;
+    }
+    let mut commit = Commit::default();
+    if let Some(old) = &plan.replaces {
+        if old.id != plan.record.id {
+            let mut old = old.clone();
+            old.state = BattleState::Replaced;
+            commit.write(record_path(&old.id), record_bytes(&old)?);
+        }
+    }
+    commit.write(record_path(&plan.record.id), record_bytes(&plan.record)?);
+    for (side, text) in &plan.briefings {
+        commit.write(briefing_path(&plan.record.id, side.slug()), text.clone().into_bytes());
+    }
+    if let Some(m) = &plan.new_map {
+        let mut maps = c.battle_maps.clone();
+        maps.insert(plan.record.hex, m.clone());
+        commit.write(names::BATTLE_MAPS, write_battle_maps(&maps));
+    }
+    dir.commit(commit, lock)?;
+    Ok(())
+}
