@@ -536,7 +536,11 @@ mod tests {
         // Crossing costs the French division 1 hex: 12 hexes at most.
         assert_eq!(hexes(&p), ["10.13", "10.14", "10.15", "10.16", "10.17", "10.18"]);
         assert!(p.destinations.iter().all(|d| d.crosses_rivers == ["Guadiana"]));
-        assert!(refused(&p, "10.19").contains("may march 12"), "{}", refused(&p, "10.19"));
+        assert_eq!(
+            refused(&p, "10.19"),
+            "10.19 is beyond the allowance: the shortest road there is 13 hexes from 10.06, and fr may \
+             march 12 on it after river and secondary-road penalties (6.2, 6.3, 6.5.1)"
+        );
     }
 
     #[test]
@@ -550,8 +554,11 @@ mod tests {
             .build();
         let p = plan(&c, "br", "fr");
         assert!(p.trapped && p.chosen.is_none() && p.destinations.is_empty());
-        let why = refused(&p, "10.07");
-        assert!(why.contains("across the Tagus where no road bridge is"), "{why}");
+        assert_eq!(
+            refused(&p, "10.07"),
+            "10.07 lies across the Tagus where no road bridge is: major rivers are crossed only where \
+             roads meet them (6.5.1)"
+        );
         assert!(refused(&p, "10.12").contains("no road leads"));
     }
 
@@ -584,7 +591,7 @@ mod tests {
             .build();
         let p = plan(&c, "sp", "fr");
         assert_eq!(hexes(&p), ["12.11", "13.12", "14.12", "15.13", "16.13", "17.14"]);
-        assert!(refused(&p, "10.12").contains("zone of control of the enemy force fr2"));
+        assert_eq!(refused(&p, "10.12"), "10.12 is in the zone of control of the enemy force fr2 (8.1)");
         assert!(refused(&p, "10.14").contains("passes through an enemy zone of control"));
         assert!(refused(&p, "09.13").contains("holds the enemy force fr2"));
     }
@@ -607,8 +614,11 @@ mod tests {
             .force("sp", "division", "Sp", "10.08", &["line"])
             .build();
         let p = plan(&c, "sp", "fr");
-        let why = refused(&p, "10.07");
-        assert!(why.contains("10.07 is not farther from the victor than 10.08"), "{why}");
+        assert_eq!(
+            refused(&p, "10.07"),
+            "10.07 is not farther from the victor than 10.08 (2 hexes against 3): a loser withdraws \
+             away from the victorious enemy at each step (8.4)"
+        );
         assert!(refused(&p, "10.08").contains("where sp stands"));
         assert!(refused(&p, "10.05").contains("holds the enemy force fr"));
         assert!(refused(&p, "31.02").contains("not on the map"));
