@@ -5,7 +5,9 @@ pub mod carryover;
 pub mod dice;
 pub mod intel;
 pub mod map_choice;
+pub mod movement;
 pub mod reserve;
+pub mod withdrawal;
 pub mod zoc;
 
 pub use dice::{Dice, Roll, ScriptedDice, SeededDice};
