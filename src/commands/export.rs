@@ -212,14 +212,14 @@ fn plan(dir: &CampaignDir, c: &Campaign, hex: HexId, a: &ExportHexArgs) -> Resul
     }
     opts.exclude = a.exclude.iter().cloned().collect();
     let who: Combatants = who_fights(c, hex, &opts)?;
-    if let Some(av) = a.avoiding {
-        if av == who.attacker {
-            return Err(Error::refused(format!(
-                "--avoiding {av}: the {av} attack here ({}); the side avoiding battle (8.2) is the other one",
-                who.attacker_reason
-            ))
-            .into());
-        }
+    if let Some(av) = a.avoiding
+        && av == who.attacker
+    {
+        return Err(Error::refused(format!(
+            "--avoiding {av}: the {av} attack here ({}); the side avoiding battle (8.2) is the other one",
+            who.attacker_reason
+        ))
+        .into());
     }
     let all_forces: Vec<String> = who.participants.iter().map(|p| p.force.clone()).collect();
     let mut reserves = Vec::new();
@@ -236,14 +236,14 @@ fn plan(dir: &CampaignDir, c: &Campaign, hex: HexId, a: &ExportHexArgs) -> Resul
     let existing = dir.battles()?;
     let pending_here: Vec<&BattleRecord> =
         existing.iter().filter(|b| b.state.is_pending() && b.hex == hex).collect();
-    if let Some(p) = pending_here.first() {
-        if !a.replace {
-            return Err(Error::refused(format!(
+    if let Some(p) = pending_here.first()
+        && !a.replace
+    {
+        return Err(Error::refused(format!(
                 "battle {} at {hex} is still pending (exported, no result applied); use --replace to export it again",
                 p.id
             ))
             .into());
-        }
     }
     let base = format!("T{}-{hex}", c.config.turn);
     let id = choose_id(&existing, &base, a.replace)?;
@@ -670,12 +670,12 @@ fn write(
         atomic_write(&path, &f.bytes).with_context(|| format!("writing {}", path.display()))?;
     }
     let mut commit = Commit::default();
-    if let Some(old) = &plan.replaces {
-        if old.id != plan.record.id {
-            let mut old = old.clone();
-            old.state = BattleState::Replaced;
-            commit.write(record_path(&old.id), record_bytes(&old)?);
-        }
+    if let Some(old) = &plan.replaces
+        && old.id != plan.record.id
+    {
+        let mut old = old.clone();
+        old.state = BattleState::Replaced;
+        commit.write(record_path(&old.id), record_bytes(&old)?);
     }
     commit.write(record_path(&plan.record.id), record_bytes(&plan.record)?);
     for (side, text) in &plan.briefings {
