@@ -607,6 +607,7 @@ fn print_plan(plan: &ExportPlan, json: bool) -> Result<()> {
             "oob": plan.summary.oob,
             "map": r.map.id,
             "orientation": r.map.orientation,
+            "map_reason": r.map.reason,
             "attacker": r.attacker,
             "participants": r.participants,
             "reserves": r.reserves,

@@ -1,0 +1,336 @@
+//! `export hex`: the Medellín battle of the fixture through the real binary.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::Path;
+
+use serde_json::Value;
+
+use crate::common::*;
+
+/// Reads an ISO-8859-1, CRLF file into lines of fields, checking the bytes on the way.
+fn sow_rows(path: &Path) -> Vec<Vec<String>> {
+    let bytes = std::fs::read(path).unwrap();
+    for (i, b) in bytes.iter().enumerate() {
+        if *b == b'\n' {
+            assert!(i > 0 && bytes[i - 1] == b'\r', "{}: bare LF at byte {i}", path.display());
+        }
+    }
+    let text: String = bytes.iter().map(|&b| b as char).collect();
+    assert!(!text.contains('"'), "{}: quotes in a SoW file", path.display());
+    text.split("\r\n").filter(|l| !l.is_empty()).map(|l| l.split(',').map(str::to_string).collect()).collect()
+}
+
+fn export(c: &Camp, args: &[&str]) -> (std::process::Output, std::path::PathBuf) {
+    let out = c.tmp.path().join("out");
+    let mut all = vec!["export", "hex"];
+    all.extend_from_slice(args);
+    let o_str = out.to_string_lossy().into_owned();
+    all.extend(["--out", o_str.as_str()]);
+    (c.run(&all), out)
+}
+
+fn record(c: &Camp, id: &str) -> Value {
+    serde_json::from_str(&c.read(&format!("battles/{id}/battle.json"))).unwrap()
+}
+
+fn forces_men(c: &Camp) -> BTreeMap<String, (u32, u32)> {
+    let text = c.read("forces.csv");
+    let mut rdr = csv::Reader::from_reader(text.as_bytes());
+    let h = rdr.headers().unwrap().clone();
+    let col = |n: &str| h.iter().position(|x| x == n).unwrap();
+    let (id, men, guns) = (col("id"), col("men"), col("guns"));
+    rdr.records()
+        .map(|r| {
+            let r = r.unwrap();
+            (r[id].to_string(), (r[men].parse().unwrap_or(0), r[guns].parse().unwrap_or(0)))
+        })
+        .collect()
+}
+
+#[test]
+fn medellin_exports_a_complete_battle() {
+    let c = Camp::new("peninsula");
+    let (o, out) = export(&c, &["18.28"]);
+    assert_code(&o, 0);
+    let oob = sow_rows(&out.join("OOBs/T20-18.28.csv"));
+    let scen = out.join("Scenarios/T20-18.28");
+    for f in ["scenario.ini", "scenario.csv", "battlescript.csv", "maplocations.csv", "intro.txt"] {
+        assert!(scen.join(f).is_file(), "{f} missing");
+    }
+    // Header as sow-formats.md §1.2 with the G1 OOBMOD column after CLASS.
+    assert_eq!(
+        oob[0].join(","),
+        "Name,ID,NAME1,NAME2,SIDE 1,ARMY 2,CORPS 3,DIV 4,BGDE 5,BTN 6,CLASS,OOBMOD,PORTRAIT,Weapon,AMMO,FLAGS,FLAG2,Formation,Head Count,Ability,Command,Control,Leadership,Style,Experience,Fatigue,Morale,Close,Open,Edged,Firearm,Marksmanship,Horsemanship,Surgeon,Calisthenics"
+    );
+    let width = oob[0].len();
+    let rec = record(&c, "T20-18.28");
+    let chains = rec["chains"].as_array().unwrap();
+    assert_eq!(chains.len(), oob.len() - 1);
+    // Every row has the header's width (no comma inside a field), a unique id, levels 1-99.
+    let mut ids = BTreeSet::new();
+    let mut keys: BTreeSet<Vec<u32>> = BTreeSet::new();
+    for r in &oob[1..] {
+        assert_eq!(r.len(), width, "{r:?}");
+        assert!(ids.insert(r[1].clone()), "duplicate id {}", r[1]);
+        let chain: Vec<u32> = r[4..10].iter().map(|x| x.parse().unwrap()).collect();
+        assert!(chain.iter().all(|&x| x <= 99));
+        assert_eq!(r[1], format!("OOB_{}", chain.iter().map(u32::to_string).collect::<Vec<_>>().join("_")));
+        keys.insert(chain);
+    }
+    // Every chain is complete: each row's commanders above it exist.
+    for k in &keys {
+        let level = k.iter().position(|&x| x == 0).unwrap_or(6);
+        for l in 1..level {
+            let mut up = k.clone();
+            for x in up.iter_mut().skip(l) {
+                *x = 0;
+            }
+            assert!(keys.contains(&up), "{k:?} lacks its commander {up:?}");
+        }
+    }
+    // Men of unit and gun rows equal the men of the exported campaign units; guns = gun rows.
+    let men_col = 18;
+    let by_id: BTreeMap<&str, &Vec<String>> = oob[1..].iter().map(|r| (r[1].as_str(), r)).collect();
+    let campaign = forces_men(&c);
+    let mut exported_men = 0;
+    let mut exported_guns = 0;
+    for u in rec["units"].as_array().unwrap() {
+        let (m, g) = campaign[u["unit"].as_str().unwrap()];
+        assert_eq!(u["men"].as_u64().unwrap() as u32, m);
+        exported_men += m;
+        exported_guns += g;
+    }
+    let mut row_men = 0;
+    let mut gun_rows = 0;
+    for e in chains {
+        let kind = e["kind"].as_str().unwrap();
+        let row = by_id[e["id"].as_str().unwrap()];
+        if kind == "unit" || kind == "gun" {
+            row_men += row[men_col].parse::<u32>().unwrap();
+        }
+        if kind == "gun" {
+            gun_rows += 1;
+        }
+    }
+    assert_eq!(row_men, exported_men);
+    assert_eq!(gun_rows, exported_guns);
+    // The exported units are exactly the participants' units.
+    let parts: Vec<&str> =
+        rec["participants"].as_array().unwrap().iter().map(|p| p["force"].as_str().unwrap()).collect();
+    assert_eq!(parts, ["FR-I", "SP-EXT", "SP-EXT-VAN", "FR-LM", "SP-ALB"]);
+    // Every vocabulary id used is in the vocabulary file.
+    let vocab = std::fs::read_to_string(repo().join("templates/napmod-g1/vocabulary.csv")).unwrap();
+    let known: BTreeSet<&str> = vocab.lines().skip(1).flat_map(|l| l.split(',').take(10).skip(3)).collect();
+    for r in &oob[1..] {
+        for i in [10, 12, 13, 15, 16, 17] {
+            if !r[i].is_empty() {
+                assert!(known.contains(r[i].as_str()), "{} not in the vocabulary", r[i]);
+            }
+        }
+    }
+    // Battle record and briefings; none inside the scenario folder both sides receive.
+    assert_eq!(rec["state"], "exported");
+    assert!(c.path("battles/T20-18.28/briefings/french.md").is_file());
+    assert!(c.path("battles/T20-18.28/briefings/allies.md").is_file());
+    for e in walkdir::WalkDir::new(&out) {
+        let name = e.unwrap().file_name().to_string_lossy().to_lowercase();
+        assert!(!name.contains("brief"), "briefing {name} in the output folder");
+    }
+    assert!(c.read("map/battle-maps.csv").contains("18.28,"));
+}
+
+#[test]
+fn joiners_are_hidden_then_shown_after_their_delay() {
+    let c = Camp::new("peninsula");
+    let (o, out) = export(&c, &["18.28", "--delay", "SP-ALB=75"]);
+    assert_code(&o, 0);
+    let rec = record(&c, "T20-18.28");
+    let script = sow_rows(&out.join("Scenarios/T20-18.28/battlescript.csv"));
+    assert_eq!(script[0].join(","), "Event,ID,Command,X Coord,Z Coord,timevar");
+    let joiners: Vec<&Value> =
+        rec["participants"].as_array().unwrap().iter().filter(|p| p["role"] == "joiner").collect();
+    assert_eq!(joiners.len(), 2);
+    for j in joiners {
+        let delay = j["delay_minutes"].as_u64().unwrap();
+        let force = j["force"].as_str().unwrap();
+        if force == "FR-LM" {
+            // Dragoons with horse guns, two hexes away: 2 x 60 minutes (8.6).
+            assert_eq!(delay, 120);
+        } else {
+            assert_eq!(delay, 75, "--delay overrides");
+        }
+        let shown = format!("{:02}:{:02}:00", 10 + delay / 60, delay % 60);
+        let rows: Vec<&Value> = rec["chains"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|e| e["unit"].as_str().is_some_and(|u| u == force || u.starts_with(&format!("{force}-"))))
+            .collect();
+        assert!(!rows.is_empty());
+        for e in rows {
+            let id = e["id"].as_str().unwrap();
+            assert!(
+                script.iter().any(|r| r[0] == "10:00:00" && r[1] == id && r[2] == "hideunit"),
+                "{id} not hidden"
+            );
+            assert!(
+                script.iter().any(|r| r[0] == shown && r[1] == id && r[2] == "showunit"),
+                "{id} not shown at {shown}"
+            );
+        }
+    }
+    // The end: final dumps, then endscenario.
+    let tail: Vec<String> = script[script.len() - 4..].iter().map(|r| format!("{} {}", r[0], r[2])).collect();
+    assert_eq!(
+        tail,
+        ["14:59:57 dumplocs", "14:59:58 dumpdead", "14:59:59 dumpgamedb", "15:00:00 endscenario"]
+    );
+}
+
+#[test]
+fn a_light_cavalry_reserve_is_left_out_of_the_oob() {
+    let c = Camp::new("peninsula");
+    let (o, out) = export(&c, &["18.28", "--reserve", "FR-I-LAS-1"]);
+    assert_code(&o, 0);
+    let rec = record(&c, "T20-18.28");
+    assert_eq!(rec["reserves"][0]["unit"], "FR-I-LAS-1");
+    assert_eq!(rec["reserves"][0]["squadrons"], 4);
+    for e in rec["chains"].as_array().unwrap() {
+        let u = e["unit"].as_str().unwrap_or("");
+        assert!(!u.starts_with("FR-I-LAS-1"), "{u} of the reserve exported");
+    }
+    let oob = std::fs::read(out.join("OOBs/T20-18.28.csv")).unwrap();
+    let text: String = oob.iter().map(|&b| b as char).collect();
+    assert!(!text.contains("10e Chasseurs"), "a reserve regiment is in the OOB");
+}
+
+#[test]
+fn a_reserve_that_breaks_rule_8_7_is_refused_and_nothing_is_written() {
+    let c = Camp::new("peninsula");
+    let before = c.snapshot();
+    for (id, why) in
+        [("FR-I-CL", "at least 4"), ("FR-NOPE", "unknown"), ("FR-I-RUF-1", "not only light cavalry")]
+    {
+        let (o, out) = export(&c, &["18.28", "--reserve", id]);
+        assert_code(&o, 1);
+        assert!(stderr(&o).contains(why), "{id}: {}", stderr(&o));
+        assert!(!out.exists(), "output written for a refused export");
+        assert_eq!(c.snapshot(), before, "campaign changed by a refused export");
+    }
+}
+
+#[test]
+fn a_hex_without_contact_is_refused() {
+    let c = Camp::new("peninsula");
+    let before = c.snapshot();
+    for hex in ["29.21", "10.10", "99.99", "garbage"] {
+        let (o, out) = export(&c, &[hex]);
+        assert_code(&o, 1);
+        assert!(!out.exists());
+        assert_eq!(c.snapshot(), before);
+    }
+    let (o, _) = export(&c, &["29.21"]);
+    assert!(stderr(&o).contains("no enemy forces are in contact at 29.21"), "{}", stderr(&o));
+}
+
+#[test]
+fn the_same_campaign_and_seed_give_the_same_bytes() {
+    let a = Camp::new("peninsula");
+    let b = Camp::new("peninsula");
+    let (oa, outa) = export(&a, &["18.28", "--reserve", "SP-EXT-VAN-2"]);
+    let (ob, outb) = export(&b, &["18.28", "--reserve", "SP-EXT-VAN-2"]);
+    assert_code(&oa, 0);
+    assert_code(&ob, 0);
+    assert_eq!(snapshot(&outa), snapshot(&outb));
+    assert_eq!(a.snapshot(), b.snapshot(), "battle records, briefings and map choice differ");
+    assert!(!record(&a, "T20-18.28")["dice"].as_array().unwrap().is_empty());
+}
+
+#[test]
+fn a_pending_battle_blocks_a_second_export_unless_replaced_and_the_map_is_reused() {
+    let c = Camp::new("peninsula");
+    let (o, _) = export(&c, &["18.28"]);
+    assert_code(&o, 0);
+    let first = record(&c, "T20-18.28");
+    let (o, _) = export(&c, &["18.28"]);
+    assert_code(&o, 1);
+    assert!(stderr(&o).contains("still pending"), "{}", stderr(&o));
+    let (o, _) = export(&c, &["18.28", "--replace", "--json"]);
+    assert_code(&o, 0);
+    let j: Value = serde_json::from_slice(&o.stdout).unwrap();
+    for k in ["battle", "scenario_dir", "oob", "map", "orientation", "joiners"] {
+        assert!(j.get(k).is_some(), "--json lacks {k}");
+    }
+    let second = record(&c, "T20-18.28");
+    assert_eq!(second["map"]["reused"], true);
+    assert_eq!(second["map"]["id"], first["map"]["id"]);
+    assert_eq!(second["map"]["orientation"], first["map"]["orientation"]);
+    // A stored map cannot be overridden silently.
+    let other = if first["map"]["id"] == "FBSC" { "Gburg" } else { "FBSC" };
+    let (o, _) = export(&c, &["18.28", "--replace", "--map", other]);
+    assert_code(&o, 1);
+}
+
+#[test]
+fn dry_run_writes_nothing() {
+    let c = Camp::new("peninsula");
+    let before = c.snapshot();
+    let (o, out) = export(&c, &["18.28", "--dry-run"]);
+    assert_code(&o, 0);
+    assert!(stdout(&o).contains("T20-18.28"));
+    assert!(!out.exists());
+    assert_eq!(c.snapshot(), before);
+}
+
+#[test]
+fn an_assault_on_an_under_garrisoned_fortress_gets_a_town_map() {
+    // Toledo's Alcázar holds like a fortress town: 500 men (2.5.3, 7.1.4).
+    let c = Camp::new("peninsula");
+    let forces = c.read("forces.csv");
+    let weak: String = forces
+        .lines()
+        .map(|l| {
+            if l.starts_with("FR-TOL-") && l.contains(",battalion,") {
+                let mut f: Vec<&str> = l.split(',').collect();
+                f[7] = "150";
+                f.join(",")
+            } else {
+                l.to_string()
+            }
+        })
+        .collect::<Vec<_>>()
+        .join("\n");
+    c.write("forces.csv", &(weak + "\n"));
+    let full = Camp::new("peninsula");
+    let (o, _) = export(&full, &["28.23", "--attacker", "allies", "--dry-run", "--json"]);
+    assert_code(&o, 0);
+    let j: Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert!(!j["map_reason"].as_str().unwrap().contains("7.1.4"), "a full garrison is no 7.1.4 assault");
+    let (o, _) = export(&c, &["28.23", "--attacker", "allies", "--dry-run", "--json"]);
+    assert_code(&o, 0);
+    let j: Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert!(j["map_reason"].as_str().unwrap().contains("7.1.4"), "{}", j["map_reason"]);
+    let catalogue = std::fs::read_to_string(repo().join("sow-maps/catalogue.csv")).unwrap();
+    let map = j["map"].as_str().unwrap();
+    let row = catalogue.lines().find(|l| l.starts_with(&format!("{map},"))).unwrap();
+    assert!(row.split(',').nth(3).unwrap().split(';').any(|t| t == "town"), "{row}");
+}
+
+#[test]
+fn profiles_and_the_master_form_change_the_layout() {
+    let c = Camp::new("peninsula");
+    let (o, out) = export(&c, &["18.28", "--profile", "x64", "--master"]);
+    assert_code(&o, 0);
+    let oob = sow_rows(&out.join("OOBs/T20-18.28.csv"));
+    assert!(!oob[0].contains(&"OOBMOD".to_string()));
+    let scen = sow_rows(&out.join("Scenarios/T20-18.28/scenario.csv"));
+    assert_eq!(
+        scen[0].join(","),
+        "Name,ID,SIDE,ARMY,CORPS,DIV,BGDE,REG,BTN,AMMO,dir x,dir z,loc x,loc z,Formation,Head Count,Fatigue,Morale"
+    );
+    assert_eq!(scen[1][0], "MASTER");
+    assert_eq!(scen[1][1], "T20-18.28.csv");
+    let script = sow_rows(&out.join("Scenarios/T20-18.28/battlescript.csv"));
+    assert_eq!(script[0].join(","), "Event,ToID,Command,FromID,X Coord,Z Coord,timevar");
+    assert!(out.join("Scenarios/T20-18.28/EnglishScenIntro.txt").is_file());
+}
