@@ -3,6 +3,7 @@
 pub mod check;
 pub mod contacts;
 pub mod status;
+pub mod vocab;
 
 use anyhow::Result;
 
@@ -16,6 +17,7 @@ pub fn run(cli: Cli) -> Result<()> {
         Command::Check(j) => check::run(&dir, j.json),
         Command::Status(j) => status::run(&dir, j.json),
         Command::Contacts(j) => contacts::run(&dir, j.json),
+        Command::Vocab(a) => vocab::run(&dir, a),
     }
 }
 

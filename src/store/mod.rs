@@ -4,6 +4,7 @@
 
 pub mod commit;
 pub mod lock;
+pub mod profile;
 
 use std::path::{Path, PathBuf};
 

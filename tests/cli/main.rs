@@ -5,3 +5,4 @@
 mod common;
 
 mod check;
+mod vocab;
