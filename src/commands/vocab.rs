@@ -12,7 +12,7 @@ use anyhow::Result;
 
 use crate::cli::{VocabArgs, VocabCommand, VocabSource};
 use crate::error::{Problem, Problems};
-use crate::formats::logistics::{ClassType, Logistics, parse_logistics, read_layers};
+use crate::formats::logistics::{ClassType, Logistics, read_logistics};
 use crate::model::vocabulary::{ATTRIBUTE_TABLES, ATTRIBUTES, SowLevel, VocabEntry, Vocabulary};
 use crate::model::{Arm, ArmClass};
 use crate::store::CampaignDir;
@@ -49,7 +49,7 @@ fn profile_name(dir: &CampaignDir, source: &VocabSource) -> Result<String> {
 fn read_install(source: &VocabSource) -> Result<(Logistics, Problems)> {
     let mut layers: Vec<PathBuf> = source.base.clone();
     layers.push(source.dir.clone());
-    Ok(parse_logistics(&read_layers(&layers)?))
+    Ok(read_logistics(&layers)?)
 }
 
 fn check(dir: &CampaignDir, source: &VocabSource, json: bool) -> Result<()> {

@@ -17,7 +17,7 @@ use super::text::decode;
 
 mod layers;
 
-pub use layers::{logistics_folder, read_layers};
+pub use layers::{logistics_folder, read_layers, read_logistics};
 
 /// The five files the vocabulary is proved against.
 pub const FILES: [&str; 5] =

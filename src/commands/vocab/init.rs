@@ -11,7 +11,7 @@ use anyhow::Result;
 
 use crate::cli::VocabSource;
 use crate::error::Error;
-use crate::formats::logistics::{FILES, IdDef, Logistics};
+use crate::formats::logistics::{ClassType, FILES, IdDef, Logistics};
 use crate::formats::profile::load;
 use crate::formats::vocabulary::{write_quality, write_vocabulary};
 use crate::model::vocabulary::{ATTRIBUTE_TABLES, SowLevel, VocabEntry, Vocabulary};
@@ -383,7 +383,9 @@ fn init_entry(
     report: &mut InitReport,
 ) -> VocabEntry {
     let need = required_type(e.level, e.arm);
-    let fits = |kind: &crate::formats::logistics::ClassType| need.as_ref().is_none_or(|n| n == kind);
+    // A `Type` that is not G1's 1-5 (a later engine's unittype.csv id) cannot be judged.
+    let fits =
+        |kind: &ClassType| matches!(kind, ClassType::Other(_)) || need.as_ref().is_none_or(|n| n == kind);
     let type_name = need.as_ref().map_or("any Type".to_string(), |t| format!("Type {}", t.describe()));
     let classes: Vec<_> = l
         .classes

@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 
 use crate::error::{Error, Result};
 
-use super::{FILES, LogisticsFile, LogisticsFiles};
+use super::{FILES, Logistics, LogisticsFile, LogisticsFiles, parse_logistics};
 
 /// The `Logistics` folder to read for a folder the umpire named: the folder itself when it
 /// holds one of the files, else its `Logistics` subfolder (a mod's or the game's root).
@@ -67,10 +67,16 @@ pub fn read_layers(layers: &[PathBuf]) -> Result<LogisticsFiles> {
     Ok(out)
 }
 
+/// Reads and parses the layers (bottom first): what the install defines, and every problem
+/// found in its files (a missing file among them). What `vocab check` and export's
+/// `--check-vocab` read before [`check_vocabulary`](crate::commands::vocab::check_vocabulary).
+pub fn read_logistics(layers: &[PathBuf]) -> Result<(Logistics, crate::error::Problems)> {
+    Ok(parse_logistics(&read_layers(layers)?))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::formats::logistics::parse_logistics;
 
     #[test]
     fn a_later_layer_replaces_a_file_whole() {
