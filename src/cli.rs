@@ -37,6 +37,8 @@ pub enum Command {
     /// Build a battle's SoW files.
     #[command(subcommand)]
     Export(ExportCommand),
+    /// Prove the profile's SoW ids against an installed mod's Logistics folder.
+    Vocab(VocabArgs),
 }
 
 /// What to export.
@@ -90,4 +92,61 @@ pub struct ExportHexArgs {
     /// Print a JSON summary.
     #[arg(long)]
     pub json: bool,
+}
+
+/// `vocab` and its subcommands.
+#[derive(Debug, clap::Args)]
+pub struct VocabArgs {
+    /// What to do.
+    #[command(subcommand)]
+    pub command: VocabCommand,
+}
+
+/// Subcommands of `vocab`.
+#[derive(Debug, Subcommand)]
+pub enum VocabCommand {
+    /// List every class, drill, weapon and quality level of the vocabulary that the install
+    /// lacks (exit 1 when anything is missing).
+    Check(VocabCheckArgs),
+    /// Write a starting vocabulary chosen from the install's Logistics files.
+    Init(VocabInitArgs),
+}
+
+/// The install and the vocabulary a `vocab` command works on.
+#[derive(Debug, clap::Args)]
+pub struct VocabSource {
+    /// The mod's Logistics folder (or the mod's own folder holding `Logistics`).
+    pub dir: PathBuf,
+    /// A folder layered under DIR, such as the base game's Logistics; files the mod does not
+    /// ship come from it. Repeat for more layers, lowest first.
+    #[arg(long = "base", value_name = "DIR")]
+    pub base: Vec<PathBuf>,
+    /// The profile whose vocabulary to use (default: `profile` in campaign.toml).
+    #[arg(long)]
+    pub profile: Option<String>,
+}
+
+/// `vocab check`.
+#[derive(Debug, clap::Args)]
+pub struct VocabCheckArgs {
+    /// The install and the vocabulary.
+    #[command(flatten)]
+    pub source: VocabSource,
+    /// Print JSON instead of text.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// `vocab init`.
+#[derive(Debug, clap::Args)]
+pub struct VocabInitArgs {
+    /// The install and the vocabulary whose rows to fill.
+    #[command(flatten)]
+    pub source: VocabSource,
+    /// Folder to write into (default: the campaign's `templates/<profile>/`).
+    #[arg(long, value_name = "DIR")]
+    pub out: Option<PathBuf>,
+    /// Overwrite existing files.
+    #[arg(long)]
+    pub force: bool,
 }

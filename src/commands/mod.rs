@@ -4,6 +4,7 @@ pub mod check;
 pub mod contacts;
 pub mod export;
 pub mod status;
+pub mod vocab;
 
 use anyhow::Result;
 
@@ -18,6 +19,7 @@ pub fn run(cli: Cli) -> Result<()> {
         Command::Status(j) => status::run(&dir, j.json),
         Command::Contacts(j) => contacts::run(&dir, j.json),
         Command::Export(ExportCommand::Hex(a)) => export::run(&dir, &a),
+        Command::Vocab(a) => vocab::run(&dir, a),
     }
 }
 

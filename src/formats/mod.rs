@@ -2,6 +2,7 @@
 
 pub mod campaign;
 pub mod maps;
+pub mod logistics;
 pub mod profile;
 pub mod results;
 pub mod sow;

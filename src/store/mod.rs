@@ -5,6 +5,7 @@
 pub mod battles;
 pub mod commit;
 pub mod lock;
+pub mod profile;
 
 use std::path::{Path, PathBuf};
 

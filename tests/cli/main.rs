@@ -6,3 +6,4 @@ mod common;
 
 mod check;
 mod export;
+mod vocab;
