@@ -92,6 +92,10 @@ pub struct ExportHexArgs {
     /// Print a JSON summary.
     #[arg(long)]
     pub json: bool,
+    /// Refuse the export unless every SoW id it writes exists in this installed Logistics
+    /// folder (repeat for layers, base game first, then the mod).
+    #[arg(long, value_name = "DIR")]
+    pub check_vocab: Vec<PathBuf>,
 }
 
 /// `vocab` and its subcommands.

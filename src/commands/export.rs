@@ -11,10 +11,11 @@ use serde::Serialize;
 use sha2::{Digest, Sha256};
 
 use crate::cli::ExportHexArgs;
+use crate::commands::vocab::check_vocabulary;
 use crate::error::Error;
 use crate::formats::campaign::{names, write_battle_maps};
+use crate::formats::logistics::read_logistics;
 use crate::formats::maps::{BUILTIN_CATALOGUE, parse_catalogue};
-use crate::formats::profile::Profile;
 use crate::formats::sow::deploy::{Anchor, deploy, point_at};
 use crate::formats::sow::oob::{SideInput, SowRow, build_side};
 use crate::formats::sow::scenario::{
@@ -31,6 +32,7 @@ use crate::rules::intel::{Participants, brief_sides};
 use crate::rules::map_choice::{CatalogueMap, choose_map, hex_features, under_garrisoned_assault};
 use crate::rules::reserve::validate_reserve;
 use crate::store::battles::{briefing_path, record_bytes, record_path};
+use crate::store::profile::load_profile;
 use crate::store::{CampaignDir, CampaignLock, Commit, atomic_write};
 
 /// What `--json` prints.
@@ -111,38 +113,24 @@ fn place_name(c: &Campaign, hex: HexId) -> String {
     c.map.settlements_in(hex).first().map_or_else(|| format!("hex {hex}"), |s| s.name.clone())
 }
 
-/// The profile and vocabulary: the campaign's own copy under `templates/<name>/`, else the
-/// shipped one.
-pub fn profile_for(dir: &CampaignDir, name: &str) -> Result<(Profile, Vocabulary)> {
-    let base = format!("templates/{name}");
-    let local = (
-        dir.read(&format!("{base}/profile.toml"))?,
-        dir.read(&format!("{base}/vocabulary.csv"))?,
-        dir.read(&format!("{base}/quality.csv"))?,
-    );
-    let builtin = crate::formats::profile::builtin(name);
-    let (profile, vocab, quality) = match (local, builtin) {
-        ((p, Some(v), Some(q)), b) => {
-            let p = match (p, b) {
-                (Some(p), _) => String::from_utf8_lossy(&p).into_owned(),
-                (None, Some(b)) => b.profile.to_string(),
-                (None, None) => {
-                    return Err(Error::refused(format!("{base}/profile.toml is missing")).into());
-                }
-            };
-            (p, v, q)
+/// The part of a vocabulary that a battle's rows use (for `--check-vocab`).
+fn used_vocabulary(v: &Vocabulary, rows: &[SowRow]) -> Vocabulary {
+    let mut used = Vocabulary { source: v.source.clone(), ..Vocabulary::default() };
+    for r in rows {
+        if let Some(e) = v.lookup(r.nation, r.level, r.arm)
+            && !used.entries.contains(e)
+        {
+            used.entries.push(e.clone());
         }
-        (_, Some(b)) => {
-            (b.profile.to_string(), b.vocabulary.as_bytes().to_vec(), b.quality.as_bytes().to_vec())
+        if let Some(q) = v.quality(r.quality, r.level)
+            && !used.qualities.contains(q)
+        {
+            used.qualities.push(q.clone());
         }
-        (_, None) => {
-            return Err(Error::refused(format!(
-                "unknown SoW profile '{name}' (shipped: napmod-g1, x64; or put one under {base}/)"
-            ))
-            .into());
-        }
-    };
-    Ok(crate::formats::profile::load(&base, &profile, &vocab, &quality).map_err(Error::Rejected)?)
+    }
+    used.entries.sort_by_key(|e| e.line);
+    used.qualities.sort_by_key(|q| q.line);
+    used
 }
 
 /// Runs `export hex`.
@@ -262,7 +250,7 @@ fn plan(dir: &CampaignDir, c: &Campaign, hex: HexId, a: &ExportHexArgs) -> Resul
     }
 
     let profile_name = a.profile.clone().unwrap_or_else(|| c.config.profile.clone());
-    let (profile, vocab) = profile_for(dir, &profile_name)?;
+    let (profile, vocab) = load_profile(dir, &profile_name)?;
     let mut dice = SeededDice::new(c.config.seed, &id);
 
     // Map (8.4): stored choice reused; otherwise scored, with 7.1.4's town map.
@@ -337,6 +325,13 @@ fn plan(dir: &CampaignDir, c: &Campaign, hex: HexId, a: &ExportHexArgs) -> Resul
             profile: &profile,
         };
         rows.extend(build_side(&input)?);
+    }
+
+    // Every SoW id this battle uses must exist in the umpire's install (`--check-vocab`).
+    if !a.check_vocab.is_empty() {
+        let (logistics, problems) = read_logistics(&a.check_vocab)?;
+        problems.into_result()?;
+        check_vocabulary(&used_vocabulary(&vocab, &rows), &logistics).into_result()?;
     }
 
     // Deployment.

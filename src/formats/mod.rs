@@ -1,8 +1,8 @@
 //! Text in and out: the campaign's CSV and TOML files, SoW profiles and vocabularies.
 
 pub mod campaign;
-pub mod maps;
 pub mod logistics;
+pub mod maps;
 pub mod profile;
 pub mod results;
 pub mod sow;

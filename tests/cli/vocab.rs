@@ -405,3 +405,48 @@ fn init_refuses_to_overwrite_without_force() {
     assert_code(&c.run(&["vocab", "init", i, "--out", o, "--force"]), 0);
     assert_ne!(snapshot(&out), before);
 }
+
+/// `export --check-vocab`: only the ids the battle writes must exist in the install.
+#[test]
+fn export_checks_the_ids_it_writes_against_the_install() {
+    let v = shipped();
+    for (leave_out, code) in [("", 0), ("NAP_PO_Line_Inf", 0), ("NAP_FR_Line_Inf", 1)] {
+        let c = Camp::new("peninsula");
+        let logistics = c.tmp.path().join("Logistics");
+        complete_logistics(&logistics, &v, 20, leave_out);
+        let out = c.tmp.path().join("out");
+        let before = c.snapshot();
+        let o = c.run(&[
+            "export",
+            "hex",
+            "18.28",
+            "--out",
+            out.to_str().unwrap(),
+            "--check-vocab",
+            logistics.to_str().unwrap(),
+        ]);
+        assert_code(&o, code);
+        if code == 1 {
+            assert!(stderr(&o).contains("NAP_FR_Line_Inf"), "{}", stderr(&o));
+            assert!(!out.exists());
+            assert_eq!(c.snapshot(), before);
+        }
+    }
+}
+
+/// A vocabulary written by `vocab init` into the campaign is the one `export` uses.
+#[test]
+fn export_uses_the_vocabulary_that_init_wrote() {
+    let c = Camp::new("peninsula");
+    let install = c.tmp.path().join("NapMod").join("Logistics");
+    napmod_like(&install);
+    let i = install.to_str().unwrap();
+    assert_code(&c.run(&["vocab", "init", i]), 0);
+    let out = c.tmp.path().join("out");
+    let o = c.run(&["export", "hex", "18.28", "--out", out.to_str().unwrap(), "--check-vocab", i]);
+    assert_code(&o, 0);
+    let oob = std::fs::read(out.join("OOBs/T20-18.28.csv")).unwrap();
+    let text: String = oob.iter().map(|&b| b as char).collect();
+    assert!(text.contains("NAP_FRA_Line_Infantry"), "the install's class is not in the OOB");
+    assert!(!text.contains("NAP_FR_Line_Inf,"), "the shipped placeholder is still in the OOB");
+}
