@@ -34,6 +34,10 @@ pub mod names {
     pub const FORCES: &str = "forces.csv";
     /// Commanders.
     pub const COMMANDERS: &str = "commanders.csv";
+    /// Men due back.
+    pub const RETURNS: &str = "returns.csv";
+    /// Campaign score.
+    pub const SCORE: &str = "score.csv";
 }
 
 /// Columns of `forces.csv`, in the order sowbridge writes them.
@@ -569,13 +573,16 @@ pub fn parse_campaign(files: &CampaignFiles) -> Result<Campaign, Problems> {
     };
     let map = CampaignMap { grid, hexes, roads, rivers, settlements };
     validate_tree(&rows, &map, &commanders, &mut p);
+    let returns = files.get(names::RETURNS).map(|b| super::ledger::parse_returns(b, &mut p)).unwrap_or_default();
+    let score = files.get(names::SCORE).map(|b| super::ledger::parse_score(b, &mut p)).unwrap_or_default();
+
     if !p.is_empty() {
         p.0.sort();
         p.0.dedup();
         return Err(p);
     }
     let oob = OrderOfBattle::new(rows.into_iter().map(|(_, u)| u).collect(), extra_cols);
-    Ok(Campaign { config, rules, map, oob, commanders, commander_columns, battle_maps })
+    Ok(Campaign { config, rules, map, oob, commanders, commander_columns, battle_maps, returns, score })
 }
 
 fn opt_str<T: ToString>(v: &Option<T>) -> String {

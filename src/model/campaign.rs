@@ -38,6 +38,10 @@ pub struct Campaign {
     pub commander_columns: Vec<String>,
     /// `map/battle-maps.csv`.
     pub battle_maps: BTreeMap<HexId, BattleMapChoice>,
+    /// `returns.csv`: men due back on later turns.
+    pub returns: Vec<super::ledger::Return>,
+    /// `score.csv`: the campaign score (rule 4.0).
+    pub score: Vec<super::ledger::ScoreRow>,
 }
 
 impl Campaign {

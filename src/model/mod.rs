@@ -8,6 +8,7 @@ pub mod commander;
 pub mod config;
 pub mod hex;
 pub mod kinds;
+pub mod ledger;
 pub mod map;
 pub mod oob;
 

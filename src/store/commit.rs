@@ -26,8 +26,8 @@ pub struct Commit {
     pub writes: BTreeMap<String, Vec<u8>>,
     /// Files to remove.
     pub removes: Vec<String>,
-    /// One JSON line for `journal.jsonl`, with its sequence number (to append exactly once).
-    pub journal: Option<(u64, String)>,
+    /// JSON lines for `journal.jsonl`, with their sequence numbers (each appended once).
+    pub journal: Vec<(u64, String)>,
 }
 
 #[derive(Debug, Serialize, Deserialize)]
@@ -35,8 +35,7 @@ struct Manifest {
     /// Staged file name → target relative path.
     moves: Vec<(String, String)>,
     removes: Vec<String>,
-    journal_seq: Option<u64>,
-    journal_line: Option<String>,
+    journal: Vec<(u64, String)>,
 }
 
 /// Hook for crash tests: `SOWBRIDGE_CRASH_AT=<point>` aborts the process at that point.
@@ -72,11 +71,7 @@ impl CampaignDir {
                 crash_point("staging");
             }
         }
-        let (journal_seq, journal_line) = match c.journal {
-            Some((s, l)) => (Some(s), Some(l)),
-            None => (None, None),
-        };
-        let manifest = Manifest { moves, removes: c.removes, journal_seq, journal_line };
+        let manifest = Manifest { moves, removes: c.removes, journal: c.journal };
         let json = serde_json::to_vec(&manifest).map_err(|e| Error::Other(e.to_string()))?;
         crash_point("before-manifest");
         atomic_write(&self.path(MANIFEST), &json)?;
@@ -110,8 +105,8 @@ impl CampaignDir {
     }
 
     fn finish(&self, m: &Manifest) -> Result<()> {
-        if let (Some(seq), Some(line)) = (m.journal_seq, &m.journal_line) {
-            self.append_journal_once(seq, line)?;
+        for (seq, line) in &m.journal {
+            self.append_journal_once(*seq, line)?;
         }
         crash_point("after-journal");
         let staging = self.path(STAGING);

@@ -4,7 +4,9 @@
 
 pub mod battles;
 pub mod commit;
+pub mod journal;
 pub mod lock;
+pub mod state;
 pub mod profile;
 
 use std::path::{Path, PathBuf};
@@ -92,6 +94,8 @@ impl CampaignDir {
             names::SETTLEMENTS,
             names::FORCES,
             names::COMMANDERS,
+            names::RETURNS,
+            names::SCORE,
         ] {
             if let Some(b) = self.read(name)? {
                 files.files.insert(name, b);

@@ -1,0 +1,115 @@
+//! `returns.csv` and `score.csv`: read and written by sowbridge, readable by the umpire.
+
+use crate::error::Problems;
+use crate::model::ledger::{Return, ScoreRow};
+use crate::model::{Campaign, Side};
+
+use super::table::{Fields, Table, write_csv};
+
+/// File names.
+pub const RETURNS: &str = "returns.csv";
+/// File names.
+pub const SCORE: &str = "score.csv";
+
+/// Columns of `returns.csv`.
+pub const RETURN_COLUMNS: [&str; 5] = ["turn", "unit", "men", "kind", "battle"];
+/// Columns of `score.csv`.
+pub const SCORE_COLUMNS: [&str; 8] =
+    ["year", "side", "battles_won", "battles_lost", "battles_drawn", "prisoners_taken", "guns_captured", "battle_score"];
+
+/// Parses `returns.csv`.
+pub fn parse_returns(bytes: &[u8], p: &mut Problems) -> Vec<Return> {
+    let t = Table::parse(RETURNS, bytes, p);
+    let mut out = Vec::new();
+    if !t.require(&RETURN_COLUMNS, p) {
+        return out;
+    }
+    for row in &t.rows {
+        let mut f = Fields::new(&t, row, p);
+        let turn = f.req::<u32>("turn");
+        let men = f.req::<u32>("men");
+        let kind = f.req("kind");
+        let unit = f.text("unit").to_string();
+        if unit.is_empty() {
+            f.problem("unit", "is empty");
+        }
+        if let (Some(turn), Some(men), Some(kind)) = (turn, men, kind) {
+            out.push(Return { turn, unit, men, kind, battle: f.text("battle").to_string() });
+        }
+    }
+    out
+}
+
+/// Parses `score.csv`.
+pub fn parse_score(bytes: &[u8], p: &mut Problems) -> Vec<ScoreRow> {
+    let t = Table::parse(SCORE, bytes, p);
+    let mut out = Vec::new();
+    if !t.require(&SCORE_COLUMNS[..7], p) {
+        return out;
+    }
+    for row in &t.rows {
+        let mut f = Fields::new(&t, row, p);
+        let year = f.req::<u32>("year");
+        let side: Option<Side> = f.req("side");
+        let mut n = |c: &str| f.count(c).unwrap_or(0);
+        let (w, l, d, pr, g) =
+            (n("battles_won"), n("battles_lost"), n("battles_drawn"), n("prisoners_taken"), n("guns_captured"));
+        if let (Some(year), Some(side)) = (year, side) {
+            out.push(ScoreRow {
+                year,
+                side,
+                battles_won: w,
+                battles_lost: l,
+                battles_drawn: d,
+                prisoners_taken: pr,
+                guns_captured: g,
+            });
+        }
+    }
+    out
+}
+
+/// Writes `returns.csv`, sorted by turn, unit, kind.
+pub fn write_returns(returns: &[Return]) -> Vec<u8> {
+    let mut v = returns.to_vec();
+    v.sort();
+    write_csv(
+        &RETURN_COLUMNS,
+        &[],
+        v.iter().map(|r| vec![r.turn.to_string(), r.unit.clone(), r.men.to_string(), r.kind.word().to_string(), r.battle.clone()]),
+    )
+}
+
+/// Writes `score.csv`, by year then side.
+pub fn write_score(rows: &[ScoreRow]) -> Vec<u8> {
+    let mut v = rows.to_vec();
+    v.sort_by_key(|r| (r.year, r.side));
+    write_csv(
+        &SCORE_COLUMNS,
+        &[],
+        v.iter().map(|r| {
+            vec![
+                r.year.to_string(),
+                r.side.to_string(),
+                r.battles_won.to_string(),
+                r.battles_lost.to_string(),
+                r.battles_drawn.to_string(),
+                r.prisoners_taken.to_string(),
+                r.guns_captured.to_string(),
+                r.battle_score().to_string(),
+            ]
+        }),
+    )
+}
+
+/// The score row of a side and year, created when absent.
+pub fn score_row(c: &mut Campaign, year: u32, side: Side) -> &mut ScoreRow {
+    let i = match c.score.iter().position(|r| r.year == year && r.side == side) {
+        Some(i) => i,
+        None => {
+            c.score.push(ScoreRow::new(year, side));
+            c.score.len() - 1
+        }
+    };
+    &mut c.score[i]
+}

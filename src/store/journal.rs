@@ -1,0 +1,341 @@
+//! The journal (`journal.jsonl`): an append-only record of every change sowbridge makes to
+//! the campaign's state files and of every manual edit it finds, with a baseline copy of
+//! the files as they were when the journal began (`journal-baseline/`). Replaying the
+//! baseline through the entries rebuilds the state exactly; `audit` and `undo` rely on it.
+
+use std::collections::BTreeMap;
+
+use serde::{Deserialize, Serialize};
+use sha2::{Digest, Sha256};
+
+use crate::error::{Error, Result};
+use crate::rules::carryover::UnitCarryover;
+use crate::rules::dice::Roll;
+
+/// The state files the journal follows (relative paths).
+pub const STATE_FILES: [&str; 5] = ["campaign.toml", "forces.csv", "commanders.csv", "returns.csv", "score.csv"];
+
+/// Folder of the baseline copies.
+pub const BASELINE_DIR: &str = "journal-baseline";
+
+/// What an entry records.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum EntryKind {
+    /// Differences found between the files and the journal's last state.
+    ManualEdit,
+    /// A battle result applied.
+    Apply,
+    /// An applied battle reverted.
+    Undo,
+    /// The campaign moved to the next turn.
+    TurnAdvance,
+}
+
+/// One changed line of a file whose rows kept their order.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LineChange {
+    /// 0-based line index.
+    pub i: usize,
+    /// The line before.
+    pub before: String,
+    /// The line after.
+    pub after: String,
+}
+
+/// File content, as text or (for bytes that are not UTF-8) hex.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Content {
+    /// UTF-8 text.
+    Text(String),
+    /// Hex of raw bytes.
+    Hex(String),
+}
+
+impl Content {
+    /// From bytes.
+    pub fn of(bytes: &[u8]) -> Content {
+        match std::str::from_utf8(bytes) {
+            Ok(s) => Content::Text(s.to_string()),
+            Err(_) => Content::Hex(bytes.iter().map(|b| format!("{b:02x}")).collect()),
+        }
+    }
+    /// Back to bytes.
+    pub fn bytes(&self) -> Result<Vec<u8>> {
+        match self {
+            Content::Text(s) => Ok(s.clone().into_bytes()),
+            Content::Hex(h) => (0..h.len())
+                .step_by(2)
+                .map(|i| {
+                    h.get(i..i + 2)
+                        .and_then(|p| u8::from_str_radix(p, 16).ok())
+                        .ok_or_else(|| Error::Other("journal: bad hex content".to_string()))
+                })
+                .collect(),
+        }
+    }
+}
+
+/// A change to one state file.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "how", rename_all = "lowercase")]
+pub enum FileChange {
+    /// Lines changed in place (same number of lines, same keys in the same order).
+    Lines {
+        /// File.
+        file: String,
+        /// Changed lines.
+        lines: Vec<LineChange>,
+    },
+    /// The whole file replaced (rows added, removed or reordered; or not text).
+    Whole {
+        /// File.
+        file: String,
+        /// Content before (None: absent).
+        before: Option<Content>,
+        /// Content after (None: removed).
+        after: Option<Content>,
+    },
+}
+
+impl FileChange {
+    /// The file changed.
+    pub fn file(&self) -> &str {
+        match self {
+            FileChange::Lines { file, .. } | FileChange::Whole { file, .. } => file,
+        }
+    }
+}
+
+/// A journal entry.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Entry {
+    /// Sequence number, from 1.
+    pub seq: u64,
+    /// Kind.
+    pub kind: EntryKind,
+    /// The battle concerned.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub battle: Option<String>,
+    /// Campaign turn when it was made.
+    pub turn: u32,
+    /// One line for people.
+    pub summary: String,
+    /// Changes to the state files.
+    pub changes: Vec<FileChange>,
+    /// SHA-256 of every state file after the entry ("" for an absent file).
+    pub state: BTreeMap<String, String>,
+    /// Dice rolled.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub dice: Vec<Roll>,
+    /// Hash of the result file applied (apply).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub result_hash: Option<String>,
+    /// Carry-over of every unit (apply), for the conservation audit.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub carryover: Vec<UnitCarryover>,
+    /// Men returned to each unit (turn advance), for the conservation audit.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub returned: Vec<(String, u32)>,
+}
+
+/// SHA-256 in hex.
+pub fn sha256_hex(bytes: &[u8]) -> String {
+    Sha256::digest(bytes).iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// Contents of the state files (None: absent).
+pub type StateFiles = BTreeMap<String, Option<Vec<u8>>>;
+
+/// Hashes of state files.
+pub fn state_hashes(files: &StateFiles) -> BTreeMap<String, String> {
+    files.iter().map(|(k, v)| (k.clone(), v.as_deref().map(sha256_hex).unwrap_or_default())).collect()
+}
+
+fn key_of(line: &str) -> &str {
+    line.split(',').next().unwrap_or("")
+}
+
+/// The change between two versions of a file, if any.
+pub fn diff_file(file: &str, before: Option<&[u8]>, after: Option<&[u8]>) -> Option<FileChange> {
+    if before == after {
+        return None;
+    }
+    if let (Some(b), Some(a)) = (before, after) {
+        if let (Ok(bs), Ok(as_)) = (std::str::from_utf8(b), std::str::from_utf8(a)) {
+            let bl: Vec<&str> = bs.split('\n').collect();
+            let al: Vec<&str> = as_.split('\n').collect();
+            let keyed = file.ends_with(".csv");
+            if keyed && bl.len() == al.len() && bl.first() == al.first() {
+                let same_keys = bl.iter().zip(&al).all(|(x, y)| key_of(x) == key_of(y));
+                if same_keys {
+                    let lines = bl
+                        .iter()
+                        .zip(&al)
+                        .enumerate()
+                        .filter(|(_, (x, y))| x != y)
+                        .map(|(i, (x, y))| LineChange { i, before: (*x).to_string(), after: (*y).to_string() })
+                        .collect();
+                    return Some(FileChange::Lines { file: file.to_string(), lines });
+                }
+            }
+        }
+    }
+    Some(FileChange::Whole { file: file.to_string(), before: before.map(Content::of), after: after.map(Content::of) })
+}
+
+/// Applies a change forward (`forward`) or backward to a file's content; refuses when the
+/// content is not what the change expects.
+pub fn apply_change(content: Option<Vec<u8>>, change: &FileChange, forward: bool) -> Result<Option<Vec<u8>>> {
+    let conflict = |what: String| Error::refused(format!("{}: {what}", change.file()));
+    match change {
+        FileChange::Lines { lines, .. } => {
+            let bytes = content.ok_or_else(|| conflict("the file is missing".to_string()))?;
+            let text = String::from_utf8(bytes).map_err(|_| conflict("the file is not UTF-8 text".to_string()))?;
+            let mut ls: Vec<String> = text.split('\n').map(str::to_string).collect();
+            for l in lines {
+                let (from, to) = if forward { (&l.before, &l.after) } else { (&l.after, &l.before) };
+                match ls.get_mut(l.i) {
+                    Some(cur) if cur == from => *cur = to.clone(),
+                    Some(cur) => {
+                        return Err(conflict(format!(
+                            "line {} is '{}', expected '{}'",
+                            l.i + 1,
+                            cur.trim_end(),
+                            from.trim_end()
+                        )));
+                    }
+                    None => return Err(conflict(format!("line {} is missing", l.i + 1))),
+                }
+            }
+            Ok(Some(ls.join("\n").into_bytes()))
+        }
+        FileChange::Whole { before, after, .. } => {
+            let (from, to) = if forward { (before, after) } else { (after, before) };
+            let expected = from.as_ref().map(Content::bytes).transpose()?;
+            if content != expected {
+                return Err(conflict("the file is not as the change expects".to_string()));
+            }
+            to.as_ref().map(Content::bytes).transpose()
+        }
+    }
+}
+
+/// The parsed journal.
+#[derive(Debug, Clone, Default)]
+pub struct Journal {
+    /// Entries in order.
+    pub entries: Vec<Entry>,
+}
+
+impl Journal {
+    /// Parses `journal.jsonl` (a torn last line, left by a crash before its commit, is
+    /// ignored).
+    pub fn parse(bytes: &[u8]) -> Result<Journal> {
+        let mut entries = Vec::new();
+        let complete = match bytes.iter().rposition(|&b| b == b'\n') {
+            Some(i) => &bytes[..=i],
+            None => &[][..],
+        };
+        for (n, line) in complete.split(|&b| b == b'\n').enumerate() {
+            if line.iter().all(u8::is_ascii_whitespace) {
+                continue;
+            }
+            let e: Entry = serde_json::from_slice(line)
+                .map_err(|e| Error::Other(format!("journal.jsonl:{}: unreadable entry: {e}", n + 1)))?;
+            entries.push(e);
+        }
+        Ok(Journal { entries })
+    }
+
+    /// The next sequence number.
+    pub fn next_seq(&self) -> u64 {
+        self.entries.last().map_or(1, |e| e.seq + 1)
+    }
+
+    /// State hashes after the last entry.
+    pub fn last_state(&self) -> Option<&BTreeMap<String, String>> {
+        self.entries.last().map(|e| &e.state)
+    }
+
+    /// Replays the baseline through every entry (or through the first `upto` entries).
+    pub fn replay(&self, baseline: &StateFiles, upto: Option<usize>) -> Result<StateFiles> {
+        let mut state = baseline.clone();
+        for e in self.entries.iter().take(upto.unwrap_or(usize::MAX)) {
+            for ch in &e.changes {
+                let cur = state.get(ch.file()).cloned().flatten();
+                let next = apply_change(cur, ch, true)
+                    .map_err(|err| Error::Other(format!("journal entry {} ({:?}): {err}", e.seq, e.kind)))?;
+                state.insert(ch.file().to_string(), next);
+            }
+            let hashes = state_hashes(&state);
+            for (f, h) in &e.state {
+                if hashes.get(f).is_some_and(|x| x != h) {
+                    return Err(Error::Other(format!(
+                        "journal entry {} ({:?}): replayed {f} does not match the hash it recorded",
+                        e.seq, e.kind
+                    )));
+                }
+            }
+        }
+        Ok(state)
+    }
+}
+
+/// Serialises an entry as one line.
+pub fn entry_line(e: &Entry) -> Result<String> {
+    serde_json::to_string(e).map_err(|err| Error::Other(err.to_string()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn line_changes_replay_forward_and_back() {
+        let a = b"id,men\nA,600\nB,500\n".to_vec();
+        let b = b"id,men\nA,540\nB,500\n".to_vec();
+        let ch = diff_file("forces.csv", Some(&a), Some(&b)).unwrap();
+        assert!(matches!(&ch, FileChange::Lines { lines, .. } if lines.len() == 1));
+        assert_eq!(apply_change(Some(a.clone()), &ch, true).unwrap(), Some(b.clone()));
+        assert_eq!(apply_change(Some(b.clone()), &ch, false).unwrap(), Some(a.clone()));
+        assert!(apply_change(Some(a.clone()), &ch, false).is_err(), "a conflict is refused");
+    }
+
+    #[test]
+    fn added_rows_and_other_encodings_replace_the_whole_file() {
+        let a = b"id,men\nA,600\n".to_vec();
+        let b = b"id,men\nA,600\nC,100\n".to_vec();
+        assert!(matches!(diff_file("forces.csv", Some(&a), Some(&b)), Some(FileChange::Whole { .. })));
+        let w = b"id,name\nA,C\xe1diz\n".to_vec();
+        let ch = diff_file("forces.csv", Some(&a), Some(&w)).unwrap();
+        assert_eq!(apply_change(Some(a), &ch, true).unwrap(), Some(w));
+        assert_eq!(diff_file("x.csv", Some(b"same"), Some(b"same")), None);
+        let created = diff_file("returns.csv", None, Some(b"turn\n")).unwrap();
+        assert_eq!(apply_change(None, &created, true).unwrap(), Some(b"turn\n".to_vec()));
+    }
+
+    #[test]
+    fn a_torn_last_line_is_ignored() {
+        let e = Entry {
+            seq: 1,
+            kind: EntryKind::ManualEdit,
+            battle: None,
+            turn: 1,
+            summary: "x".into(),
+            changes: vec![],
+            state: BTreeMap::new(),
+            dice: vec![],
+            result_hash: None,
+            carryover: vec![],
+            returned: vec![],
+        };
+        let mut bytes = entry_line(&e).unwrap().into_bytes();
+        bytes.push(b'\n');
+        bytes.extend_from_slice(b"{\"seq\":2,\"ki");
+        let j = Journal::parse(&bytes).unwrap();
+        assert_eq!(j.entries.len(), 1);
+        assert_eq!(j.next_seq(), 2);
+    }
+}
