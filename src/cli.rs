@@ -39,6 +39,56 @@ pub enum Command {
     Export(ExportCommand),
     /// Prove the profile's SoW ids against an installed mod's Logistics folder.
     Vocab(VocabArgs),
+    /// Apply a battle result (the game's dump or sowbridge's result CSV).
+    Apply(ApplyArgs),
+}
+
+/// Who won, as the umpire says it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum WinnerArg {
+    /// The French.
+    French,
+    /// Spain, Portugal and Britain.
+    Allies,
+    /// Neither.
+    Draw,
+}
+
+/// Yes or no.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum YesNo {
+    /// Yes.
+    Yes,
+    /// No.
+    No,
+}
+
+/// `apply` options.
+#[derive(Debug, clap::Args)]
+pub struct ApplyArgs {
+    /// The result file: sowgb_gamedb_*.csv from the game, or a sowbridge result CSV.
+    pub file: PathBuf,
+    /// The battle, when the file could match several.
+    #[arg(long)]
+    pub battle: Option<String>,
+    /// The winner (default: the campaign's verdict policy).
+    #[arg(long, value_enum)]
+    pub winner: Option<WinnerArg>,
+    /// Whether a river lay at the loser's back (6.5.2), overriding the withdrawal's finding.
+    #[arg(long, value_enum)]
+    pub river_retreat: Option<YesNo>,
+    /// Withdraw the loser (or one losing force) to this hex instead of the proposed one.
+    #[arg(long, value_name = "[FORCE=]CC.RR")]
+    pub withdraw_to: Vec<String>,
+    /// Accept a result that lacks some exported units (they had no losses).
+    #[arg(long)]
+    pub allow_missing: bool,
+    /// Print the report and every change, and change nothing.
+    #[arg(long)]
+    pub dry_run: bool,
+    /// Print a JSON summary.
+    #[arg(long)]
+    pub json: bool,
 }
 
 /// What to export.

@@ -95,6 +95,9 @@ pub enum Error {
     /// A refusal by a campaign rule or a command's precondition; nothing was changed.
     #[error("{0}")]
     Refused(String),
+    /// Not yet: the input is not complete or final (the watcher waits; exit 1 by hand).
+    #[error("{0}")]
+    Pending(String),
     /// The file system failed.
     #[error("{path}: {source}")]
     Io {
@@ -123,7 +126,7 @@ impl Error {
     }
     /// True for input rejected by validation or a rule (exit code 1).
     pub fn is_rejection(&self) -> bool {
-        matches!(self, Error::Rejected(_) | Error::Refused(_))
+        matches!(self, Error::Rejected(_) | Error::Refused(_) | Error::Pending(_))
     }
 }
 

@@ -19,10 +19,12 @@ use crate::formats::maps::{BUILTIN_CATALOGUE, parse_catalogue};
 use crate::formats::sow::deploy::{Anchor, deploy, point_at};
 use crate::formats::sow::oob::{SideInput, SowRow, build_side};
 use crate::formats::sow::scenario::{
-    Arrival, Objective, OutputFile, ScenarioInput, format_time, parse_time, render,
+    Arrival, Objective, OutputFile, ScenarioInput, format_time, objective_points, parse_time, render,
+    row_ammo,
 };
 use crate::model::battle::{
-    BattleRecord, BattleState, ChainEntry, ExportedUnit, MapRecord, Participant, Reserve, Role, RowKind,
+    BattleRecord, BattleState, ChainEntry, ExportedUnit, MapRecord, ObjectiveRecord, Participant, Reserve,
+    Role, RowKind,
 };
 use crate::model::vocabulary::Vocabulary;
 use crate::model::{BattleMapChoice, Campaign, HexId, Side, StatusKind, Unit};
@@ -432,6 +434,7 @@ fn plan(dir: &CampaignDir, c: &Campaign, hex: HexId, a: &ExportHexArgs) -> Resul
             name: r.name1.clone(),
             men: r.men,
             gun: r.gun,
+            ammo: row_ammo(&vocab, r),
         })
         .collect();
     let units = exported_units(c, &rows);
@@ -457,6 +460,15 @@ fn plan(dir: &CampaignDir, c: &Campaign, hex: HexId, a: &ExportHexArgs) -> Resul
         end_time: end,
         chains,
         units,
+        objectives: objectives
+            .iter()
+            .map(|o| ObjectiveRecord {
+                name: o.name.clone(),
+                major: o.major,
+                at: o.at,
+                points: objective_points(o.major),
+            })
+            .collect(),
         scenario_dir: scenario_dir.clone(),
         oob: oob.clone(),
         files: files.iter().map(|f| (f.path.clone(), sha256_hex(&f.bytes))).collect(),

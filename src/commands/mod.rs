@@ -1,5 +1,6 @@
 //! One module per subcommand, wiring the store, formats and rules together.
 
+pub mod apply;
 pub mod check;
 pub mod contacts;
 pub mod export;
@@ -20,6 +21,7 @@ pub fn run(cli: Cli) -> Result<()> {
         Command::Contacts(j) => contacts::run(&dir, j.json),
         Command::Export(ExportCommand::Hex(a)) => export::run(&dir, &a),
         Command::Vocab(a) => vocab::run(&dir, a),
+        Command::Apply(a) => apply::run(&dir, &a),
     }
 }
 

@@ -573,7 +573,8 @@ pub fn parse_campaign(files: &CampaignFiles) -> Result<Campaign, Problems> {
     };
     let map = CampaignMap { grid, hexes, roads, rivers, settlements };
     validate_tree(&rows, &map, &commanders, &mut p);
-    let returns = files.get(names::RETURNS).map(|b| super::ledger::parse_returns(b, &mut p)).unwrap_or_default();
+    let returns =
+        files.get(names::RETURNS).map(|b| super::ledger::parse_returns(b, &mut p)).unwrap_or_default();
     let score = files.get(names::SCORE).map(|b| super::ledger::parse_score(b, &mut p)).unwrap_or_default();
 
     if !p.is_empty() {

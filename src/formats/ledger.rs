@@ -14,8 +14,16 @@ pub const SCORE: &str = "score.csv";
 /// Columns of `returns.csv`.
 pub const RETURN_COLUMNS: [&str; 5] = ["turn", "unit", "men", "kind", "battle"];
 /// Columns of `score.csv`.
-pub const SCORE_COLUMNS: [&str; 8] =
-    ["year", "side", "battles_won", "battles_lost", "battles_drawn", "prisoners_taken", "guns_captured", "battle_score"];
+pub const SCORE_COLUMNS: [&str; 8] = [
+    "year",
+    "side",
+    "battles_won",
+    "battles_lost",
+    "battles_drawn",
+    "prisoners_taken",
+    "guns_captured",
+    "battle_score",
+];
 
 /// Parses `returns.csv`.
 pub fn parse_returns(bytes: &[u8], p: &mut Problems) -> Vec<Return> {
@@ -52,8 +60,13 @@ pub fn parse_score(bytes: &[u8], p: &mut Problems) -> Vec<ScoreRow> {
         let year = f.req::<u32>("year");
         let side: Option<Side> = f.req("side");
         let mut n = |c: &str| f.count(c).unwrap_or(0);
-        let (w, l, d, pr, g) =
-            (n("battles_won"), n("battles_lost"), n("battles_drawn"), n("prisoners_taken"), n("guns_captured"));
+        let (w, l, d, pr, g) = (
+            n("battles_won"),
+            n("battles_lost"),
+            n("battles_drawn"),
+            n("prisoners_taken"),
+            n("guns_captured"),
+        );
         if let (Some(year), Some(side)) = (year, side) {
             out.push(ScoreRow {
                 year,
@@ -76,7 +89,15 @@ pub fn write_returns(returns: &[Return]) -> Vec<u8> {
     write_csv(
         &RETURN_COLUMNS,
         &[],
-        v.iter().map(|r| vec![r.turn.to_string(), r.unit.clone(), r.men.to_string(), r.kind.word().to_string(), r.battle.clone()]),
+        v.iter().map(|r| {
+            vec![
+                r.turn.to_string(),
+                r.unit.clone(),
+                r.men.to_string(),
+                r.kind.word().to_string(),
+                r.battle.clone(),
+            ]
+        }),
     )
 }
 

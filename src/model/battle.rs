@@ -125,6 +125,22 @@ pub struct ChainEntry {
     pub men: u32,
     /// Gun number within its battery (gun rows).
     pub gun: Option<u32>,
+    /// Ammunition written on the row.
+    #[serde(default)]
+    pub ammo: u32,
+}
+
+/// An objective on the battle map.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ObjectiveRecord {
+    /// Name.
+    pub name: String,
+    /// The battle's major objective.
+    pub major: bool,
+    /// Position (loc x, loc z).
+    pub at: (f64, f64),
+    /// Points for holding it at the end.
+    pub points: u32,
 }
 
 /// A campaign unit as exported.
@@ -219,6 +235,9 @@ pub struct BattleRecord {
     pub chains: Vec<ChainEntry>,
     /// Every campaign unit exported.
     pub units: Vec<ExportedUnit>,
+    /// Objectives on the map.
+    #[serde(default)]
+    pub objectives: Vec<ObjectiveRecord>,
     /// Output folder and file names.
     pub scenario_dir: String,
     /// OOB file.

@@ -79,6 +79,8 @@ pub struct RulesConfig {
     pub entry: EntryRules,
     /// The battle's clock.
     pub battle: BattleRules,
+    /// How the winner is found when `--winner` is not given.
+    pub verdict: VerdictRules,
     /// The post-battle carry-over of casualties (3.1, 6.5.2, 8.7).
     #[serde(default)]
     pub carryover: CarryoverRules,
@@ -100,6 +102,21 @@ defaults!(EntryRules {
     minutes_per_hex_foot: u32 = 60,
     minutes_per_hex_cavalry: u32 = 40,
     river_crossing_minutes: u32 = 30,
+});
+
+/// `[verdict]`: the policy that decides a battle without `--winner`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct VerdictRules {
+    /// A side wins with at least this many times the other's score.
+    pub win_ratio: rust_decimal::Decimal,
+    /// An objective is held by the side with more men within this many yards at the end.
+    pub holding_radius_yards: u32,
+}
+
+defaults!(VerdictRules {
+    win_ratio: rust_decimal::Decimal = rust_decimal::Decimal::new(125, 2),
+    holding_radius_yards: u32 = 500,
 });
 
 /// `[battle]`: the SoW battle's clock.

@@ -71,12 +71,21 @@ pub struct ScoreRow {
 impl ScoreRow {
     /// A row of zeros.
     pub fn new(year: u32, side: Side) -> Self {
-        ScoreRow { year, side, battles_won: 0, battles_lost: 0, battles_drawn: 0, prisoners_taken: 0, guns_captured: 0 }
+        ScoreRow {
+            year,
+            side,
+            battles_won: 0,
+            battles_lost: 0,
+            battles_drawn: 0,
+            prisoners_taken: 0,
+            guns_captured: 0,
+        }
     }
     /// Battle score of rule 4.0: won +1, lost −1; draws count against the French
     /// (they must win more battles than they lose or draw) and so for the Allies.
     pub fn battle_score(&self) -> i64 {
-        let (w, l, d) = (i64::from(self.battles_won), i64::from(self.battles_lost), i64::from(self.battles_drawn));
+        let (w, l, d) =
+            (i64::from(self.battles_won), i64::from(self.battles_lost), i64::from(self.battles_drawn));
         match self.side {
             Side::French => w - l - d,
             Side::Allies => w - l + d,

@@ -13,7 +13,8 @@ use crate::rules::carryover::UnitCarryover;
 use crate::rules::dice::Roll;
 
 /// The state files the journal follows (relative paths).
-pub const STATE_FILES: [&str; 5] = ["campaign.toml", "forces.csv", "commanders.csv", "returns.csv", "score.csv"];
+pub const STATE_FILES: [&str; 5] =
+    ["campaign.toml", "forces.csv", "commanders.csv", "returns.csv", "score.csv"];
 
 /// Folder of the baseline copies.
 pub const BASELINE_DIR: &str = "journal-baseline";
@@ -162,27 +163,31 @@ pub fn diff_file(file: &str, before: Option<&[u8]>, after: Option<&[u8]>) -> Opt
     if before == after {
         return None;
     }
-    if let (Some(b), Some(a)) = (before, after) {
-        if let (Ok(bs), Ok(as_)) = (std::str::from_utf8(b), std::str::from_utf8(a)) {
-            let bl: Vec<&str> = bs.split('\n').collect();
-            let al: Vec<&str> = as_.split('\n').collect();
-            let keyed = file.ends_with(".csv");
-            if keyed && bl.len() == al.len() && bl.first() == al.first() {
-                let same_keys = bl.iter().zip(&al).all(|(x, y)| key_of(x) == key_of(y));
-                if same_keys {
-                    let lines = bl
-                        .iter()
-                        .zip(&al)
-                        .enumerate()
-                        .filter(|(_, (x, y))| x != y)
-                        .map(|(i, (x, y))| LineChange { i, before: (*x).to_string(), after: (*y).to_string() })
-                        .collect();
-                    return Some(FileChange::Lines { file: file.to_string(), lines });
-                }
+    if let (Some(b), Some(a)) = (before, after)
+        && let (Ok(bs), Ok(as_)) = (std::str::from_utf8(b), std::str::from_utf8(a))
+    {
+        let bl: Vec<&str> = bs.split('\n').collect();
+        let al: Vec<&str> = as_.split('\n').collect();
+        let keyed = file.ends_with(".csv");
+        if keyed && bl.len() == al.len() && bl.first() == al.first() {
+            let same_keys = bl.iter().zip(&al).all(|(x, y)| key_of(x) == key_of(y));
+            if same_keys {
+                let lines = bl
+                    .iter()
+                    .zip(&al)
+                    .enumerate()
+                    .filter(|(_, (x, y))| x != y)
+                    .map(|(i, (x, y))| LineChange { i, before: (*x).to_string(), after: (*y).to_string() })
+                    .collect();
+                return Some(FileChange::Lines { file: file.to_string(), lines });
             }
         }
     }
-    Some(FileChange::Whole { file: file.to_string(), before: before.map(Content::of), after: after.map(Content::of) })
+    Some(FileChange::Whole {
+        file: file.to_string(),
+        before: before.map(Content::of),
+        after: after.map(Content::of),
+    })
 }
 
 /// Applies a change forward (`forward`) or backward to a file's content; refuses when the
@@ -192,7 +197,8 @@ pub fn apply_change(content: Option<Vec<u8>>, change: &FileChange, forward: bool
     match change {
         FileChange::Lines { lines, .. } => {
             let bytes = content.ok_or_else(|| conflict("the file is missing".to_string()))?;
-            let text = String::from_utf8(bytes).map_err(|_| conflict("the file is not UTF-8 text".to_string()))?;
+            let text =
+                String::from_utf8(bytes).map_err(|_| conflict("the file is not UTF-8 text".to_string()))?;
             let mut ls: Vec<String> = text.split('\n').map(str::to_string).collect();
             for l in lines {
                 let (from, to) = if forward { (&l.before, &l.after) } else { (&l.after, &l.before) };

@@ -6,8 +6,8 @@ pub mod battles;
 pub mod commit;
 pub mod journal;
 pub mod lock;
-pub mod state;
 pub mod profile;
+pub mod state;
 
 use std::path::{Path, PathBuf};
 

@@ -59,7 +59,11 @@ impl CampaignDir {
             let changes: Vec<_> = STATE_FILES
                 .iter()
                 .filter_map(|f| {
-                    diff_file(f, before.get(*f).cloned().flatten().as_deref(), txn.current.get(*f).cloned().flatten().as_deref())
+                    diff_file(
+                        f,
+                        before.get(*f).cloned().flatten().as_deref(),
+                        txn.current.get(*f).cloned().flatten().as_deref(),
+                    )
                 })
                 .collect();
             let files: Vec<&str> = changes.iter().map(|c| c.file()).collect();
@@ -131,7 +135,11 @@ impl StateTxn<'_> {
             e.changes = STATE_FILES
                 .iter()
                 .filter_map(|f| {
-                    diff_file(f, self.current.get(*f).cloned().flatten().as_deref(), after.get(*f).cloned().flatten().as_deref())
+                    diff_file(
+                        f,
+                        self.current.get(*f).cloned().flatten().as_deref(),
+                        after.get(*f).cloned().flatten().as_deref(),
+                    )
                 })
                 .collect();
             e.state = state_hashes(&after);

@@ -107,6 +107,16 @@ fn attributes(v: &Vocabulary, r: &SowRow) -> Result<Vec<String>> {
     Ok(q.values.iter().map(|x| x.map(|n| n.to_string()).unwrap_or_default()).collect())
 }
 
+/// Ammunition written for a row: the vocabulary's full load times the row's per cent.
+pub fn row_ammo(v: &Vocabulary, r: &SowRow) -> u32 {
+    v.lookup(r.nation, r.level, r.arm).map_or(0, |e| ammo(e, r))
+}
+
+/// Points of an objective (the `Points` column of `maplocations.csv`).
+pub fn objective_points(major: bool) -> u32 {
+    if major { 2000 } else { 500 }
+}
+
 fn ammo(e: &VocabEntry, r: &SowRow) -> u32 {
     e.ammo * r.ammo_pct / 100
 }
@@ -312,10 +322,11 @@ pub fn maplocations_csv(input: &ScenarioInput<'_>, start: &str, end: &str) -> St
     let mut out = String::new();
     csv_line(&mut out, &[MAPLOCATIONS_HEADER.to_string()]);
     for (i, o) in input.objectives.iter().enumerate() {
-        let (prio, men, points, radius, sprites) = if o.major {
-            ("Major", 500, 2000, 400, ["GFX_Obj_Major", "GFX_Obj_UMajor", "GFX_Obj_CMajor"])
+        let points = objective_points(o.major);
+        let (prio, men, radius, sprites) = if o.major {
+            ("Major", 500, 400, ["GFX_Obj_Major", "GFX_Obj_UMajor", "GFX_Obj_CMajor"])
         } else {
-            ("minor", 100, 500, 200, ["GFX_Obj_Minor", "GFX_Obj_UMinor", "GFX_Obj_CMinor"])
+            ("minor", 100, 200, ["GFX_Obj_Minor", "GFX_Obj_UMinor", "GFX_Obj_CMinor"])
         };
         let f: Vec<String> = [
             sow_field(&o.name),

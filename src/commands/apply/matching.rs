@@ -1,0 +1,209 @@
+//! Joining a result file to its battle: the dump's chains and names against the battle's
+//! chain map (or the hand-settled CSV's unit ids against its exported units), refusing
+//! anything that does not belong, and summing each campaign unit's losses.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use crate::error::{Problem, Problems};
+use crate::formats::results::{GameDump, ManualResult};
+use crate::formats::text::sow_field;
+use crate::model::Chain;
+use crate::model::battle::{BattleRecord, ChainEntry, RowKind};
+
+/// Losses of one campaign unit as the result gives them.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Losses {
+    /// Killed.
+    pub killed: u32,
+    /// Wounded.
+    pub wounded: u32,
+    /// Deserted, routed, missing.
+    pub deserted: u32,
+    /// Taken prisoner outright (hand-settled results only).
+    pub captured: u32,
+    /// Guns whose crew is gone.
+    pub guns_lost: u32,
+    /// Ammunition left, per cent of a full load, when the result gives it.
+    pub ammo_pct: Option<u32>,
+}
+
+/// A commander row hit in the battle.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CommanderHit {
+    /// Campaign formation.
+    pub formation: String,
+    /// Killed (else wounded).
+    pub killed: bool,
+}
+
+/// What a result says of a battle.
+#[derive(Debug, Clone, Default)]
+pub struct Matched {
+    /// Losses by campaign unit.
+    pub losses: BTreeMap<String, Losses>,
+    /// Commanders hit.
+    pub commanders: Vec<CommanderHit>,
+    /// Exported rows the result does not mention (accepted with `--allow-missing`).
+    pub missing: Vec<String>,
+}
+
+/// How many of a dump's chains a battle exported.
+pub fn chains_known(b: &BattleRecord, d: &GameDump) -> usize {
+    let chains: BTreeSet<Chain> = b.chains.iter().map(|e| e.chain).collect();
+    d.units.keys().filter(|c| chains.contains(c)).count()
+}
+
+/// Matches a game dump to a battle.
+pub fn match_dump(b: &BattleRecord, d: &GameDump, allow_missing: bool) -> Result<Matched, Problems> {
+    let mut p = Problems::default();
+    let by_chain: BTreeMap<Chain, &ChainEntry> = b.chains.iter().map(|e| (e.chain, e)).collect();
+    let mut m = Matched::default();
+    let mut gun_crews: BTreeMap<String, (u32, u32)> = BTreeMap::new(); // battery -> (ammo sum, ammo full sum)
+    for (chain, u) in &d.units {
+        let Some(e) = by_chain.get(chain) else {
+            p.push(Problem::at(
+                &d.file,
+                u.line,
+                "Side..Reg",
+                format!("chain {chain} ({}) is not in battle {}", u.name, b.id),
+            ));
+            continue;
+        };
+        if !sow_field(&u.name).eq_ignore_ascii_case(&sow_field(&e.name)) {
+            p.push(Problem::at(
+                &d.file,
+                u.line,
+                "Our Name",
+                format!("chain {chain} is '{}' in the dump but '{}' in battle {}", u.name, e.name, b.id),
+            ));
+            continue;
+        }
+        let lost = u64::from(u.killed) + u64::from(u.wounded) + u64::from(u.deserted);
+        match e.kind {
+            RowKind::Unit | RowKind::Gun => {
+                if lost > u64::from(e.men) {
+                    p.push(Problem::at(
+                        &d.file,
+                        u.line,
+                        "Deserted+Killed+Wounded",
+                        format!("{lost} lost but {} exported only {} men", e.name, e.men),
+                    ));
+                    continue;
+                }
+                let Some(unit) = &e.unit else { continue };
+                let l = m.losses.entry(unit.clone()).or_default();
+                l.killed += u.killed;
+                l.wounded += u.wounded;
+                l.deserted += u.deserted;
+                if e.kind == RowKind::Gun {
+                    if lost >= u64::from(e.men) {
+                        l.guns_lost += 1;
+                    }
+                    let g = gun_crews.entry(unit.clone()).or_default();
+                    g.0 += u.ammo.unwrap_or(e.ammo);
+                    g.1 += e.ammo;
+                } else if let (Some(a), true) = (u.ammo, e.ammo > 0) {
+                    l.ammo_pct = Some((u64::from(a) * 100 / u64::from(e.ammo)).min(100) as u32);
+                }
+            }
+            RowKind::Commander => {
+                if let Some(f) = &e.unit
+                    && (u.killed > 0 || u.wounded > 0)
+                {
+                    m.commanders.push(CommanderHit { formation: f.clone(), killed: u.killed > 0 });
+                }
+            }
+            _ => {}
+        }
+    }
+    for (unit, (ammo, full)) in gun_crews {
+        if full > 0
+            && let Some(l) = m.losses.get_mut(&unit)
+        {
+            l.ammo_pct = Some((u64::from(ammo) * 100 / u64::from(full)).min(100) as u32);
+        }
+    }
+    for e in &b.chains {
+        if matches!(e.kind, RowKind::Unit | RowKind::Gun) && !d.units.contains_key(&e.chain) {
+            m.missing.push(format!("{} {}", e.chain, e.name));
+        }
+    }
+    if !m.missing.is_empty() && !allow_missing {
+        let shown: Vec<&str> = m.missing.iter().take(5).map(String::as_str).collect();
+        p.push(Problem::in_file(
+            &d.file,
+            format!(
+                "{} exported unit rows of battle {} are not in the dump (a truncated file?), e.g. {}; --allow-missing accepts it",
+                m.missing.len(),
+                b.id,
+                shown.join("; ")
+            ),
+        ));
+    }
+    if p.is_empty() { Ok(m) } else { Err(p) }
+}
+
+/// Matches a hand-settled result to its battle.
+pub fn match_manual(b: &BattleRecord, r: &ManualResult, allow_missing: bool) -> Result<Matched, Problems> {
+    let mut p = Problems::default();
+    let mut m = Matched::default();
+    for row in &r.rows {
+        let Some(e) = b.units.iter().find(|u| u.unit == row.unit) else {
+            p.push(Problem::at(
+                &r.file,
+                row.line,
+                "unit",
+                format!("unit '{}' did not fight in battle {}", row.unit, b.id),
+            ));
+            continue;
+        };
+        let lost =
+            u64::from(row.killed) + u64::from(row.wounded) + u64::from(row.missing) + u64::from(row.captured);
+        if lost > u64::from(e.men) {
+            p.push(Problem::at(
+                &r.file,
+                row.line,
+                "killed",
+                format!("{lost} lost but {} exported only {} men", row.unit, e.men),
+            ));
+            continue;
+        }
+        if row.guns_lost > e.guns {
+            p.push(Problem::at(
+                &r.file,
+                row.line,
+                "guns_lost",
+                format!("{} guns lost but {} had {}", row.guns_lost, row.unit, e.guns),
+            ));
+            continue;
+        }
+        m.losses.insert(
+            row.unit.clone(),
+            Losses {
+                killed: row.killed,
+                wounded: row.wounded,
+                deserted: row.missing,
+                captured: row.captured,
+                guns_lost: row.guns_lost,
+                ammo_pct: row.ammo.map(u32::from),
+            },
+        );
+    }
+    for u in &b.units {
+        if !m.losses.contains_key(&u.unit) {
+            m.missing.push(u.unit.clone());
+        }
+    }
+    if !m.missing.is_empty() && !allow_missing {
+        p.push(Problem::in_file(
+            &r.file,
+            format!(
+                "{} units of battle {} have no row (e.g. {}); list them with zeros, or --allow-missing",
+                m.missing.len(),
+                b.id,
+                m.missing.iter().take(5).cloned().collect::<Vec<_>>().join(", ")
+            ),
+        ));
+    }
+    if p.is_empty() { Ok(m) } else { Err(p) }
+}

@@ -1,0 +1,264 @@
+//! The battle report (`battles/<id>/report.md`) and the diff `--dry-run` prints.
+
+use std::fmt::Write as _;
+
+use crate::model::battle::BattleRecord;
+use crate::model::{Campaign, Side};
+use crate::rules::carryover::{RiverPenalties, UnitCarryover};
+use crate::rules::dice::Roll;
+use crate::rules::verdict::Verdict;
+use crate::store::journal::{FileChange, STATE_FILES, StateFiles, diff_file};
+
+use super::Withdrawal;
+
+/// What the report says.
+#[derive(Debug)]
+pub struct ReportInput<'a> {
+    /// Verdict.
+    pub verdict: &'a Verdict,
+    /// Pursuit and rearguard (8.7).
+    pub pursuit: &'a str,
+    /// Every unit's carry-over.
+    pub carryover: &'a [UnitCarryover],
+    /// The loser's withdrawals.
+    pub withdrawals: &'a [Withdrawal],
+    /// River penalties.
+    pub river: &'a RiverPenalties,
+    /// Forces with a river at their back.
+    pub river_forces: &'a [String],
+    /// Dice.
+    pub dice: &'a [Roll],
+    /// Commanders hit: name, killed.
+    pub commanders: &'a [(String, bool)],
+    /// Exported rows missing from the result.
+    pub missing: &'a [String],
+    /// Result file name.
+    pub file: &'a str,
+    /// Its hash.
+    pub hash: &'a str,
+    /// Journal entry.
+    pub seq: u64,
+}
+
+#[derive(Default)]
+struct Tot {
+    before: u64,
+    after: u64,
+    killed: u64,
+    wounded: u64,
+    stragglers: u64,
+    returning: u64,
+    captured: u64,
+    lost: u64,
+    drowned: u64,
+    guns_lost: u64,
+}
+
+impl Tot {
+    fn add(&mut self, c: &UnitCarryover) {
+        self.before += u64::from(c.men_before);
+        self.after += u64::from(c.men_after);
+        self.killed += u64::from(c.killed);
+        self.wounded += u64::from(c.wounded_returning + c.wounded_captured + c.wounded_lost);
+        self.stragglers += u64::from(
+            c.stragglers_returning + c.stragglers_captured + c.stragglers_lost + c.stragglers_drowned,
+        );
+        self.returning += u64::from(c.wounded_returning + c.stragglers_returning);
+        self.captured += u64::from(c.wounded_captured + c.stragglers_captured);
+        self.lost += u64::from(c.wounded_lost + c.stragglers_lost);
+        self.drowned += u64::from(c.stragglers_drowned);
+        self.guns_lost += u64::from(c.guns_before - c.guns_after);
+    }
+}
+
+/// Renders the report.
+pub fn render(c: &Campaign, b: &BattleRecord, r: &ReportInput<'_>) -> String {
+    let mut s = String::new();
+    let _ = writeln!(s, "# Battle {} at {} ({})\n", b.id, b.place, b.hex);
+    let _ = writeln!(
+        s,
+        "Turn {} ({}). Result file `{}` (sha256 {}), journal entry {}.\n",
+        b.turn,
+        crate::model::Turn(b.turn).date(),
+        r.file,
+        &r.hash[..16.min(r.hash.len())],
+        r.seq
+    );
+    let _ = writeln!(s, "## Verdict\n");
+    let _ = writeln!(
+        s,
+        "**{}.** {}\n",
+        r.verdict.winner.map_or("Draw".to_string(), |w| format!("{w} victory")),
+        r.verdict.explanation
+    );
+    let _ = writeln!(s, "Pursuit (8.7): {}\n", r.pursuit);
+    if !r.missing.is_empty() {
+        let _ = writeln!(
+            s,
+            "Accepted with --allow-missing: {} exported rows had no result (no losses).\n",
+            r.missing.len()
+        );
+    }
+    let _ = writeln!(s, "## Losses\n");
+    let _ = writeln!(
+        s,
+        "| side | men before | after | killed | wounded | stragglers | returning | captured | lost | drowned | guns lost |"
+    );
+    let _ = writeln!(s, "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
+    let side_of = |unit: &str| b.units.iter().find(|u| u.unit == unit).map(|u| u.side);
+    for side in [Side::French, Side::Allies] {
+        let mut t = Tot::default();
+        for co in r.carryover.iter().filter(|co| side_of(&co.unit) == Some(side)) {
+            t.add(co);
+        }
+        let _ = writeln!(
+            s,
+            "| {side} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |",
+            t.before,
+            t.after,
+            t.killed,
+            t.wounded,
+            t.stragglers,
+            t.returning,
+            t.captured,
+            t.lost,
+            t.drowned,
+            t.guns_lost
+        );
+    }
+    let _ = writeln!(s, "\n### By brigade\n");
+    let _ = writeln!(
+        s,
+        "| brigade | men before | after | killed | wounded | stragglers | returning | captured |"
+    );
+    let _ = writeln!(s, "|---|---:|---:|---:|---:|---:|---:|---:|");
+    let mut groups: Vec<(String, Tot)> = Vec::new();
+    for co in r.carryover {
+        let parent = c
+            .oob
+            .get(&co.unit)
+            .and_then(|u| u.parent.clone())
+            .and_then(|p| c.oob.get(&p).map(|f| format!("{} ({})", f.name, f.id)))
+            .unwrap_or_else(|| co.unit.clone());
+        match groups.iter_mut().find(|(n, _)| *n == parent) {
+            Some((_, t)) => t.add(co),
+            None => {
+                let mut t = Tot::default();
+                t.add(co);
+                groups.push((parent, t));
+            }
+        }
+    }
+    for (n, t) in &groups {
+        let _ = writeln!(
+            s,
+            "| {n} | {} | {} | {} | {} | {} | {} | {} |",
+            t.before, t.after, t.killed, t.wounded, t.stragglers, t.returning, t.captured
+        );
+    }
+    let _ = writeln!(s, "\n## Returns scheduled\n");
+    let mut returns: std::collections::BTreeMap<(u32, &str), u64> = std::collections::BTreeMap::new();
+    for co in r.carryover {
+        *returns.entry((co.stragglers_return_turn, "stragglers")).or_default() +=
+            u64::from(co.stragglers_returning);
+        *returns.entry((co.wounded_return_turn, "wounded")).or_default() += u64::from(co.wounded_returning);
+    }
+    for ((turn, kind), men) in returns.iter().filter(|(_, m)| **m > 0) {
+        let _ = writeln!(s, "- turn {turn}: {men} {kind}");
+    }
+    let _ = writeln!(s, "\n## Withdrawal (8.4)\n");
+    if r.withdrawals.is_empty() {
+        let _ = writeln!(s, "No withdrawal: the battle was drawn.");
+    }
+    for w in r.withdrawals {
+        let p = &w.plan;
+        match (&w.to, p.chosen.as_ref()) {
+            (Some(to), _) => {
+                let dest = p.destinations.iter().find(|d| d.hex == *to);
+                let path: Vec<String> =
+                    dest.map(|d| d.path.iter().map(ToString::to_string).collect()).unwrap_or_default();
+                let _ = writeln!(
+                    s,
+                    "- {} withdraws from {} to {}{} along {} (allowance {} hexes, at least {}; {} legal destinations){}",
+                    p.force,
+                    p.from,
+                    to,
+                    if w.chosen_by_umpire { " (--withdraw-to)" } else { "" },
+                    path.join(" - "),
+                    p.allowance,
+                    p.minimum,
+                    p.destinations.len(),
+                    w.river.as_ref().map(|r| format!("; crosses the {r}")).unwrap_or_default()
+                );
+            }
+            (None, _) => {
+                let _ = writeln!(
+                    s,
+                    "- {} is trapped at {} (6.5.1): no legal destination{}{}",
+                    p.force,
+                    p.from,
+                    p.note.as_ref().map(|n| format!(" ({n})")).unwrap_or_default(),
+                    w.river.as_ref().map(|r| format!("; the {r} at its back")).unwrap_or_default()
+                );
+            }
+        }
+    }
+    let _ = writeln!(s, "\n## Penalties (6.5.2)\n");
+    if r.river_forces.is_empty() {
+        let _ = writeln!(s, "No river at the loser's back.");
+    } else {
+        let _ = writeln!(
+            s,
+            "River at the back of {}: ammunition wagons lost and ammunition halved until turn {}.",
+            r.river_forces.join(", "),
+            r.river.until
+        );
+        for u in &r.river.unavailable_brigades {
+            let _ = writeln!(s, "- brigade {u} unavailable until turn {}", r.river.until);
+        }
+        for (bty, g) in &r.river.battery_guns_lost {
+            let _ = writeln!(s, "- battery {bty} tips {g} guns into the river");
+        }
+    }
+    if !r.commanders.is_empty() {
+        let _ = writeln!(s, "\n## Commanders to replace\n");
+        for (n, killed) in r.commanders {
+            let _ = writeln!(s, "- {n}: {}", if *killed { "killed" } else { "wounded" });
+        }
+    }
+    let _ = writeln!(s, "\n## Dice\n");
+    if r.dice.is_empty() {
+        let _ = writeln!(s, "None rolled.");
+    }
+    for d in r.dice {
+        let _ = writeln!(s, "- {}: d{} = {}", d.purpose, d.sides, d.value);
+    }
+    s
+}
+
+/// A line diff of the state files for people (`--dry-run`).
+pub fn state_diff(before: &StateFiles, after: &StateFiles) -> String {
+    let mut s = String::new();
+    for f in STATE_FILES {
+        let (Some(b), Some(a)) = (before.get(f), after.get(f)) else { continue };
+        match diff_file(f, b.as_deref(), a.as_deref()) {
+            None => {}
+            Some(FileChange::Lines { lines, .. }) => {
+                let _ = writeln!(s, "--- {f}");
+                for l in lines {
+                    let _ = writeln!(s, "-{}", l.before.trim_end());
+                    let _ = writeln!(s, "+{}", l.after.trim_end());
+                }
+            }
+            Some(FileChange::Whole { after, .. }) => {
+                let _ = writeln!(s, "--- {f} (rewritten)");
+                if let Some(crate::store::journal::Content::Text(t)) = after {
+                    for l in t.lines() {
+                        let _ = writeln!(s, "+{l}");
+                    }
+                }
+            }
+        }
+    }
+    s
+}
