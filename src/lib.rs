@@ -9,6 +9,7 @@ pub mod cli;
 pub mod commands;
 pub mod error;
 pub mod formats;
+pub mod inbox;
 pub mod model;
 pub mod rules;
 pub mod store;
