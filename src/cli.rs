@@ -41,6 +41,56 @@ pub enum Command {
     Vocab(VocabArgs),
     /// Apply a battle result (the game's dump or sowbridge's result CSV).
     Apply(ApplyArgs),
+    /// Revert the newest applied battle.
+    Undo {
+        /// The battle id, e.g. T20-18.28.
+        battle: String,
+        /// Show what would be reverted, change nothing.
+        #[arg(long)]
+        dry_run: bool,
+    },
+    /// Rebuild the state from the journal and prove every man is accounted for.
+    Audit(JsonFlag),
+    /// List the battles with their state.
+    Battles(JsonFlag),
+    /// One battle.
+    #[command(subcommand)]
+    Battle(BattleCommand),
+    /// Apply result files as they appear in the inbox, exactly once.
+    Watch(WatchArgs),
+}
+
+/// `battle` subcommands.
+#[derive(Debug, Subcommand)]
+pub enum BattleCommand {
+    /// The battle's record, report and dice.
+    Show {
+        /// The battle id.
+        id: String,
+        /// Print one side's briefing (rule 8.5) instead.
+        #[arg(long, value_name = "french|allies")]
+        briefing: Option<crate::model::Side>,
+        /// Print the record as JSON.
+        #[arg(long)]
+        json: bool,
+    },
+}
+
+/// `watch` options.
+#[derive(Debug, clap::Args)]
+pub struct WatchArgs {
+    /// The folder the game writes its dumps to (default: [paths] inbox, else [paths] sow_work).
+    #[arg(long)]
+    pub inbox: Option<PathBuf>,
+    /// Poll every MS milliseconds instead of file-system events (network shares, Wine).
+    #[arg(long, value_name = "MS")]
+    pub poll: Option<u64>,
+    /// How long a file must stay unchanged before it is read, in milliseconds.
+    #[arg(long, value_name = "MS", default_value_t = 2000)]
+    pub settle: u64,
+    /// Stop after N results handled (applied, rejected or set aside).
+    #[arg(long, value_name = "N")]
+    pub exit_after: Option<usize>,
 }
 
 /// Who won, as the umpire says it.

@@ -1,15 +1,19 @@
 //! One module per subcommand, wiring the store, formats and rules together.
 
 pub mod apply;
+pub mod audit;
+pub mod battles;
 pub mod check;
 pub mod contacts;
 pub mod export;
 pub mod status;
+pub mod undo;
 pub mod vocab;
+pub mod watch;
 
 use anyhow::Result;
 
-use crate::cli::{Cli, Command, ExportCommand};
+use crate::cli::{BattleCommand, Cli, Command, ExportCommand};
 use crate::store::CampaignDir;
 
 /// Runs a parsed command line.
@@ -22,6 +26,13 @@ pub fn run(cli: Cli) -> Result<()> {
         Command::Export(ExportCommand::Hex(a)) => export::run(&dir, &a),
         Command::Vocab(a) => vocab::run(&dir, a),
         Command::Apply(a) => apply::run(&dir, &a),
+        Command::Undo { battle, dry_run } => undo::run(&dir, &battle, dry_run),
+        Command::Audit(j) => audit::run(&dir, j.json),
+        Command::Battles(j) => battles::list(&dir, j.json),
+        Command::Battle(BattleCommand::Show { id, briefing, json }) => {
+            battles::show(&dir, &id, briefing, json)
+        }
+        Command::Watch(a) => watch::run(&dir, &a),
     }
 }
 

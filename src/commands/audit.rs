@@ -1,0 +1,218 @@
+//! `audit`: rebuilds the state from the journal's baseline and entries, compares it with
+//! the files, and proves every man is accounted for: for every unit of every applied battle,
+//! men before = men after + killed + wounded (returning, captured, lost) + stragglers
+//! (returning, captured, lost, drowned); returns scheduled and returned match the units.
+
+use std::collections::BTreeMap;
+
+use anyhow::Result;
+use serde::Serialize;
+
+use crate::error::{Error, Problem, Problems};
+use crate::formats::table::{Fields, Table};
+use crate::model::battle::BattleState;
+use crate::store::CampaignDir;
+use crate::store::journal::{EntryKind, STATE_FILES, StateFiles, state_hashes};
+
+#[derive(Debug, Default, Serialize)]
+struct AuditReport {
+    entries: usize,
+    battles_applied: usize,
+    units_checked: usize,
+    men_accounted: u64,
+    unrecorded_edits: Vec<String>,
+    problems: Vec<Problem>,
+}
+
+fn men_by_unit(bytes: Option<&[u8]>) -> BTreeMap<String, u32> {
+    let mut p = Problems::default();
+    let Some(b) = bytes else { return BTreeMap::new() };
+    let t = Table::parse("forces.csv", b, &mut p);
+    t.rows
+        .iter()
+        .filter_map(|r| {
+            let mut f = Fields::new(&t, r, &mut p);
+            let id = f.text("id").to_string();
+            f.count("men").map(|m| (id, m))
+        })
+        .collect()
+}
+
+fn returns_by_battle(bytes: Option<&[u8]>, battle: &str) -> u64 {
+    let mut p = Problems::default();
+    let Some(b) = bytes else { return 0 };
+    let t = Table::parse("returns.csv", b, &mut p);
+    t.rows
+        .iter()
+        .map(|r| {
+            let mut f = Fields::new(&t, r, &mut p);
+            if f.text("battle") == battle { u64::from(f.count("men").unwrap_or(0)) } else { 0 }
+        })
+        .sum()
+}
+
+/// Runs `audit`.
+pub fn run(dir: &CampaignDir, json: bool) -> Result<()> {
+    let journal = dir.read_journal()?;
+    let current = dir.read_state()?;
+    let mut rep = AuditReport { entries: journal.entries.len(), ..AuditReport::default() };
+    let mut problems = Problems::default();
+    if journal.entries.is_empty() {
+        if json {
+            super::print_json(&rep)?;
+        } else {
+            println!("no journal yet: nothing has been applied; the files are the baseline");
+        }
+        return Ok(());
+    }
+    let baseline = dir.read_baseline()?;
+    let mut state: StateFiles = baseline.clone();
+    let mut before_apply: BTreeMap<String, StateFiles> = BTreeMap::new();
+    for (i, e) in journal.entries.iter().enumerate() {
+        let prev = state.clone();
+        state = match journal.replay(&baseline, Some(i + 1)) {
+            Ok(s) => s,
+            Err(err) => {
+                problems.push(Problem::in_file("journal.jsonl", err.to_string()));
+                break;
+            }
+        };
+        let at = format!("journal.jsonl entry {}", e.seq);
+        match e.kind {
+            EntryKind::Apply => {
+                let battle = e.battle.clone().unwrap_or_default();
+                before_apply.insert(battle.clone(), prev.clone());
+                let before = men_by_unit(prev.get("forces.csv").cloned().flatten().as_deref());
+                let after = men_by_unit(state.get("forces.csv").cloned().flatten().as_deref());
+                let mut returning = 0u64;
+                for co in &e.carryover {
+                    rep.units_checked += 1;
+                    rep.men_accounted += u64::from(co.men_before);
+                    returning += u64::from(co.stragglers_returning + co.wounded_returning);
+                    if !co.conserved() {
+                        problems.push(Problem::in_file(
+                            &at,
+                            format!("{}: men or guns not conserved: {co:?}", co.unit),
+                        ));
+                    }
+                    if before.get(&co.unit) != Some(&co.men_before)
+                        || after.get(&co.unit) != Some(&co.men_after)
+                    {
+                        problems.push(Problem::in_file(
+                            &at,
+                            format!(
+                                "{}: forces.csv went from {:?} to {:?} men, the carry-over says {} to {}",
+                                co.unit,
+                                before.get(&co.unit),
+                                after.get(&co.unit),
+                                co.men_before,
+                                co.men_after
+                            ),
+                        ));
+                    }
+                }
+                let scheduled =
+                    returns_by_battle(state.get("returns.csv").cloned().flatten().as_deref(), &battle)
+                        - returns_by_battle(prev.get("returns.csv").cloned().flatten().as_deref(), &battle);
+                if scheduled != returning {
+                    problems.push(Problem::in_file(
+                        &at,
+                        format!("battle {battle}: {scheduled} men scheduled in returns.csv, the carry-over returns {returning}"),
+                    ));
+                }
+            }
+            EntryKind::Undo => {
+                // With no manual edit in between, an undo restores the state before its apply.
+                let battle = e.battle.clone().unwrap_or_default();
+                let apply_at = journal.entries[..i].iter().rposition(|x| {
+                    x.kind == EntryKind::Apply && x.battle.as_deref() == Some(battle.as_str())
+                });
+                let edited = apply_at
+                    .is_some_and(|a| journal.entries[a..i].iter().any(|x| x.kind == EntryKind::ManualEdit));
+                if let (Some(b), false) = (before_apply.get(&battle), edited)
+                    && state_hashes(b) != state_hashes(&state)
+                {
+                    problems.push(Problem::in_file(
+                        &at,
+                        format!("undo of {battle} did not restore the state before it"),
+                    ));
+                }
+            }
+            EntryKind::TurnAdvance => {
+                let before = men_by_unit(prev.get("forces.csv").cloned().flatten().as_deref());
+                let after = men_by_unit(state.get("forces.csv").cloned().flatten().as_deref());
+                let mut back: BTreeMap<&str, u32> = BTreeMap::new();
+                for (u, m) in &e.returned {
+                    *back.entry(u).or_default() += m;
+                }
+                for (u, m) in back {
+                    if after.get(u).copied() != before.get(u).map(|b| b + m) {
+                        problems.push(Problem::in_file(
+                            &at,
+                            format!(
+                                "{u}: {m} men returned but forces.csv went from {:?} to {:?}",
+                                before.get(u),
+                                after.get(u)
+                            ),
+                        ));
+                    }
+                }
+            }
+            EntryKind::ManualEdit => {}
+        }
+    }
+    // Unrecorded manual edits: the next writing command journals them.
+    for f in STATE_FILES {
+        if state.get(f) != current.get(f) {
+            rep.unrecorded_edits.push(f.to_string());
+        }
+    }
+    // Battle records agree with the journal.
+    for b in dir.battles()? {
+        let last = journal.entries.iter().rev().find(|e| {
+            e.battle.as_deref() == Some(&b.id) && matches!(e.kind, EntryKind::Apply | EntryKind::Undo)
+        });
+        match (b.state, last) {
+            (BattleState::Applied, Some(e)) if e.kind == EntryKind::Apply => {
+                rep.battles_applied += 1;
+                if b.result.as_ref().map(|r| &r.hash) != e.result_hash.as_ref() {
+                    problems.push(Problem::in_file(
+                        &format!("battles/{}/battle.json", b.id),
+                        "result hash differs from its journal entry",
+                    ));
+                }
+            }
+            (BattleState::Applied, _) => problems.push(Problem::in_file(
+                &format!("battles/{}/battle.json", b.id),
+                "applied, but the journal has no standing apply entry",
+            )),
+            (_, Some(e)) if e.kind == EntryKind::Apply => problems.push(Problem::in_file(
+                &format!("battles/{}/battle.json", b.id),
+                format!("journal entry {} applied it, but the record says {:?}", e.seq, b.state),
+            )),
+            _ => {}
+        }
+    }
+    rep.problems = problems.0.clone();
+    if json {
+        super::print_json(&rep)?;
+    } else {
+        println!(
+            "audit: {} journal entries replayed from the baseline; {} battles applied; {} unit results checked, {} men accounted for",
+            rep.entries, rep.battles_applied, rep.units_checked, rep.men_accounted
+        );
+        if !rep.unrecorded_edits.is_empty() {
+            println!(
+                "edited by hand since the last entry (journalled by the next writing command): {}",
+                rep.unrecorded_edits.join(", ")
+            );
+        }
+        if problems.is_empty() {
+            println!("every man is accounted for");
+        }
+    }
+    problems.into_result().map_err(|e| match e {
+        Error::Rejected(p) => anyhow::Error::new(Error::Rejected(p)).context("audit failed"),
+        other => other.into(),
+    })
+}

@@ -1,0 +1,116 @@
+//! `battles` and `battle show ID`: the battles of the campaign with their state, and one
+//! battle's record, report, dice or a side's briefing.
+
+use anyhow::Result;
+
+use crate::error::Error;
+use crate::model::Side;
+use crate::model::battle::{BattleRecord, Role};
+use crate::store::CampaignDir;
+use crate::store::battles::{briefing_path, report_path};
+
+/// Runs `battles`.
+pub fn list(dir: &CampaignDir, json: bool) -> Result<()> {
+    let battles = dir.battles()?;
+    if json {
+        let rows: Vec<serde_json::Value> = battles
+            .iter()
+            .map(|b| {
+                serde_json::json!({
+                    "battle": b.id,
+                    "state": b.state,
+                    "turn": b.turn,
+                    "hex": b.hex,
+                    "place": b.place,
+                    "attacker": b.attacker,
+                    "map": b.map.id,
+                    "winner": b.result.as_ref().map(|r| r.winner.map_or("draw".to_string(), |w| w.slug().to_string())),
+                })
+            })
+            .collect();
+        return super::print_json(&rows);
+    }
+    if battles.is_empty() {
+        println!("no battles exported yet");
+    }
+    for b in &battles {
+        let result = match &b.result {
+            Some(r) => r.winner.map_or("draw".to_string(), |w| format!("{w} victory")),
+            None => String::new(),
+        };
+        println!(
+            "{:<14} {:<9} turn {:<3} {} {:<20} {}",
+            b.id,
+            format!("{:?}", b.state).to_lowercase(),
+            b.turn,
+            b.hex,
+            b.place,
+            result
+        );
+    }
+    Ok(())
+}
+
+/// Runs `battle show`.
+pub fn show(dir: &CampaignDir, id: &str, briefing: Option<Side>, json: bool) -> Result<()> {
+    let b = dir.read_battle(id)?;
+    if let Some(side) = briefing {
+        let path = briefing_path(id, side.slug());
+        let text = dir.read(&path)?.ok_or_else(|| Error::refused(format!("battle {id} has no {path}")))?;
+        print!("{}", String::from_utf8_lossy(&text));
+        return Ok(());
+    }
+    if json {
+        return super::print_json(&b);
+    }
+    print!("{}", describe(&b));
+    if let Some(report) = dir.read(&report_path(id))? {
+        println!();
+        print!("{}", String::from_utf8_lossy(&report));
+    }
+    Ok(())
+}
+
+fn describe(b: &BattleRecord) -> String {
+    let mut s = format!(
+        "battle {} at {} ({}), turn {}: {:?}\nattacker: {} ({})\nmap: {} at {}° ({})\nprofile: {}, seed {}, army indices {:?}\n",
+        b.id,
+        b.hex,
+        b.place,
+        b.turn,
+        b.state,
+        b.attacker,
+        b.attacker_reason,
+        b.map.id,
+        b.map.orientation,
+        b.map.reason,
+        b.profile,
+        b.seed,
+        b.army_index
+    );
+    for p in &b.participants {
+        let role = match p.role {
+            Role::Principal => "principal".to_string(),
+            Role::Joiner => format!("joiner, {} min, {} edge", p.delay_minutes, p.edge),
+        };
+        s.push_str(&format!("  {:<7} {:<12} {} at {}: {role}\n", p.side.to_string(), p.force, p.name, p.hex));
+    }
+    for r in &b.reserves {
+        s.push_str(&format!("  reserve (8.7): {} {} ({} squadrons)\n", r.unit, r.name, r.squadrons));
+    }
+    s.push_str(&format!(
+        "OOB {} rows; scenario {}; start {}, end {}\n",
+        b.chains.len(),
+        b.scenario_dir,
+        b.start_time,
+        b.end_time
+    ));
+    s.push_str("dice at export:\n");
+    for d in &b.dice {
+        s.push_str(&format!("  {}: d{} = {}\n", d.purpose, d.sides, d.value));
+    }
+    if let Some(r) = &b.result {
+        s.push_str(&format!("result: {} (sha256 {}), journal entry {}\n", r.file, r.hash, r.journal_seq));
+    }
+    s
+}

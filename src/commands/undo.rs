@@ -1,0 +1,77 @@
+//! `undo BATTLE`: reverts the newest applied battle exactly, from its journal entry. Manual
+//! edits made since are kept; an edit that touched the same lines is a conflict, refused.
+
+use std::collections::BTreeMap;
+use std::time::Duration;
+
+use anyhow::Result;
+
+use crate::error::Error;
+use crate::model::battle::BattleState;
+use crate::store::battles::{record_bytes, record_path, report_path};
+use crate::store::journal::{Entry, EntryKind, apply_change};
+use crate::store::{CampaignDir, CampaignLock, Commit};
+
+/// Runs `undo`.
+pub fn run(dir: &CampaignDir, id: &str, dry_run: bool) -> Result<()> {
+    let lock = CampaignLock::acquire(dir, Duration::from_secs(60))?;
+    let txn = dir.begin(&lock)?;
+    let mut record = dir.read_battle(id)?;
+    if record.state != BattleState::Applied {
+        return Err(Error::refused(format!(
+            "battle {id} is {:?}: only an applied battle can be undone",
+            record.state
+        ))
+        .into());
+    }
+    let entries = &txn.journal.entries;
+    let Some(pos) =
+        entries.iter().rposition(|e| e.kind == EntryKind::Apply && e.battle.as_deref() == Some(id))
+    else {
+        return Err(Error::refused(format!("battle {id} has no apply entry in journal.jsonl")).into());
+    };
+    if let Some(later) = entries[pos + 1..].iter().find(|e| e.kind != EntryKind::ManualEdit) {
+        return Err(Error::refused(format!(
+            "battle {id} is not the newest change: journal entry {} ({}) came after it; only the newest applied battle can be undone",
+            later.seq, later.summary
+        ))
+        .into());
+    }
+    let apply = &entries[pos];
+    let mut state = txn.current.clone();
+    for ch in apply.changes.iter().rev() {
+        let cur = state.get(ch.file()).cloned().flatten();
+        let before = apply_change(cur, ch, false).map_err(|e| {
+            Error::refused(format!("cannot undo battle {id}: {e} (edited by hand since the battle?)"))
+        })?;
+        state.insert(ch.file().to_string(), before);
+    }
+    if dry_run {
+        println!("undo of battle {id} would revert journal entry {} ({})", apply.seq, apply.summary);
+        for ch in &apply.changes {
+            println!("  {}", ch.file());
+        }
+        return Ok(());
+    }
+    record.state = BattleState::Undone;
+    record.result = None;
+    let mut extra = Commit::default();
+    extra.write(record_path(id), record_bytes(&record)?);
+    extra.removes.push(report_path(id));
+    let entry = Entry {
+        seq: 0,
+        kind: EntryKind::Undo,
+        battle: Some(id.to_string()),
+        turn: apply.turn,
+        summary: format!("undo of battle {id} (journal entry {})", apply.seq),
+        changes: Vec::new(),
+        state: BTreeMap::new(),
+        dice: Vec::new(),
+        result_hash: apply.result_hash.clone(),
+        carryover: Vec::new(),
+        returned: Vec::new(),
+    };
+    let seq = txn.finish(state, Some(entry), extra)?;
+    eprintln!("battle {id} undone (journal entry {seq}); it waits for a result again");
+    Ok(())
+}
