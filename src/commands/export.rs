@@ -149,7 +149,8 @@ pub fn run(dir: &CampaignDir, a: &ExportHexArgs) -> Result<()> {
         return Ok(());
     }
     let Some(lock) = lock else { return Ok(()) };
-    write(dir, &c, &plan, a, &lock)?;
+    let txn = dir.begin(&lock)?;
+    write(&c, &plan, txn)?;
     if a.json {
         super::print_json(&plan.summary)?;
     } else {
@@ -665,14 +666,9 @@ fn print_plan(plan: &ExportPlan, json: bool) -> Result<()> {
     Ok(())
 }
 
-fn write(
-    dir: &CampaignDir,
-    c: &Campaign,
-    plan: &ExportPlan,
-    a: &ExportHexArgs,
-    lock: &CampaignLock,
-) -> Result<()> {
-    let _ = a;
+/// Writes the SoW files, then commits the battle record, briefings and map choice (with any
+/// manual edit found, journalled first).
+fn write(c: &Campaign, plan: &ExportPlan, txn: crate::store::state::StateTxn<'_>) -> Result<()> {
     for f in &plan.files {
         let path = plan.out.join(Path::new(&f.path));
         atomic_write(&path, &f.bytes).with_context(|| format!("writing {}", path.display()))?;
@@ -694,6 +690,7 @@ fn write(
         maps.insert(plan.record.hex, m.clone());
         commit.write(names::BATTLE_MAPS, write_battle_maps(&maps));
     }
-    dir.commit(commit, lock)?;
+    let unchanged = txn.current.clone();
+    txn.finish(unchanged, None, commit)?;
     Ok(())
 }

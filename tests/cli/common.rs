@@ -121,3 +121,76 @@ pub fn assert_code(o: &Output, code: i32) {
         stderr(o)
     );
 }
+
+/// Losses of one SoW row in a test dump: (deserted, killed, wounded).
+pub type RowLosses = (u32, u32, u32);
+
+/// A SoW battle dump (`sowgb_gamedb_*.csv`, ISO-8859-1, CRLF) for an exported battle, with
+/// the losses `f` gives each row of the chain map (`kind`, `unit`, `men`).
+pub fn dump_for(c: &Camp, battle: &str, f: impl Fn(&str, Option<&str>, u32) -> RowLosses) -> Vec<u8> {
+    let rec: serde_json::Value =
+        serde_json::from_str(&c.read(&format!("battles/{battle}/battle.json"))).unwrap();
+    let mut s = String::from("SOW Gettysburg game database\r\nDumped 03/28/1809\r\n\r\n");
+    s.push_str("Side,Army,Corp,Div,Brig,Reg,Our Name,Ammo,Status,Deserted,Killed,Wounded,R1,R2,R3,R4,R5,R6,Killer Name,Casualties\r\n");
+    for e in rec["chains"].as_array().unwrap() {
+        let chain = e["chain"].as_str().unwrap().replace('_', ",");
+        let side = chain.split(',').next().unwrap();
+        let killer = if side == "1" { "2,1,1,1,1,1" } else { "1,1,1,1,1,1" };
+        let (d, k, w) = f(e["kind"].as_str().unwrap(), e["unit"].as_str(), e["men"].as_u64().unwrap() as u32);
+        let name = e["name"].as_str().unwrap();
+        s.push_str(&format!(
+            "{chain},{name},{},OK,{d},{k},{w},{killer},Enemy,{}\r\n",
+            e["ammo"].as_u64().unwrap_or(0) / 2,
+            k + w
+        ));
+    }
+    s.chars().map(|ch| u8::try_from(u32::from(ch)).unwrap_or(b'?')).collect()
+}
+
+/// The `startlocs.csv` of a battle's final `dumplocs` (game time three seconds before the end).
+pub fn final_startlocs(c: &Camp, battle: &str) -> Vec<u8> {
+    let rec: serde_json::Value =
+        serde_json::from_str(&c.read(&format!("battles/{battle}/battle.json"))).unwrap();
+    let end = rec["end_time"].as_str().unwrap();
+    let (h, rest) = end.split_once(':').unwrap();
+    let (m, _) = rest.split_once(':').unwrap();
+    let secs: u32 = h.parse::<u32>().unwrap() * 3600 + m.parse::<u32>().unwrap() * 60 - 3;
+    let t = format!("{:02}:{:02}:{:02}", secs / 3600, (secs / 60) % 60, secs % 60);
+    let mut s = format!("Name,Ammo,dir x,dir z,loc x,loc z,Formation,Head Count,Fatigue,Morale,{t}\r\n");
+    for e in rec["chains"].as_array().unwrap() {
+        s.push_str(&format!(
+            "{},10,1,0,1000,1000,DRIL_Lvl6_Inf_Line,{},4,10\r\n",
+            e["id"].as_str().unwrap(),
+            e["men"]
+        ));
+    }
+    s.into_bytes()
+}
+
+/// Exports 18.28 of the fixture into `<tmp>/out`, asserting success.
+pub fn export_medellin(c: &Camp, extra: &[&str]) {
+    let out = c.tmp.path().join("out");
+    let mut args = vec!["export", "hex", "18.28", "--out", out.to_str().unwrap()];
+    args.extend_from_slice(extra);
+    assert_code(&c.run(&args), 0);
+}
+
+/// Men of every row of `forces.csv`.
+pub fn men(c: &Camp) -> BTreeMap<String, u32> {
+    let text = c.read("forces.csv");
+    let mut rdr = csv::Reader::from_reader(text.as_bytes());
+    let h = rdr.headers().unwrap().clone();
+    let id = h.iter().position(|x| x == "id").unwrap();
+    let m = h.iter().position(|x| x == "men").unwrap();
+    rdr.records().map(|r| r.unwrap()).map(|r| (r[id].to_string(), r[m].parse().unwrap_or(0))).collect()
+}
+
+/// One column of a `forces.csv` row.
+pub fn force_field(c: &Camp, id: &str, col: &str) -> String {
+    let text = c.read("forces.csv");
+    let mut rdr = csv::Reader::from_reader(text.as_bytes());
+    let h = rdr.headers().unwrap().clone();
+    let i = h.iter().position(|x| x == "id").unwrap();
+    let j = h.iter().position(|x| x == col).unwrap();
+    rdr.records().map(|r| r.unwrap()).find(|r| &r[i] == id).map(|r| r[j].to_string()).unwrap()
+}

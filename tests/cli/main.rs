@@ -4,6 +4,7 @@
 
 mod common;
 
+mod apply;
 mod check;
 mod export;
 mod vocab;
