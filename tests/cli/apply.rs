@@ -144,7 +144,7 @@ fn bad_dumps_are_refused_naming_the_row_and_nothing_changes() {
         std::fs::write(&p, bytes).unwrap();
         let o = apply(&c, &p, &["--winner", "french"]);
         assert_code(&o, 1);
-        assert!(stderr(&o).contains(&format!("{name}")) && stderr(&o).contains(at), "{name}: {}", stderr(&o));
+        assert!(stderr(&o).contains(name) && stderr(&o).contains(at), "{name}: {}", stderr(&o));
         assert_eq!(c.snapshot(), before, "{name} changed the campaign");
     }
 }
