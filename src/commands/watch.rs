@@ -13,7 +13,7 @@ use crate::cli::WatchArgs;
 use crate::commands::apply::{ApplyRequest, apply_result};
 use crate::error::Error;
 use crate::inbox::{self, Judge, Judgement, SystemClock, WatchOptions};
-use crate::store::CampaignDir;
+use crate::store::{CampaignDir, CampaignLock};
 
 /// The judge that applies results to a campaign.
 #[derive(Debug)]
@@ -89,6 +89,18 @@ impl Judge for ApplyJudge {
     }
 
     fn judge(&mut self, path: &Path) -> Judgement {
+        // A change committed by a watcher killed mid-commit is finished first, so that its
+        // result is known as applied before this file is judged.
+        match CampaignLock::acquire(&self.dir, Duration::from_secs(5)).and_then(|l| self.dir.recover(&l)) {
+            Ok(true) => self.hashes = None,
+            Ok(false) => {}
+            Err(e) => return Judgement::Wait { reason: format!("will try again: {e}") },
+        }
+        if let Ok(bytes) = std::fs::read(path)
+            && let Some((battle, applied_as)) = self.applied_hash(&crate::store::journal::sha256_hex(&bytes))
+        {
+            return Judgement::AlreadyApplied { battle, applied_as };
+        }
         let req = ApplyRequest { path: path.to_path_buf(), require_final: true, ..ApplyRequest::default() };
         let res = apply_result(&self.dir, &req);
         self.hashes = None;

@@ -8,3 +8,4 @@ mod apply;
 mod check;
 mod export;
 mod vocab;
+mod watch;
