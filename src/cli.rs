@@ -41,6 +41,27 @@ pub enum Command {
     Vocab(VocabArgs),
     /// Apply a battle result (the game's dump or sowbridge's result CSV).
     Apply(ApplyArgs),
+    /// The campaign calendar.
+    #[command(subcommand)]
+    Turn(TurnCommand),
+}
+
+/// Subcommands of `turn`.
+#[derive(Debug, Subcommand)]
+pub enum TurnCommand {
+    /// Move to the next two-week turn: returns due, penalties ended, ammunition made good.
+    Advance(TurnAdvanceArgs),
+}
+
+/// `turn advance` options.
+#[derive(Debug, clap::Args)]
+pub struct TurnAdvanceArgs {
+    /// Print what would change, and change nothing.
+    #[arg(long)]
+    pub dry_run: bool,
+    /// Print JSON instead of text.
+    #[arg(long)]
+    pub json: bool,
 }
 
 /// Who won, as the umpire says it.

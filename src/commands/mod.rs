@@ -5,11 +5,12 @@ pub mod check;
 pub mod contacts;
 pub mod export;
 pub mod status;
+pub mod turn;
 pub mod vocab;
 
 use anyhow::Result;
 
-use crate::cli::{Cli, Command, ExportCommand};
+use crate::cli::{Cli, Command, ExportCommand, TurnCommand};
 use crate::store::CampaignDir;
 
 /// Runs a parsed command line.
@@ -22,6 +23,7 @@ pub fn run(cli: Cli) -> Result<()> {
         Command::Export(ExportCommand::Hex(a)) => export::run(&dir, &a),
         Command::Vocab(a) => vocab::run(&dir, a),
         Command::Apply(a) => apply::run(&dir, &a),
+        Command::Turn(TurnCommand::Advance(a)) => turn::run(&dir, &a),
     }
 }
 

@@ -6,4 +6,5 @@ mod common;
 
 mod check;
 mod export;
+mod turn;
 mod vocab;
