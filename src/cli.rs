@@ -58,6 +58,9 @@ pub enum Command {
     Battle(BattleCommand),
     /// Apply result files as they appear in the inbox, exactly once.
     Watch(WatchArgs),
+    /// The campaign calendar.
+    #[command(subcommand)]
+    Turn(TurnCommand),
 }
 
 /// `battle` subcommands.
@@ -91,6 +94,24 @@ pub struct WatchArgs {
     /// Stop after N results handled (applied, rejected or set aside).
     #[arg(long, value_name = "N")]
     pub exit_after: Option<usize>,
+}
+
+/// Subcommands of `turn`.
+#[derive(Debug, Subcommand)]
+pub enum TurnCommand {
+    /// Move to the next two-week turn: returns due, penalties ended, ammunition made good.
+    Advance(TurnAdvanceArgs),
+}
+
+/// `turn advance` options.
+#[derive(Debug, clap::Args)]
+pub struct TurnAdvanceArgs {
+    /// Print what would change, and change nothing.
+    #[arg(long)]
+    pub dry_run: bool,
+    /// Print JSON instead of text.
+    #[arg(long)]
+    pub json: bool,
 }
 
 /// Who won, as the umpire says it.

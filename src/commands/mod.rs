@@ -7,13 +7,14 @@ pub mod check;
 pub mod contacts;
 pub mod export;
 pub mod status;
+pub mod turn;
 pub mod undo;
 pub mod vocab;
 pub mod watch;
 
 use anyhow::Result;
 
-use crate::cli::{BattleCommand, Cli, Command, ExportCommand};
+use crate::cli::{BattleCommand, Cli, Command, ExportCommand, TurnCommand};
 use crate::store::CampaignDir;
 
 /// Runs a parsed command line.
@@ -33,6 +34,7 @@ pub fn run(cli: Cli) -> Result<()> {
             battles::show(&dir, &id, briefing, json)
         }
         Command::Watch(a) => watch::run(&dir, &a),
+        Command::Turn(TurnCommand::Advance(a)) => turn::run(&dir, &a),
     }
 }
 

@@ -7,6 +7,7 @@ pub mod intel;
 pub mod map_choice;
 pub mod movement;
 pub mod reserve;
+pub mod turn;
 pub mod verdict;
 pub mod withdrawal;
 pub mod zoc;

@@ -7,5 +7,6 @@ mod common;
 mod apply;
 mod check;
 mod export;
+mod turn;
 mod vocab;
 mod watch;

@@ -1,0 +1,330 @@
+//! `turn advance`: moves the campaign to its next two-week turn (rule 6.1) and applies what
+//! falls due — men returning from earlier battles, river-retreat penalties running out,
+//! ammunition made good in supply — in one journalled, all-or-nothing commit.
+//!
+//! `campaign.toml` is changed by editing the one top-level `turn = N` line in place, so the
+//! umpire's comments and layout stay byte for byte; the edit is proved by parsing the file
+//! before and after and finding nothing else changed.
+
+use std::collections::BTreeMap;
+use std::fmt::Write as _;
+use std::time::Duration;
+
+use serde::Serialize;
+
+use crate::error::{Error, Result};
+use crate::formats::campaign::write_forces;
+use crate::formats::ledger::write_returns;
+use crate::formats::text::decode;
+use crate::model::Season;
+use crate::model::ledger::ReturnKind;
+use crate::rules::turn::{TurnChanges, TurnInfo, advance, apply_changes};
+use crate::store::journal::{Entry, EntryKind, StateFiles};
+use crate::store::{CampaignDir, CampaignLock, Commit};
+
+/// What `turn advance` did (or, on a dry run, would do).
+#[derive(Debug, Clone, Serialize)]
+pub struct Advanced {
+    /// The decided changes.
+    #[serde(flatten)]
+    pub changes: TurnChanges,
+    /// Men returned per unit.
+    pub returned_by_unit: BTreeMap<String, u32>,
+    /// Men returned per kind.
+    pub returned_by_kind: BTreeMap<ReturnKind, u32>,
+    /// All men returned.
+    pub men_returned: u32,
+    /// Battles exported but still waiting for a result.
+    pub pending_battles: Vec<String>,
+    /// Nothing was written.
+    pub dry_run: bool,
+    /// Journal sequence number of the entry (0 on a dry run).
+    pub journal_seq: u64,
+}
+
+/// Runs `turn advance`.
+pub fn run(dir: &CampaignDir, a: &crate::cli::TurnAdvanceArgs) -> anyhow::Result<()> {
+    let r = advance_turn(dir, a.dry_run)?;
+    if a.json {
+        return super::print_json(&r);
+    }
+    print!("{}", render(&r));
+    if !a.dry_run {
+        eprintln!("turn {} begins (journal entry {})", r.changes.to.turn, r.journal_seq);
+    }
+    Ok(())
+}
+
+/// Moves the campaign to the next turn (or, with `dry_run`, only reports what would change).
+/// Takes the campaign lock unless it is a dry run.
+pub fn advance_turn(dir: &CampaignDir, dry_run: bool) -> Result<Advanced> {
+    let lock = if dry_run { None } else { Some(CampaignLock::acquire(dir, Duration::from_secs(60))?) };
+    let txn = match &lock {
+        Some(l) => Some(dir.begin(l)?),
+        None => None,
+    };
+    let mut c = dir.load()?;
+    let changes = advance(&c);
+    let pending_battles: Vec<String> =
+        dir.battles()?.into_iter().filter(|b| b.state.is_pending()).map(|b| b.id).collect();
+    let mut r = Advanced {
+        returned_by_unit: changes.returned_by_unit(),
+        returned_by_kind: changes.totals_by_kind(),
+        men_returned: changes.men_returned(),
+        changes,
+        pending_battles,
+        dry_run,
+        journal_seq: 0,
+    };
+    let current = match &txn {
+        Some(t) => t.current.clone(),
+        None => dir.read_state()?,
+    };
+    let toml = current.get("campaign.toml").cloned().flatten().unwrap_or_default();
+    let new_toml = set_turn(&toml, r.changes.to.turn)?;
+    let Some(txn) = txn else { return Ok(r) };
+    apply_changes(&mut c, &r.changes);
+    let ch = &r.changes;
+    let mut new_files: StateFiles = BTreeMap::new();
+    new_files.insert("campaign.toml".to_string(), Some(new_toml));
+    if !(ch.returns.is_empty() && ch.penalties_ended.is_empty() && ch.ammo_restored.is_empty()) {
+        new_files.insert("forces.csv".to_string(), Some(write_forces(&c.oob)));
+    }
+    if !ch.returns.is_empty() {
+        new_files.insert("returns.csv".to_string(), Some(write_returns(&c.returns)));
+    }
+    let entry = Entry {
+        seq: txn.next_seq(),
+        kind: EntryKind::TurnAdvance,
+        battle: None,
+        turn: ch.to.turn,
+        summary: summary(&r),
+        changes: Vec::new(),
+        state: BTreeMap::new(),
+        dice: Vec::new(),
+        result_hash: None,
+        carryover: Vec::new(),
+        returned: r.returned_by_unit.iter().map(|(u, m)| (u.clone(), *m)).collect(),
+    };
+    r.journal_seq = txn.finish(new_files, Some(entry), Commit::default())?;
+    Ok(r)
+}
+
+/// The journal entry's one line.
+fn summary(r: &Advanced) -> String {
+    let ch = &r.changes;
+    format!(
+        "turn {} → {} ({}): {} men returned to {} units, {} penalty entries ended, ammunition made good for {} units",
+        ch.from.turn,
+        ch.to.turn,
+        ch.to.date,
+        r.men_returned,
+        r.returned_by_unit.len(),
+        ch.penalties_ended.len(),
+        ch.ammo_restored.len()
+    )
+}
+
+/// Sets the top-level `turn = N` of `campaign.toml` by editing that one line in place (its
+/// indentation, spacing, trailing comment and line ending kept); every other byte of the
+/// file is unchanged. Refuses when there is no such line or when the edited file would not
+/// read back as the same settings with only the turn changed.
+pub fn set_turn(bytes: &[u8], turn: u32) -> Result<Vec<u8>> {
+    let mut out = Vec::with_capacity(bytes.len() + 4);
+    let (mut top, mut in_basic, mut in_literal, mut done) = (true, false, false, false);
+    for line in bytes.split_inclusive(|&b| b == b'\n') {
+        let outside = !in_basic && !in_literal;
+        if !done
+            && top
+            && outside
+            && let Some(edited) = turn_line(line, turn)
+        {
+            out.extend_from_slice(&edited);
+            done = true;
+            continue;
+        }
+        if outside && line.trim_ascii_start().starts_with(b"[") {
+            top = false;
+        }
+        in_basic ^= count(line, b"\"\"\"") % 2 == 1;
+        in_literal ^= count(line, b"'''") % 2 == 1;
+        out.extend_from_slice(line);
+    }
+    if !done {
+        return Err(Error::refused("campaign.toml: no top-level `turn = N` line to change; nothing changed"));
+    }
+    let table = |b: &[u8]| -> Result<toml::Table> {
+        let (text, _) = decode(b);
+        text.parse::<toml::Table>()
+            .map_err(|e| Error::refused(format!("campaign.toml: {}; nothing changed", e.message())))
+    };
+    let mut expected = table(bytes)?;
+    expected.insert("turn".to_string(), toml::Value::Integer(i64::from(turn)));
+    if table(&out)? != expected {
+        return Err(Error::refused(
+            "campaign.toml: editing its `turn` line would change more than the turn; set it by hand",
+        ));
+    }
+    Ok(out)
+}
+
+fn count(hay: &[u8], needle: &[u8]) -> usize {
+    hay.windows(needle.len()).filter(|w| *w == needle).count()
+}
+
+/// The line with its number replaced, when it is `turn = N` (with optional indentation, a
+/// byte-order mark on the first line, spaces, a trailing comment and a line ending).
+fn turn_line(line: &[u8], turn: u32) -> Option<Vec<u8>> {
+    let body = line.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(line);
+    let lead = line.len() - body.len() + (body.len() - body.trim_ascii_start().len());
+    let rest = line[lead..].strip_prefix(b"turn")?;
+    let after_key = rest.trim_ascii_start().strip_prefix(b"=")?;
+    let value = after_key.trim_ascii_start();
+    let start = line.len() - value.len();
+    let digits = value.iter().take_while(|b| b.is_ascii_digit() || **b == b'_').count();
+    if digits == 0 {
+        return None;
+    }
+    let tail = &value[digits..];
+    let tail_text = tail.trim_ascii();
+    if !(tail_text.is_empty() || tail_text.starts_with(b"#")) {
+        return None;
+    }
+    let mut out = line[..start].to_vec();
+    out.extend_from_slice(turn.to_string().as_bytes());
+    out.extend_from_slice(tail);
+    Some(out)
+}
+
+fn season_word(s: Season) -> &'static str {
+    match s {
+        Season::Summer => "campaigning season",
+        Season::Winter => "winter (6.2)",
+    }
+}
+
+fn turn_text(t: &TurnInfo) -> String {
+    format!("turn {} ({}, {}, campaign year {})", t.turn, t.date, season_word(t.season), t.campaign_year)
+}
+
+/// The report for people.
+pub fn render(r: &Advanced) -> String {
+    let ch = &r.changes;
+    let mut s = String::new();
+    let _ = writeln!(s, "{} → {}", turn_text(&ch.from), turn_text(&ch.to));
+    if r.dry_run {
+        let _ = writeln!(s, "(dry run: nothing written)");
+    }
+    let by_kind: Vec<String> = r.returned_by_kind.iter().map(|(k, m)| format!("{m} {}", k.word())).collect();
+    let _ = writeln!(s);
+    if ch.returns.is_empty() {
+        let _ = writeln!(s, "No men return this turn.");
+    } else {
+        let _ = writeln!(
+            s,
+            "Men returning: {} to {} units ({})",
+            r.men_returned,
+            r.returned_by_unit.len(),
+            by_kind.join(", ")
+        );
+        for (unit, men) in &r.returned_by_unit {
+            let parts: Vec<String> = ch
+                .returns
+                .iter()
+                .filter(|x| &x.unit == unit)
+                .map(|x| format!("{} {} from {}", x.men, x.kind.word(), x.battle))
+                .collect();
+            let _ = writeln!(s, "  {unit:<20} +{men:<6} {}", parts.join(", "));
+        }
+    }
+    if !ch.not_applied.is_empty() {
+        let _ = writeln!(
+            s,
+            "\nNot applied — the unit is no longer in forces.csv; the rows stay in returns.csv \
+             (point them at another unit by hand):"
+        );
+        for x in &ch.not_applied {
+            let _ = writeln!(
+                s,
+                "  {:<20} {} {} from {}, due turn {}",
+                x.unit,
+                x.men,
+                x.kind.word(),
+                x.battle,
+                x.turn
+            );
+        }
+    }
+    if ch.later > 0 {
+        let _ = writeln!(s, "\nStill to come on later turns: {} rows of returns.csv", ch.later);
+    }
+    let mut ended: BTreeMap<String, Vec<&str>> = BTreeMap::new();
+    for p in &ch.penalties_ended {
+        ended.entry(format!("{}:{}", p.kind, p.until)).or_default().push(&p.unit);
+    }
+    if ended.is_empty() {
+        let _ = writeln!(s, "\nNo penalty ends this turn.");
+    } else {
+        let _ = writeln!(s, "\nPenalties ended (6.5.2):");
+        for (what, units) in &ended {
+            let rows = if units.len() == 1 { "row" } else { "rows" };
+            let _ = writeln!(s, "  {what} on {} {rows}: {}", units.len(), units.join(", "));
+        }
+    }
+    if ch.ammo_restored.is_empty() {
+        let _ = writeln!(s, "\nNo ammunition to make good.");
+    } else {
+        let _ = writeln!(s, "\nAmmunition made good, in supply (3.1, 6.5.2):");
+        for a in &ch.ammo_restored {
+            let _ = writeln!(s, "  {:<20} {}% → full", a.unit, a.was);
+        }
+    }
+    if !r.pending_battles.is_empty() {
+        let _ = writeln!(
+            s,
+            "\nNote: still waiting for a result: {} (its returns will be counted from turn {})",
+            r.pending_battles.join(", "),
+            ch.to.turn
+        );
+    }
+    s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const TOML: &str = "# Late March 1809: Victor at Medellin.\r\nname = \"Turn = 3 is not this\"\r\nseed = 1808\r\n  turn   =  20   # the current turn\r\n\r\n[map]\r\ncolumns = 64 # wide\r\nrows = 48\r\n";
+
+    #[test]
+    fn only_the_turn_number_changes() {
+        let out = set_turn(TOML.as_bytes(), 21).unwrap();
+        assert_eq!(String::from_utf8(out).unwrap(), TOML.replace("=  20   #", "=  21   #"));
+    }
+
+    #[test]
+    fn a_turn_key_inside_a_table_or_a_multiline_string_is_not_the_campaign_turn() {
+        let text = "name = \"\"\"\nturn = 5\n\"\"\"\nseed = 1\n[paths]\nturn = 7\n";
+        let err = set_turn(text.as_bytes(), 8).unwrap_err();
+        assert!(err.to_string().contains("no top-level `turn = N` line"), "{err}");
+        let text = "[map]\nturn = 7\n";
+        assert!(set_turn(text.as_bytes(), 8).is_err());
+        let text = "name = \"\"\"\nturn = 5\n\"\"\"\nturn = 9\n";
+        assert_eq!(set_turn(text.as_bytes(), 10).unwrap(), b"name = \"\"\"\nturn = 5\n\"\"\"\nturn = 10\n");
+    }
+
+    #[test]
+    fn a_bom_no_final_newline_and_latin1_bytes_are_kept() {
+        let mut bytes = b"\xEF\xBB\xBFturn = 9".to_vec();
+        assert_eq!(set_turn(&bytes, 10).unwrap(), b"\xEF\xBB\xBFturn = 10");
+        bytes = b"name = \"M\xe9rida\"\nturn = 1\n".to_vec();
+        assert_eq!(set_turn(&bytes, 2).unwrap(), b"name = \"M\xe9rida\"\nturn = 2\n");
+    }
+
+    #[test]
+    fn a_turn_line_that_is_not_a_plain_number_is_refused() {
+        assert!(set_turn(b"turn = \"20\"\n", 21).is_err());
+        assert!(set_turn(b"turns = 20\n", 21).is_err());
+        assert!(set_turn(b"turn = 20 junk\n", 21).is_err());
+    }
+}
