@@ -53,6 +53,11 @@ fn returns_by_battle(bytes: Option<&[u8]>, battle: &str) -> u64 {
 
 /// Runs `audit`.
 pub fn run(dir: &CampaignDir, json: bool) -> Result<()> {
+    // A change left half-done by a killed command is finished first (under the lock).
+    {
+        let lock = crate::store::CampaignLock::acquire(dir, std::time::Duration::from_secs(60))?;
+        dir.recover(&lock)?;
+    }
     let journal = dir.read_journal()?;
     let current = dir.read_state()?;
     let mut rep = AuditReport { entries: journal.entries.len(), ..AuditReport::default() };

@@ -65,6 +65,10 @@ impl ApplyJudge {
 
     fn load_hashes(&mut self) -> &BTreeMap<String, (String, String)> {
         if self.hashes.is_none() {
+            // Finish a change left half-done by a killed watcher before trusting the records.
+            if let Ok(l) = CampaignLock::acquire(&self.dir, Duration::from_secs(5)) {
+                let _ = self.dir.recover(&l);
+            }
             let mut m = BTreeMap::new();
             if let Ok(battles) = self.dir.battles() {
                 for b in battles {

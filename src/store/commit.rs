@@ -62,7 +62,11 @@ impl CampaignDir {
         }
         std::fs::create_dir_all(&staging).map_err(|e| Error::io(&staging, e))?;
         let mut moves = Vec::new();
-        for (i, (rel, bytes)) in c.writes.iter().enumerate() {
+        // Battle records go last: a record saying "applied" is never seen before the state
+        // it speaks of, even by a reader that does not recover.
+        let mut ordered: Vec<(&String, &Vec<u8>)> = c.writes.iter().collect();
+        ordered.sort_by_key(|(rel, _)| (rel.starts_with("battles/"), (*rel).clone()));
+        for (i, (rel, bytes)) in ordered.into_iter().enumerate() {
             let name = format!("{i:06}");
             let p = staging.join(&name);
             write_synced(&p, bytes)?;

@@ -114,7 +114,8 @@ impl StateTxn<'_> {
     /// `extra`, all or nothing. Returns the entry's sequence number.
     pub fn finish(self, new_files: StateFiles, entry: Option<Entry>, mut extra: Commit) -> Result<u64> {
         let mut lines = Vec::new();
-        if self.baseline_new {
+        // The baseline is taken with the journal's first entry, not before.
+        if self.baseline_new && entry.is_some() {
             for (f, content) in &self.current {
                 if let Some(b) = content {
                     extra.write(format!("{BASELINE_DIR}/{f}"), b.clone());

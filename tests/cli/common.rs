@@ -16,12 +16,31 @@ pub fn fixture(name: &str) -> PathBuf {
     repo().join("fixtures").join(name)
 }
 
-/// Copies a folder recursively.
+/// What sowbridge writes into a campaign folder: left out when a fixture is copied, so
+/// that tests start from the campaign as shipped even after someone ran the README's
+/// command on it.
+pub const WRITTEN_STATE: [&str; 9] = [
+    "battles",
+    "map/battle-maps.csv",
+    "journal.jsonl",
+    "journal-baseline",
+    "returns.csv",
+    "score.csv",
+    "campaign.lock",
+    ".sowbridge",
+    "templates",
+];
+
+/// Copies a folder recursively, leaving out sowbridge's written state.
 pub fn copy_dir(from: &Path, to: &Path) {
     std::fs::create_dir_all(to).unwrap();
     for entry in walkdir::WalkDir::new(from) {
         let entry = entry.unwrap();
         let rel = entry.path().strip_prefix(from).unwrap();
+        let r = rel.to_string_lossy().replace('\\', "/");
+        if WRITTEN_STATE.iter().any(|w| r == *w || r.starts_with(&format!("{w}/"))) {
+            continue;
+        }
         let dest = to.join(rel);
         if entry.file_type().is_dir() {
             std::fs::create_dir_all(&dest).unwrap();

@@ -144,7 +144,8 @@ fn a_watcher_killed_at_any_commit_point_applies_exactly_once_on_restart() {
         assert_eq!(code, Some(0), "{point}: {err}");
         assert_eq!(applied_entries(&c), 1, "{point}");
         assert!(inbox.join("processed").join(DUMP).is_file(), "{point}: {err}");
-        assert_code(&c.run(&["audit"]), 0);
+        let o = c.run(&["audit"]);
+        assert_eq!(o.status.code(), Some(0), "{point}: {}", stderr(&o));
     }
 }
 
