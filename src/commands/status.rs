@@ -43,15 +43,22 @@ pub fn run(dir: &CampaignDir, json: bool) -> Result<()> {
             "campaign_year": turn.campaign_year(),
             "forces": forces,
             "contacts": list,
+            "battles": dir.battles()?.iter().map(|b| serde_json::json!({"battle": b.id, "state": b.state})).collect::<Vec<_>>(),
         }));
     }
     println!("{}", c.config.name);
+    let season = match turn.season() {
+        crate::model::Season::Summer => "campaigning season",
+        crate::model::Season::Winter => "winter (rule 6.2: movement halved)",
+    };
+    println!("turn {} ({}), {season}, campaign year {}", turn.0, turn.date(), turn.campaign_year());
+    let battles = dir.battles()?;
+    let pending: Vec<&str> = battles.iter().filter(|b| b.state.is_pending()).map(|b| b.id.as_str()).collect();
+    let applied = battles.iter().filter(|b| b.result.is_some()).count();
     println!(
-        "turn {} ({}), {:?} season, campaign year {}",
-        turn.0,
-        turn.date(),
-        turn.season(),
-        turn.campaign_year()
+        "battles: {} pending{}, {applied} applied",
+        pending.len(),
+        if pending.is_empty() { String::new() } else { format!(" ({})", pending.join(", ")) }
     );
     for side in [Side::French, Side::Allies] {
         let mut total = Strength::default();
