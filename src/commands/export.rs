@@ -167,8 +167,8 @@ pub struct ExportPlan {
     pub record: BattleRecord,
     /// SoW files, relative to `out`.
     pub files: Vec<OutputFile>,
-    /// Briefings by side.
-    pub briefings: Vec<(Side, String)>,
+    /// Briefings by side: the player's copy and the umpire's (with the dice faces).
+    pub briefings: Vec<(Side, String, String)>,
     /// Output folder.
     pub out: PathBuf,
     /// A new map choice to store.
@@ -415,7 +415,7 @@ fn plan(dir: &CampaignDir, c: &Campaign, hex: HexId, a: &ExportHexArgs) -> Resul
             reserves: reserves.iter().filter(|r| r.side == s).map(|r| r.unit.clone()).collect(),
         };
         let b = brief_sides(c, &id, hex, side, &part(side), &part(side.enemy()), &mut dice);
-        briefings.push((side, b.to_markdown()));
+        briefings.push((side, b.to_markdown(), b.to_umpire_markdown()));
     }
 
     let out = match &a.out {
@@ -682,8 +682,12 @@ fn write(c: &Campaign, plan: &ExportPlan, txn: crate::store::state::StateTxn<'_>
         commit.write(record_path(&old.id), record_bytes(&old)?);
     }
     commit.write(record_path(&plan.record.id), record_bytes(&plan.record)?);
-    for (side, text) in &plan.briefings {
-        commit.write(briefing_path(&plan.record.id, side.slug()), text.clone().into_bytes());
+    for (side, player, umpire) in &plan.briefings {
+        commit.write(briefing_path(&plan.record.id, side.slug()), player.clone().into_bytes());
+        commit.write(
+            briefing_path(&plan.record.id, &format!("{}-umpire", side.slug())),
+            umpire.clone().into_bytes(),
+        );
     }
     if let Some(m) = &plan.new_map {
         let mut maps = c.battle_maps.clone();

@@ -137,6 +137,33 @@ fn medellin_exports_a_complete_battle() {
         assert!(!name.contains("brief"), "briefing {name} in the output folder");
     }
     assert!(c.read("map/battle-maps.csv").contains("18.28,"));
+    // The 8.5 dice are in the battle record; each side's briefing is printed by `battle show`.
+    let purposes: Vec<&str> =
+        rec["dice"].as_array().unwrap().iter().map(|d| d["purpose"].as_str().unwrap()).collect();
+    for side in ["French", "Allies"] {
+        assert!(
+            purposes.iter().any(|p| p.starts_with(&format!("8.5 {side} intelligence: enemy men"))),
+            "{purposes:?}"
+        );
+        assert!(
+            purposes.iter().any(|p| p.starts_with(&format!("8.5 {side} intelligence: enemy guns"))),
+            "{purposes:?}"
+        );
+    }
+    let o = c.run(&["battle", "show", "T20-18.28", "--briefing", "french"]);
+    assert_code(&o, 0);
+    assert_eq!(stdout(&o), c.read("battles/T20-18.28/briefings/french.md"));
+    assert!(stdout(&o).contains("T20-18.28"));
+    // The French see about the Allies' strength, never its exact figure.
+    let allied_men: u64 = rec["units"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|u| u["side"] == "Allies")
+        .map(|u| u["men"].as_u64().unwrap())
+        .sum();
+    assert!(!stdout(&o).contains(&allied_men.to_string()), "exact enemy strength in the briefing");
+    assert!(c.read("battles/T20-18.28/briefings/french-umpire.md").contains("d"));
 }
 
 #[test]
