@@ -6,6 +6,7 @@ mod common;
 
 mod apply;
 mod check;
+mod crash;
 mod export;
 mod turn;
 mod vocab;
