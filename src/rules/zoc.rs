@@ -196,3 +196,71 @@ pub fn contacts(c: &Campaign) -> Vec<Contact> {
     out.sort_by(|a, b| a.hexes.cmp(&b.hexes));
     out
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::movement::testing::{Builder, h};
+
+    fn campaign() -> Campaign {
+        // A north-south road down column 10; a French cavalry force at 10.05 marching south.
+        Builder::default()
+            .column_road(10, 2, 12, "major")
+            .force("fr-cav", "brigade", "Fr", "10.05", &["light-cavalry", "dragoon"])
+            .force("fr-inf", "division", "Fr", "04.04", &["line"])
+            .force("sp-a", "division", "Sp", "10.07", &["line"])
+            .force("sp-b", "division", "Sp", "05.04", &["line"])
+            .force("sp-c", "division", "Sp", "04.04", &["line"])
+            .force("sp-far", "division", "Sp", "20.20", &["line"])
+            .build()
+    }
+
+    fn with_moving(mut c: Campaign, id: &str, to: &str) -> Campaign {
+        if let Some(f) = c.oob.get_mut(id) {
+            f.moving_to = Some(h(to));
+        }
+        c
+    }
+
+    #[test]
+    fn a_force_controls_the_six_hexes_around_it() {
+        let c = campaign();
+        let f = c.oob.get("sp-a").unwrap();
+        let zone = zone_of_control(&c, f);
+        assert_eq!(zone.len(), 6);
+        assert!(zone.values().all(|r| *r == ContactRule::Adjacent));
+        assert!(!zone.contains_key(&h("10.07")), "not its own hex");
+    }
+
+    #[test]
+    fn a_cavalry_force_on_the_march_controls_the_second_hex_ahead_on_its_road() {
+        let c = with_moving(campaign(), "fr-cav", "10.06");
+        let f = c.oob.get("fr-cav").unwrap();
+        assert_eq!(cavalry_road_hex(&c, f), Some(h("10.07")));
+        let a = c.oob.get("sp-a").unwrap();
+        assert_eq!(in_contact(&c, f, a), Some(ContactRule::CavalryRoad), "8.1/8.3: two hexes down the road");
+        // Not marching: no extra hex, no contact.
+        let c = campaign();
+        let f = c.oob.get("fr-cav").unwrap();
+        assert_eq!(cavalry_road_hex(&c, f), None);
+        assert_eq!(in_contact(&c, f, c.oob.get("sp-a").unwrap()), None);
+        // A force with infantry never has the extra hex.
+        let c = with_moving(campaign(), "fr-inf", "04.05");
+        assert_eq!(cavalry_road_hex(&c, c.oob.get("fr-inf").unwrap()), None);
+    }
+
+    #[test]
+    fn contacts_group_enemies_adjacent_or_in_the_same_hex() {
+        let c = with_moving(campaign(), "fr-cav", "10.06");
+        let list = contacts(&c);
+        assert_eq!(list.len(), 2);
+        let west = list.iter().find(|k| k.french.contains(&"fr-inf".to_string())).unwrap();
+        assert_eq!(west.allies, ["sp-b", "sp-c"]);
+        assert!(west.pairs.iter().any(|p| p.allies == "sp-c" && p.rule == ContactRule::SameHex));
+        assert!(west.pairs.iter().any(|p| p.allies == "sp-b" && p.rule == ContactRule::Adjacent));
+        assert_eq!(west.hexes, [h("04.04"), h("05.04")]);
+        assert!(!list.iter().any(|k| k.allies.contains(&"sp-far".to_string())), "a force out of contact");
+        // Friends are never in contact.
+        assert_eq!(in_contact(&c, c.oob.get("sp-b").unwrap(), c.oob.get("sp-c").unwrap()), None);
+    }
+}

@@ -306,3 +306,22 @@ fn a_french_defeat_sends_the_french_back_over_the_guadiana() {
     assert!(status.contains("ammo-halved:23"), "river penalties: {status}");
     assert_code(&c.run(&["audit"]), 0);
 }
+
+#[test]
+fn a_general_hit_in_the_dump_is_flagged_for_replacement() {
+    let c = Camp::new("peninsula");
+    export_medellin(&c, &[]);
+    let dump = write_dump(&c, "d.csv", |k, u, m| match (k, u) {
+        ("commander", Some("FR-I-RUF")) => (0, 1, 0),
+        ("commander", Some("SP-EXT-IZQ")) => (0, 0, 1),
+        _ => worked(k, u, m),
+    });
+    assert_code(&apply(&c, &dump, &["--winner", "french"]), 0);
+    let commanders = c.read("commanders.csv");
+    assert!(commanders.contains("Ruffin,French,4,4,killed"), "{commanders}");
+    assert!(
+        commanders.lines().any(|l| l.starts_with("del Parque,Allies,") && l.ends_with(",wounded")),
+        "{commanders}"
+    );
+    assert!(c.read("battles/T20-18.28/report.md").contains("Commanders to replace"));
+}

@@ -63,6 +63,24 @@ fn medellin_exports_a_complete_battle() {
         "Name,ID,NAME1,NAME2,SIDE 1,ARMY 2,CORPS 3,DIV 4,BGDE 5,BTN 6,CLASS,OOBMOD,PORTRAIT,Weapon,AMMO,FLAGS,FLAG2,Formation,Head Count,Ability,Command,Control,Leadership,Style,Experience,Fatigue,Morale,Close,Open,Edged,Firearm,Marksmanship,Horsemanship,Surgeon,Calisthenics"
     );
     let width = oob[0].len();
+    // The stand-alone scenario.csv as GCM's G1 battles wrote it, and maplocations.csv's
+    // 21 columns (sow-formats.md §2.3, §2.4).
+    let scen_rows = sow_rows(&scen.join("scenario.csv"));
+    assert_eq!(
+        scen_rows[0].join(","),
+        "SANDBOXOOB,ARMY,CORPS,DIV,BGDE,REG,ID,NAME1,NAME2,CLASS,OOBMOD,PICT,WEAP,AMMO,dir x,dir z,loc x,loc z,FLAGS,FLAG2,Formation,Head Count,Ability,Command,Control,Leadership,Style,Experience,Fatigue,Morale,Close,Open,Edged,Firearm,Marksmanship,Horsemanship,Surgeon,Calisthenics"
+    );
+    assert!(scen_rows[1..].iter().all(|r| r.len() == scen_rows[0].len()));
+    let locs = sow_rows(&scen.join("maplocations.csv"));
+    assert_eq!(
+        locs[0].join(","),
+        "Name,ID,Priority,Type,AI,loc x,loc z,radius,Men,Points,Fatigue,Morale,Ammo,OccMod,Beg,End,Interval,Sprite,Army1,Army2,Army3"
+    );
+    assert_eq!((locs[1][0].as_str(), locs[1][2].as_str()), ("Medellin", "Major"));
+    let ini = String::from_utf8(std::fs::read(scen.join("scenario.ini")).unwrap()).unwrap();
+    let rec0: Value = serde_json::from_str(&c.read("battles/T20-18.28/battle.json")).unwrap();
+    assert!(ini.contains(&format!("map={}\r\n", rec0["map"]["id"].as_str().unwrap())), "{ini}");
+    assert!(ini.contains("starttime=10:00:00\r\n"));
     let rec = record(&c, "T20-18.28");
     let chains = rec["chains"].as_array().unwrap();
     assert_eq!(chains.len(), oob.len() - 1);
