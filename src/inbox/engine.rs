@@ -66,7 +66,8 @@ impl<'a> Engine<'a> {
         clock: &'a dyn Clock,
     ) -> Result<Engine<'a>> {
         let inbox = Inbox::open(&opts.inbox)?;
-        let quarter = (opts.settle / 4).clamp(Duration::from_millis(10), Duration::from_millis(250));
+        // Short ticks: a settled file is taken within ~50 ms of its window closing.
+        let quarter = (opts.settle / 40).clamp(Duration::from_millis(10), Duration::from_millis(50));
         // The watcher starts before the first scan, so that nothing written meanwhile is missed.
         let hints = Hints::start(&inbox.dir, opts.poll, quarter)?;
         let present = list(&inbox.dir)?;
