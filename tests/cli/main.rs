@@ -3,7 +3,10 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 mod common;
+#[path = "../support/synth.rs"]
+mod synth;
 
 mod check;
 mod export;
+mod scale;
 mod vocab;
