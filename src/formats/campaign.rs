@@ -1,7 +1,7 @@
 //! Reading and writing the campaign folder's files (design.md, "Campaign folder"), with
 //! validation that collects every problem with its file, line and field.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 use crate::error::{Problem, Problems};
 use crate::model::kinds::{format_status_list, parse_status_list};
@@ -245,6 +245,8 @@ fn parse_settlements(t: &Table, grid: &HexGrid, p: &mut Problems) -> Vec<Settlem
 
 fn parse_commanders(t: &Table, p: &mut Problems) -> (Vec<Commander>, Vec<String>) {
     let mut out: Vec<Commander> = Vec::new();
+    // Names already read, so that a duplicate is found without a walk over every row.
+    let mut seen: BTreeSet<String> = BTreeSet::new();
     let extra_cols = t.extra_columns(&COMMANDER_COLUMNS);
     if !t.require(&["name", "side"], p) {
         return (out, extra_cols);
@@ -262,7 +264,7 @@ fn parse_commanders(t: &Table, p: &mut Problems) -> (Vec<Commander>, Vec<String>
         if won > fought {
             f.problem("battles_won", format!("{won} battles won but only {fought} fought"));
         }
-        if out.iter().any(|c| c.name == name) {
+        if !seen.insert(name.clone()) {
             f.problem("name", format!("commander '{name}' is listed twice"));
             continue;
         }
@@ -444,6 +446,10 @@ fn validate_tree(rows: &[(u64, Unit)], map: &CampaignMap, commanders: &[Commande
         }
     }
     let by_id: BTreeMap<&str, &Unit> = rows.iter().map(|(_, u)| (u.id.as_str(), u)).collect();
+    // Commanders and settlements by name: one lookup per row, not a walk over the list.
+    let commander_by_name: BTreeMap<&str, &Commander> =
+        commanders.iter().map(|c| (c.name.as_str(), c)).collect();
+    let settlement_names: BTreeSet<&str> = map.settlements.iter().map(|s| s.name.as_str()).collect();
     for (line, u) in rows {
         let line = *line;
         match &u.parent {
@@ -487,14 +493,14 @@ fn validate_tree(rows: &[(u64, Unit)], map: &CampaignMap, commanders: &[Commande
                     }
                 }
                 if let Some(d) = &u.depot
-                    && !map.settlements.iter().any(|s| &s.name == d)
+                    && !settlement_names.contains(d.as_str())
                 {
                     p.push(Problem::at(file, line, "depot", format!("unknown settlement '{d}'")));
                 }
             }
         }
         if let Some(c) = &u.commander {
-            match commanders.iter().find(|x| &x.name == c) {
+            match commander_by_name.get(c.as_str()) {
                 None => {
                     p.push(Problem::at(file, line, "commander", format!("'{c}' is not in commanders.csv")))
                 }
