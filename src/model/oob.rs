@@ -2,7 +2,8 @@
 //! A *force* is a top-level node standing on a hex; its subtree goes down to battalions,
 //! cavalry regiments or squadrons, and batteries with their guns.
 
-use std::collections::BTreeMap;
+use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
 
 use super::hex::HexId;
 use super::kinds::{Arm, ArmClass, Level, Nation, Quality, Side, Status, StatusKind, Supply};
@@ -67,12 +68,41 @@ impl Unit {
     }
 }
 
+/// A hash map keyed by unit ids. Only ever looked up, never walked, so its order reaches no
+/// output.
+pub type IdMap<K, V> = HashMap<K, V, BuildHasherDefault<IdHasher>>;
+
+/// A small, fast hasher for the unit ids of one campaign (the Fx multiply-rotate hash of
+/// rustc). The ids are the umpire's own, so no defence against chosen collisions is needed.
+#[derive(Debug, Default, Clone, Copy)]
+pub struct IdHasher(u64);
+
+impl Hasher for IdHasher {
+    fn write(&mut self, bytes: &[u8]) {
+        const K: u64 = 0x51_7c_c1_b7_27_22_0a_95;
+        let mut chunks = bytes.chunks_exact(8);
+        for c in &mut chunks {
+            let mut w = [0u8; 8];
+            w.copy_from_slice(c);
+            self.0 = (self.0.rotate_left(5) ^ u64::from_le_bytes(w)).wrapping_mul(K);
+        }
+        for &b in chunks.remainder() {
+            self.0 = (self.0.rotate_left(5) ^ u64::from(b)).wrapping_mul(K);
+        }
+    }
+    fn finish(&self) -> u64 {
+        self.0
+    }
+}
+
 /// The whole order of battle, in file order, with indexes by id and parent.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct OrderOfBattle {
     units: Vec<Unit>,
-    index: BTreeMap<String, usize>,
-    children: BTreeMap<String, Vec<usize>>,
+    // Hash maps: they are only looked up, never walked, so their order reaches no output;
+    // a large order of battle has hundreds of thousands of ids.
+    index: IdMap<String, usize>,
+    children: IdMap<String, Vec<usize>>,
     /// Names of the columns after the known ones, kept for writing back.
     pub extra_columns: Vec<String>,
 }
@@ -110,8 +140,8 @@ impl Strength {
 impl OrderOfBattle {
     /// Builds the indexes over units already checked for unique ids.
     pub fn new(units: Vec<Unit>, extra_columns: Vec<String>) -> Self {
-        let mut index = BTreeMap::new();
-        let mut children: BTreeMap<String, Vec<usize>> = BTreeMap::new();
+        let mut index = IdMap::with_capacity_and_hasher(units.len(), Default::default());
+        let mut children: IdMap<String, Vec<usize>> = IdMap::default();
         for (i, u) in units.iter().enumerate() {
             index.entry(u.id.clone()).or_insert(i);
             if let Some(p) = &u.parent {
