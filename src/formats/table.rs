@@ -23,8 +23,9 @@ pub struct Table {
 pub struct Row {
     /// 1-based line number in the file.
     pub line: u64,
-    /// Fields, trimmed.
-    pub fields: Vec<String>,
+    /// Fields as written; [`Fields::text`] trims them (one buffer per row, not one string per field: the order of battle
+    /// of a large campaign has hundreds of thousands of rows).
+    pub fields: csv::StringRecord,
 }
 
 impl Table {
@@ -32,11 +33,7 @@ impl Table {
     /// file's shape (bad CSV, wrong number of fields) are pushed; good rows are kept.
     pub fn parse(file: &str, bytes: &[u8], problems: &mut Problems) -> Table {
         let (text, _) = decode(bytes);
-        let mut rdr = csv::ReaderBuilder::new()
-            .has_headers(true)
-            .flexible(true)
-            .trim(csv::Trim::All)
-            .from_reader(text.as_bytes());
+        let mut rdr = csv::ReaderBuilder::new().has_headers(true).flexible(true).from_reader(text.as_bytes());
         let headers: Vec<String> = match rdr.headers() {
             Ok(h) => h.iter().map(|s| s.trim().to_ascii_lowercase()).collect(),
             Err(e) => {
@@ -49,7 +46,8 @@ impl Table {
             match rec {
                 Ok(r) => {
                     let line = r.position().map_or(0, csv::Position::line);
-                    if r.iter().all(str::is_empty) {
+                    // Fields are trimmed as they are read (see `Fields::text`).
+                    if r.iter().all(|f| f.trim().is_empty()) {
                         continue;
                     }
                     if r.len() > headers.len() {
@@ -61,7 +59,7 @@ impl Table {
                         ));
                         continue;
                     }
-                    rows.push(Row { line, fields: r.iter().map(str::to_string).collect() });
+                    rows.push(Row { line, fields: r });
                 }
                 Err(e) => {
                     let line = e.position().map_or(0, csv::Position::line);
@@ -117,7 +115,7 @@ impl<'a> Fields<'a> {
 
     /// Raw text of a column ("" when missing or blank).
     pub fn text(&self, name: &str) -> &'a str {
-        self.table.col(name).and_then(|i| self.row.fields.get(i)).map_or("", String::as_str)
+        self.table.col(name).and_then(|i| self.row.fields.get(i)).map_or("", str::trim)
     }
 
     /// Pushes a problem on this row.
