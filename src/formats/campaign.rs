@@ -596,7 +596,16 @@ pub fn parse_campaign(files: &CampaignFiles) -> Result<Campaign, Problems> {
     let grid = config.map.grid();
     let table = |name: &'static str, p: &mut Problems, req: bool| -> Table {
         let bytes = if req { required(files, name, p) } else { files.get(name) };
-        bytes.map(|b| Table::parse(name, b, p)).unwrap_or_default()
+        // A missing file reads as an empty table under its own name, so that what follows
+        // from it is still placed in that file.
+        bytes.map_or_else(
+            || {
+                let mut t = Table::default();
+                t.file = name.to_string();
+                t
+            },
+            |b| Table::parse(name, b, p),
+        )
     };
     let hexes = parse_hexes(&table(names::HEXES, &mut p, true), &grid, &mut p);
     let roads = parse_sides(&table(names::ROADS, &mut p, true), &grid, "class", &mut p, |f| {
