@@ -8,5 +8,6 @@ mod synth;
 
 mod check;
 mod export;
+mod mutation;
 mod scale;
 mod vocab;
