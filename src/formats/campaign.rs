@@ -1,10 +1,11 @@
 //! Reading and writing the campaign folder's files (design.md, "Campaign folder"), with
 //! validation that collects every problem with its file, line and field.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 use crate::error::{Problem, Problems};
 use crate::model::kinds::{format_status_list, parse_status_list};
+use crate::model::oob::IdMap;
 use crate::model::{
     Arm, ArmClass, BattleMapChoice, Campaign, CampaignConfig, CampaignMap, Commander, Control, HexGrid,
     HexId, HexInfo, Level, Nation, OrderOfBattle, RoadClass, RulesConfig, Settlement, Side, Side2, Supply,
@@ -249,6 +250,8 @@ fn parse_settlements(t: &Table, grid: &HexGrid, p: &mut Problems) -> Vec<Settlem
 
 fn parse_commanders(t: &Table, p: &mut Problems) -> (Vec<Commander>, Vec<String>) {
     let mut out: Vec<Commander> = Vec::new();
+    // Names already read, so that a duplicate is found without a walk over every row.
+    let mut seen: BTreeSet<String> = BTreeSet::new();
     let extra_cols = t.extra_columns(&COMMANDER_COLUMNS);
     if !t.require(&["name", "side"], p) {
         return (out, extra_cols);
@@ -266,7 +269,7 @@ fn parse_commanders(t: &Table, p: &mut Problems) -> (Vec<Commander>, Vec<String>
         if won > fought {
             f.problem("battles_won", format!("{won} battles won but only {fought} fought"));
         }
-        if out.iter().any(|c| c.name == name) {
+        if !seen.insert(name.clone()) {
             f.problem("name", format!("commander '{name}' is listed twice"));
             continue;
         }
@@ -439,7 +442,8 @@ fn parse_forces(t: &Table, grid: &HexGrid, p: &mut Problems) -> (Vec<(u64, Unit)
 /// Checks the tree: duplicate ids, unknown parents, cycles, sides, levels, hexes, commanders.
 fn validate_tree(rows: &[(u64, Unit)], map: &CampaignMap, commanders: &[Commander], p: &mut Problems) {
     let file = names::FORCES;
-    let mut first: BTreeMap<&str, u64> = BTreeMap::new();
+    // Hash maps here are only looked up; problems come out in row order.
+    let mut first: IdMap<&str, u64> = IdMap::with_capacity_and_hasher(rows.len(), Default::default());
     for (line, u) in rows {
         if let Some(prev) = first.get(u.id.as_str()) {
             p.push(Problem::at(file, *line, "id", format!("duplicate id '{}' (first on line {prev})", u.id)));
@@ -447,11 +451,17 @@ fn validate_tree(rows: &[(u64, Unit)], map: &CampaignMap, commanders: &[Commande
             first.insert(&u.id, *line);
         }
     }
-    let by_id: BTreeMap<&str, &Unit> = rows.iter().map(|(_, u)| (u.id.as_str(), u)).collect();
-    for (line, u) in rows {
+    // By id, the last row of a duplicated id winning, as the parent of the rows below it.
+    let by_id: IdMap<&str, usize> = rows.iter().enumerate().map(|(i, (_, u))| (u.id.as_str(), i)).collect();
+    let endless = endless_ancestry(rows, &by_id);
+    // Commanders and settlements by name: one lookup per row, not a walk over the list.
+    let commander_by_name: BTreeMap<&str, &Commander> =
+        commanders.iter().map(|c| (c.name.as_str(), c)).collect();
+    let settlement_names: BTreeSet<&str> = map.settlements.iter().map(|s| s.name.as_str()).collect();
+    for (i, (line, u)) in rows.iter().enumerate() {
         let line = *line;
         match &u.parent {
-            Some(pid) => match by_id.get(pid.as_str()) {
+            Some(pid) => match by_id.get(pid.as_str()).map(|&i| &rows[i].1) {
                 None => p.push(Problem::at(file, line, "parent", format!("unknown parent '{pid}'"))),
                 Some(parent) => {
                     if !parent.level.is_formation() {
@@ -491,14 +501,14 @@ fn validate_tree(rows: &[(u64, Unit)], map: &CampaignMap, commanders: &[Commande
                     }
                 }
                 if let Some(d) = &u.depot
-                    && !map.settlements.iter().any(|s| &s.name == d)
+                    && !settlement_names.contains(d.as_str())
                 {
                     p.push(Problem::at(file, line, "depot", format!("unknown settlement '{d}'")));
                 }
             }
         }
         if let Some(c) = &u.commander {
-            match commanders.iter().find(|x| &x.name == c) {
+            match commander_by_name.get(c.as_str()) {
                 None => {
                     p.push(Problem::at(file, line, "commander", format!("'{c}' is not in commanders.csv")))
                 }
@@ -519,24 +529,66 @@ fn validate_tree(rows: &[(u64, Unit)], map: &CampaignMap, commanders: &[Commande
                 ));
             }
         }
-        // Cycles: walk up; a walk longer than the table is a loop.
-        let mut cur = u;
-        let mut steps = 0;
-        while let Some(pid) = &cur.parent {
-            let Some(next) = by_id.get(pid.as_str()) else { break };
-            cur = next;
-            steps += 1;
-            if cur.id == u.id || steps > rows.len() {
-                p.push(Problem::at(
-                    file,
-                    line,
-                    "parent",
-                    format!("'{}' is its own ancestor (a cycle)", u.id),
-                ));
-                break;
-            }
+        if endless[i] {
+            p.push(Problem::at(file, line, "parent", format!("'{}' is its own ancestor (a cycle)", u.id)));
         }
     }
+}
+
+/// For each row, whether its walk up through the parents never ends (it is on a cycle or
+/// leads into one). Each row is walked once: a walk stops at a row already judged.
+fn endless_ancestry(rows: &[(u64, Unit)], by_id: &IdMap<&str, usize>) -> Vec<bool> {
+    if by_id.len() != rows.len() {
+        return endless_with_duplicates(rows, by_id);
+    }
+    #[derive(Clone, Copy, PartialEq)]
+    enum State {
+        Unseen,
+        OnWalk,
+        Ends,
+        Endless,
+    }
+    let mut state = vec![State::Unseen; rows.len()];
+    let mut walk = Vec::new();
+    for start in 0..rows.len() {
+        let mut cur = start;
+        let verdict = loop {
+            match state[cur] {
+                State::Ends => break State::Ends,
+                State::Endless | State::OnWalk => break State::Endless,
+                State::Unseen => {}
+            }
+            state[cur] = State::OnWalk;
+            walk.push(cur);
+            match rows[cur].1.parent.as_deref().and_then(|pid| by_id.get(pid)) {
+                Some(&next) => cur = next,
+                None => break State::Ends,
+            }
+        };
+        for i in walk.drain(..) {
+            state[i] = verdict;
+        }
+    }
+    state.into_iter().map(|s| s == State::Endless).collect()
+}
+
+/// The same judgement where ids are duplicated (already an error): each row walks up on its
+/// own, and meeting a row of its own id counts as a cycle.
+fn endless_with_duplicates(rows: &[(u64, Unit)], by_id: &IdMap<&str, usize>) -> Vec<bool> {
+    rows.iter()
+        .map(|(_, u)| {
+            let mut cur = u;
+            let mut steps = 0;
+            while let Some(&next) = cur.parent.as_deref().and_then(|pid| by_id.get(pid)) {
+                cur = &rows[next].1;
+                steps += 1;
+                if cur.id == u.id || steps > rows.len() {
+                    return true;
+                }
+            }
+            false
+        })
+        .collect()
 }
 
 /// Parses and validates a whole campaign. Every problem is collected.
@@ -548,7 +600,16 @@ pub fn parse_campaign(files: &CampaignFiles) -> Result<Campaign, Problems> {
     let grid = config.map.grid();
     let table = |name: &'static str, p: &mut Problems, req: bool| -> Table {
         let bytes = if req { required(files, name, p) } else { files.get(name) };
-        bytes.map(|b| Table::parse(name, b, p)).unwrap_or_default()
+        // A missing file reads as an empty table under its own name, so that what follows
+        // from it is still placed in that file.
+        bytes.map_or_else(
+            || {
+                let mut t = Table::default();
+                t.file = name.to_string();
+                t
+            },
+            |b| Table::parse(name, b, p),
+        )
     };
     let hexes = parse_hexes(&table(names::HEXES, &mut p, true), &grid, &mut p);
     let roads = parse_sides(&table(names::ROADS, &mut p, true), &grid, "class", &mut p, |f| {

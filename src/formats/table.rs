@@ -16,6 +16,11 @@ pub struct Table {
     pub headers: Vec<String>,
     /// Data rows (blank rows dropped).
     pub rows: Vec<Row>,
+    /// Every field of every row, one after the other: one buffer for the whole file rather
+    /// than a string per field (a large order of battle has hundreds of thousands of rows).
+    text: String,
+    /// Where each field of `text` ends.
+    ends: Vec<usize>,
 }
 
 /// One data row.
@@ -23,8 +28,10 @@ pub struct Table {
 pub struct Row {
     /// 1-based line number in the file.
     pub line: u64,
-    /// Fields, trimmed.
-    pub fields: Vec<String>,
+    /// Index of the row's first field among the table's fields.
+    first: usize,
+    /// Number of fields.
+    len: usize,
 }
 
 impl Table {
@@ -32,11 +39,7 @@ impl Table {
     /// file's shape (bad CSV, wrong number of fields) are pushed; good rows are kept.
     pub fn parse(file: &str, bytes: &[u8], problems: &mut Problems) -> Table {
         let (text, _) = decode(bytes);
-        let mut rdr = csv::ReaderBuilder::new()
-            .has_headers(true)
-            .flexible(true)
-            .trim(csv::Trim::All)
-            .from_reader(text.as_bytes());
+        let mut rdr = csv::ReaderBuilder::new().has_headers(true).flexible(true).from_reader(text.as_bytes());
         let headers: Vec<String> = match rdr.headers() {
             Ok(h) => h.iter().map(|s| s.trim().to_ascii_lowercase()).collect(),
             Err(e) => {
@@ -45,11 +48,16 @@ impl Table {
             }
         };
         let mut rows = Vec::new();
-        for rec in rdr.records() {
-            match rec {
-                Ok(r) => {
+        let mut text = String::with_capacity(bytes.len());
+        let mut ends = Vec::new();
+        let mut r = csv::StringRecord::new();
+        loop {
+            match rdr.read_record(&mut r) {
+                Ok(false) => break,
+                Ok(true) => {
                     let line = r.position().map_or(0, csv::Position::line);
-                    if r.iter().all(str::is_empty) {
+                    // Fields are trimmed as they are read (see `Fields::text`).
+                    if r.iter().all(|f| f.trim().is_empty()) {
                         continue;
                     }
                     if r.len() > headers.len() {
@@ -61,7 +69,12 @@ impl Table {
                         ));
                         continue;
                     }
-                    rows.push(Row { line, fields: r.iter().map(str::to_string).collect() });
+                    let first = ends.len();
+                    for f in &r {
+                        text.push_str(f);
+                        ends.push(text.len());
+                    }
+                    rows.push(Row { line, first, len: r.len() });
                 }
                 Err(e) => {
                     let line = e.position().map_or(0, csv::Position::line);
@@ -69,7 +82,17 @@ impl Table {
                 }
             }
         }
-        Table { file: file.to_string(), headers, rows }
+        Table { file: file.to_string(), headers, rows, text, ends }
+    }
+
+    /// Field `i` of a row, trimmed ("" past the row's end).
+    fn field(&self, row: &Row, i: usize) -> &str {
+        if i >= row.len {
+            return "";
+        }
+        let k = row.first + i;
+        let start = if k == 0 { 0 } else { self.ends[k - 1] };
+        self.text[start..self.ends[k]].trim()
     }
 
     /// Index of a column by (lower-case) name.
@@ -117,7 +140,7 @@ impl<'a> Fields<'a> {
 
     /// Raw text of a column ("" when missing or blank).
     pub fn text(&self, name: &str) -> &'a str {
-        self.table.col(name).and_then(|i| self.row.fields.get(i)).map_or("", String::as_str)
+        self.table.col(name).map_or("", |i| self.table.field(self.row, i))
     }
 
     /// Pushes a problem on this row.

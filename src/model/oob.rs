@@ -2,7 +2,9 @@
 //! A *force* is a top-level node standing on a hex; its subtree goes down to battalions,
 //! cavalry regiments or squadrons, and batteries with their guns.
 
-use std::collections::BTreeMap;
+use std::collections::hash_map::Entry;
+use std::collections::{BTreeMap, HashMap};
+use std::hash::{BuildHasherDefault, Hasher};
 
 use super::hex::HexId;
 use super::kinds::{Arm, ArmClass, Level, Nation, Quality, Side, Status, StatusKind, Supply};
@@ -67,12 +69,55 @@ impl Unit {
     }
 }
 
+/// A hash map keyed by unit ids. Only ever looked up, never walked, so its order reaches no
+/// output.
+pub type IdMap<K, V> = HashMap<K, V, BuildHasherDefault<IdHasher>>;
+
+/// A small, fast hasher for the unit ids of one campaign (the Fx multiply-rotate hash of
+/// rustc). The ids are the umpire's own, so no defence against chosen collisions is needed.
+#[derive(Debug, Default, Clone, Copy)]
+pub struct IdHasher(u64);
+
+impl Hasher for IdHasher {
+    fn write(&mut self, bytes: &[u8]) {
+        const K: u64 = 0x51_7c_c1_b7_27_22_0a_95;
+        let mut chunks = bytes.chunks_exact(8);
+        for c in &mut chunks {
+            let mut w = [0u8; 8];
+            w.copy_from_slice(c);
+            self.0 = (self.0.rotate_left(5) ^ u64::from_le_bytes(w)).wrapping_mul(K);
+        }
+        for &b in chunks.remainder() {
+            self.0 = (self.0.rotate_left(5) ^ u64::from(b)).wrapping_mul(K);
+        }
+    }
+    fn finish(&self) -> u64 {
+        self.0
+    }
+}
+
+/// The hash of a unit id for [`IdMap`].
+fn hash_id(id: &str) -> u64 {
+    let mut h = IdHasher::default();
+    h.write(id.as_bytes());
+    h.finish()
+}
+
 /// The whole order of battle, in file order, with indexes by id and parent.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct OrderOfBattle {
     units: Vec<Unit>,
-    index: BTreeMap<String, usize>,
-    children: BTreeMap<String, Vec<usize>>,
+    // The indexes hold row numbers, never copies of the ids: a large order of battle has
+    // hundreds of thousands of rows.
+    /// The first row of each id, by the id's hash.
+    index: IdMap<u64, usize>,
+    /// Rows whose id's hash another id already holds (first row of each such id).
+    clashes: Vec<usize>,
+    /// Children of row `i`, in file order: `kids[kid_start[i]..kid_start[i + 1]]`.
+    kid_start: Vec<usize>,
+    kids: Vec<usize>,
+    /// Rows whose parent names no row, by that name.
+    orphans: BTreeMap<String, Vec<usize>>,
     /// Names of the columns after the known ones, kept for writing back.
     pub extra_columns: Vec<String>,
 }
@@ -110,15 +155,59 @@ impl Strength {
 impl OrderOfBattle {
     /// Builds the indexes over units already checked for unique ids.
     pub fn new(units: Vec<Unit>, extra_columns: Vec<String>) -> Self {
-        let mut index = BTreeMap::new();
-        let mut children: BTreeMap<String, Vec<usize>> = BTreeMap::new();
+        let mut oob = OrderOfBattle { extra_columns, ..OrderOfBattle::default() };
+        oob.index.reserve(units.len());
         for (i, u) in units.iter().enumerate() {
-            index.entry(u.id.clone()).or_insert(i);
-            if let Some(p) = &u.parent {
-                children.entry(p.clone()).or_default().push(i);
+            match oob.index.entry(hash_id(&u.id)) {
+                Entry::Vacant(e) => {
+                    e.insert(i);
+                }
+                Entry::Occupied(e) => {
+                    let first = *e.get();
+                    if units[first].id != u.id && !oob.clashes.iter().any(|&k| units[k].id == u.id) {
+                        oob.clashes.push(i);
+                    }
+                }
             }
         }
-        OrderOfBattle { units, index, children, extra_columns }
+        oob.units = units;
+        // Children grouped by parent row, in file order (counting sort).
+        let parents: Vec<Option<usize>> =
+            oob.units.iter().map(|u| u.parent.as_deref().and_then(|p| oob.position(p))).collect();
+        let mut start = vec![0usize; oob.units.len() + 1];
+        for p in parents.iter().flatten() {
+            start[p + 1] += 1;
+        }
+        for i in 1..start.len() {
+            start[i] += start[i - 1];
+        }
+        let mut next = start.clone();
+        let mut kids = vec![0usize; start[oob.units.len()]];
+        for (i, p) in parents.iter().enumerate() {
+            match p {
+                Some(p) => {
+                    kids[next[*p]] = i;
+                    next[*p] += 1;
+                }
+                None => {
+                    if let Some(name) = &oob.units[i].parent {
+                        oob.orphans.entry(name.clone()).or_default().push(i);
+                    }
+                }
+            }
+        }
+        oob.kid_start = start;
+        oob.kids = kids;
+        oob
+    }
+
+    /// The row number of an id.
+    fn position(&self, id: &str) -> Option<usize> {
+        match self.index.get(&hash_id(id)) {
+            Some(&i) if self.units[i].id == id => Some(i),
+            Some(_) => self.clashes.iter().copied().find(|&i| self.units[i].id == id),
+            None => None,
+        }
     }
 
     /// Every row, in file order.
@@ -133,17 +222,21 @@ impl OrderOfBattle {
 
     /// The row with an id.
     pub fn get(&self, id: &str) -> Option<&Unit> {
-        self.index.get(id).map(|&i| &self.units[i])
+        self.position(id).map(|i| &self.units[i])
     }
 
     /// Mutable row with an id.
     pub fn get_mut(&mut self, id: &str) -> Option<&mut Unit> {
-        self.index.get(id).map(|&i| &mut self.units[i])
+        self.position(id).map(|i| &mut self.units[i])
     }
 
     /// Direct children, in file order.
     pub fn children(&self, id: &str) -> impl Iterator<Item = &Unit> {
-        self.children.get(id).into_iter().flatten().map(|&i| &self.units[i])
+        let rows: &[usize] = match self.position(id) {
+            Some(i) => &self.kids[self.kid_start[i]..self.kid_start[i + 1]],
+            None => self.orphans.get(id).map_or(&[], Vec::as_slice),
+        };
+        rows.iter().map(|&i| &self.units[i])
     }
 
     /// Top-level forces (rows without a parent), in file order.
@@ -239,5 +332,69 @@ impl OrderOfBattle {
     pub fn wholly_cavalry(&self, id: &str) -> bool {
         let units = self.units_under(id);
         !units.is_empty() && units.iter().all(|u| u.arm_class() == Some(ArmClass::Cavalry))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn unit(id: &str, parent: Option<&str>, men: u32) -> Unit {
+        Unit {
+            id: id.to_string(),
+            parent: parent.map(str::to_string),
+            level: if men == 0 { Level::Brigade } else { Level::Battalion },
+            name: id.to_string(),
+            commander: None,
+            nation: Nation::Fr,
+            arm: (men > 0).then_some(Arm::Line),
+            men,
+            squadrons: 0,
+            guns: 0,
+            hex: None,
+            moving_to: None,
+            depot: None,
+            supply: Supply::In,
+            quality: None,
+            ammo: None,
+            status: Vec::new(),
+            extra: Vec::new(),
+        }
+    }
+
+    #[test]
+    fn the_indexes_find_rows_children_and_strength_in_file_order() {
+        let oob = OrderOfBattle::new(
+            vec![
+                unit("B", None, 0),
+                unit("B-2", Some("B"), 400),
+                unit("B-1", Some("B"), 500),
+                unit("B", None, 0),
+                unit("X-1", Some("X"), 300),
+            ],
+            Vec::new(),
+        );
+        // A duplicated id is the first row of it; its children are every row naming it.
+        assert_eq!(oob.get("B").map(|u| u.id.as_str()), Some("B"));
+        let kids: Vec<&str> = oob.children("B").map(|u| u.id.as_str()).collect();
+        assert_eq!(kids, ["B-2", "B-1"]);
+        assert_eq!(oob.strength("B").infantry, 900);
+        // A parent that names no row still lists its children.
+        let orphans: Vec<&str> = oob.children("X").map(|u| u.id.as_str()).collect();
+        assert_eq!(orphans, ["X-1"]);
+        assert!(oob.get("X").is_none());
+        assert_eq!(oob.force_of("B-1").map(|u| u.id.as_str()), Some("B"));
+    }
+
+    #[test]
+    fn ids_whose_hashes_clash_are_still_told_apart() {
+        let mut oob = OrderOfBattle::new(vec![unit("A", None, 0), unit("A-1", Some("A"), 100)], Vec::new());
+        // Force a clash: both ids under one hash, the second kept in the clash list.
+        oob.index.clear();
+        oob.index.insert(hash_id("A"), 0);
+        oob.index.insert(hash_id("A-1"), 0);
+        oob.clashes.push(1);
+        assert_eq!(oob.get("A-1").map(|u| u.men), Some(100));
+        assert_eq!(oob.get("A").map(|u| u.men), Some(0));
     }
 }

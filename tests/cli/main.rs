@@ -3,11 +3,15 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 mod common;
+#[path = "../support/synth.rs"]
+mod synth;
 
 mod apply;
 mod check;
 mod crash;
 mod export;
+mod mutation;
+mod scale;
 mod turn;
 mod vocab;
 mod watch;

@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# Benchmarks of sowbridge at growing campaign sizes. Not run by the tests or CI: it builds in
+# release mode and takes a few minutes.
+#
+#   bench/run.sh                         # fixture, 100, 1,000 and 10,000 forces, 7 runs each
+#   SIZES=fixture,100,1000 RUNS=3 bench/run.sh
+#   WORK=/tmp/sowbridge-bench bench/run.sh
+#
+# For each size it generates a synthetic campaign (examples/gen_campaign.rs; the fixture is
+# fixtures/peninsula), times `check`, `contacts` and `export hex <a contact hex>` (and
+# `apply` and `audit` once the binary has them), and prints the median wall time beside the
+# floor (the same files read and parsed with the csv crate alone, and the same output bytes
+# written and synced), the growth between sizes, and the peak memory, each with PASS or
+# FAIL against its target: a command within 3x its floor; ten times the units in at most
+# twelve times the time; under 200 MiB at the largest size. Exit status 0 when all pass.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+SIZES="${SIZES:-fixture,100,1000,10000}"
+RUNS="${RUNS:-7}"
+WORK="${WORK:-${TMPDIR:-/tmp}/sowbridge-bench}"
+SEED="${SEED:-1808}"
+
+cargo build --release --quiet --bin sowbridge --example bench --example gen_campaign
+echo "machine: $(nproc) cores, $(uname -sm)"
+target/release/examples/bench --bin target/release/sowbridge --sizes "$SIZES" --runs "$RUNS" \
+  --work "$WORK" --seed "$SEED"

@@ -1,0 +1,487 @@
+//! Benchmarks of the release binary at growing campaign sizes (run by `bench/run.sh`, never
+//! by the tests):
+//!
+//! ```text
+//! bench --bin target/release/sowbridge [--sizes fixture,100,1000,10000] [--runs 7]
+//!       [--work DIR] [--seed 1808]
+//! ```
+//!
+//! For each size it generates a campaign (`fixture` is `fixtures/peninsula`), runs each
+//! command several times and reports the median wall time beside a *floor*: the same input
+//! files read and parsed with the csv crate alone (and, for a command that writes, the same
+//! output bytes written and synced), in a process of its own so that both pay the same
+//! start-up. Then the growth between sizes and the peak memory (`/usr/bin/time -f %M`), each
+//! against its target with PASS or FAIL.
+//!
+//! `bench floor DIR [PAYLOAD DEST]` is the floor itself, run as a child.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+#[path = "../tests/support/synth.rs"]
+mod synth;
+
+use std::collections::BTreeMap;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::{Command, ExitCode, Stdio};
+use std::time::{Duration, Instant};
+
+/// A command must take at most this many times its floor.
+const FLOOR_TARGET: f64 = 3.0;
+/// Ten times the units may take at most this many times the time (per tenfold growth).
+const GROWTH_TARGET: f64 = 1.2;
+/// Peak memory at the largest size, MiB.
+const MEMORY_TARGET_MIB: f64 = 200.0;
+
+/// The campaign files a command reads.
+const INPUTS: [&str; 9] = [
+    "campaign.toml",
+    "rules.toml",
+    "map/hexes.csv",
+    "map/roads.csv",
+    "map/rivers.csv",
+    "map/battle-maps.csv",
+    "settlements.csv",
+    "forces.csv",
+    "commanders.csv",
+];
+
+struct Opts {
+    bin: PathBuf,
+    sizes: Vec<String>,
+    runs: usize,
+    work: PathBuf,
+    seed: u64,
+}
+
+fn parse_args() -> Option<Opts> {
+    let mut o = Opts {
+        bin: PathBuf::from("target/release/sowbridge"),
+        sizes: ["fixture", "100", "1000", "10000"].map(String::from).to_vec(),
+        runs: 7,
+        work: std::env::temp_dir().join("sowbridge-bench"),
+        seed: 1808,
+    };
+    let mut args = std::env::args().skip(1);
+    while let Some(a) = args.next() {
+        let v = args.next()?;
+        match a.as_str() {
+            "--bin" => o.bin = PathBuf::from(v),
+            "--sizes" => o.sizes = v.split(',').map(|s| s.trim().to_string()).collect(),
+            "--runs" => o.runs = v.parse().ok().filter(|&r| r > 0)?,
+            "--work" => o.work = PathBuf::from(v),
+            "--seed" => o.seed = v.parse().ok()?,
+            _ => return None,
+        }
+    }
+    Some(o)
+}
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().collect();
+    if args.get(1).map(String::as_str) == Some("floor") {
+        return floor(&args[2..]);
+    }
+    let Some(o) = parse_args() else {
+        eprintln!(
+            "usage: bench [--bin PATH] [--sizes fixture,100,1000,10000] [--runs N] [--work DIR] [--seed S]"
+        );
+        return ExitCode::from(2);
+    };
+    if !o.bin.is_file() {
+        eprintln!("{}: no sowbridge binary (cargo build --release first)", o.bin.display());
+        return ExitCode::from(2);
+    }
+    if run(&o) { ExitCode::SUCCESS } else { ExitCode::FAILURE }
+}
+
+// ---------------------------------------------------------------------------------------
+// The floor: read and parse the inputs with the csv crate alone, write the output bytes.
+
+fn floor(args: &[String]) -> ExitCode {
+    let Some(dir) = args.first().map(PathBuf::from) else { return ExitCode::from(2) };
+    let mut fields = 0usize;
+    for name in INPUTS {
+        let Ok(bytes) = std::fs::read(dir.join(name)) else { continue };
+        if name.ends_with(".toml") {
+            let text = String::from_utf8_lossy(&bytes);
+            fields += text.parse::<toml::Table>().map_or(0, |t| t.len());
+            continue;
+        }
+        let mut rdr = csv::ReaderBuilder::new().flexible(true).from_reader(bytes.as_slice());
+        let mut rec = csv::StringRecord::new();
+        while rdr.read_record(&mut rec).unwrap_or(false) {
+            fields += rec.len();
+        }
+    }
+    if let (Some(payload), Some(dest)) = (args.get(1), args.get(2)) {
+        for (rel, bytes) in snapshot(Path::new(payload)) {
+            let p = Path::new(dest).join(&rel);
+            std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+            let mut f = std::fs::File::create(&p).unwrap();
+            f.write_all(&bytes).unwrap();
+            f.sync_all().unwrap();
+        }
+    }
+    // Keeps the parse from being optimised away.
+    if fields == usize::MAX {
+        println!("{fields}");
+    }
+    ExitCode::SUCCESS
+}
+
+// ---------------------------------------------------------------------------------------
+// Folders.
+
+fn snapshot(dir: &Path) -> BTreeMap<String, Vec<u8>> {
+    let mut m = BTreeMap::new();
+    if !dir.exists() {
+        return m;
+    }
+    for e in walkdir::WalkDir::new(dir).sort_by_file_name() {
+        let e = e.unwrap();
+        if e.file_type().is_file() {
+            let rel = e.path().strip_prefix(dir).unwrap().to_string_lossy().replace('\\', "/");
+            m.insert(rel, std::fs::read(e.path()).unwrap());
+        }
+    }
+    m
+}
+
+fn write_tree(dir: &Path, files: &BTreeMap<String, Vec<u8>>) {
+    for (rel, bytes) in files {
+        let p = dir.join(rel);
+        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+        std::fs::write(p, bytes).unwrap();
+    }
+}
+
+fn fresh(dir: &Path) {
+    if dir.exists() {
+        std::fs::remove_dir_all(dir).unwrap();
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// Measuring.
+
+fn median(mut v: Vec<Duration>) -> Duration {
+    v.sort();
+    v[v.len() / 2]
+}
+
+fn ms(d: Duration) -> f64 {
+    d.as_secs_f64() * 1000.0
+}
+
+fn succeeds(bin: &Path, args: &[&str]) -> bool {
+    Command::new(bin)
+        .args(args)
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .status()
+        .is_ok_and(|s| s.success())
+}
+
+/// One command of the benchmark.
+struct Cmd {
+    name: String,
+    args: Vec<String>,
+    /// A command that changes the campaign: the folder is restored before every run.
+    writes: bool,
+}
+
+struct Measure {
+    median: Duration,
+    floor: Duration,
+    peak_kib: Option<u64>,
+    ok: bool,
+}
+
+/// Runs `bin --campaign camp args` after restoring the campaign; wall time, and success.
+fn timed(
+    bin: &Path,
+    camp: &Path,
+    pristine: &BTreeMap<String, Vec<u8>>,
+    out: &Path,
+    c: &Cmd,
+) -> (Duration, bool) {
+    if c.writes {
+        fresh(camp);
+        write_tree(camp, pristine);
+        fresh(out);
+    }
+    let t = Instant::now();
+    let st = Command::new(bin)
+        .arg("--campaign")
+        .arg(camp)
+        .args(&c.args)
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .status()
+        .unwrap();
+    (t.elapsed(), st.success())
+}
+
+fn peak_kib(
+    bin: &Path,
+    camp: &Path,
+    pristine: &BTreeMap<String, Vec<u8>>,
+    out: &Path,
+    c: &Cmd,
+) -> Option<u64> {
+    let time = Path::new("/usr/bin/time");
+    if !time.is_file() {
+        return None;
+    }
+    if c.writes {
+        fresh(camp);
+        write_tree(camp, pristine);
+        fresh(out);
+    }
+    let o = Command::new(time)
+        .args(["-f", "%M"])
+        .arg(bin)
+        .arg("--campaign")
+        .arg(camp)
+        .args(&c.args)
+        .stdout(Stdio::null())
+        .output()
+        .ok()?;
+    String::from_utf8_lossy(&o.stderr).lines().last()?.trim().parse().ok()
+}
+
+fn measure(o: &Opts, camp: &Path, out: &Path, c: &Cmd) -> Measure {
+    let pristine = snapshot(camp);
+    // One run first, to learn what the command writes (the floor writes the same bytes).
+    let payload = o.work.join("payload");
+    fresh(&payload);
+    let (_, ok) = timed(&o.bin, camp, &pristine, out, c);
+    if c.writes && ok {
+        let mut written = BTreeMap::new();
+        for (rel, bytes) in snapshot(camp) {
+            if rel != "campaign.lock" && pristine.get(&rel) != Some(&bytes) {
+                written.insert(format!("campaign/{rel}"), bytes);
+            }
+        }
+        for (rel, bytes) in snapshot(out) {
+            written.insert(format!("out/{rel}"), bytes);
+        }
+        write_tree(&payload, &written);
+    }
+    let times: Vec<Duration> = (0..o.runs).map(|_| timed(&o.bin, camp, &pristine, out, c).0).collect();
+    let me = std::env::current_exe().unwrap();
+    let dest = o.work.join("floor-out");
+    let floors: Vec<Duration> = (0..o.runs)
+        .map(|_| {
+            fresh(&dest);
+            let mut cmd = Command::new(&me);
+            cmd.arg("floor").arg(camp);
+            if c.writes {
+                cmd.arg(&payload).arg(&dest);
+            }
+            let t = Instant::now();
+            cmd.status().unwrap();
+            t.elapsed()
+        })
+        .collect();
+    let peak = peak_kib(&o.bin, camp, &pristine, out, c);
+    // Leave the campaign as it was generated.
+    fresh(camp);
+    write_tree(camp, &pristine);
+    fresh(out);
+    Measure { median: median(times), floor: median(floors), peak_kib: peak, ok }
+}
+
+// ---------------------------------------------------------------------------------------
+// The run.
+
+struct SizeResult {
+    label: String,
+    forces: usize,
+    rows: usize,
+    results: Vec<(String, Measure)>,
+}
+
+fn prepare(o: &Opts, size: &str) -> Option<(PathBuf, usize, usize, String)> {
+    let camp = o.work.join(format!("campaign-{size}"));
+    fresh(&camp);
+    if size == "fixture" {
+        let fx = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/peninsula");
+        write_tree(&camp, &snapshot(&fx));
+        let text = std::fs::read_to_string(camp.join("forces.csv")).ok()?;
+        let rows = text.lines().skip(1).filter(|l| !l.trim().is_empty()).count();
+        let forces = text.lines().skip(1).filter(|l| l.split(',').nth(1) == Some("")).count();
+        return Some((camp, forces, rows, "18.28".to_string()));
+    }
+    let n: usize = size.parse().ok()?;
+    let s = synth::generate(&synth::SynthOptions::new(n, o.seed));
+    s.write_to(&camp).ok()?;
+    Some((camp, s.forces, s.rows, s.contact_hexes[0].to_string()))
+}
+
+/// Measures one command, prints its line and keeps the figures; true when it meets its target.
+#[allow(clippy::too_many_arguments)]
+fn report(
+    o: &Opts,
+    size: &str,
+    forces: usize,
+    rows: usize,
+    camp: &Path,
+    out: &Path,
+    c: &Cmd,
+    results: &mut Vec<(String, Measure)>,
+) -> bool {
+    let m = measure(o, camp, out, c);
+    let ratio = m.median.as_secs_f64() / m.floor.as_secs_f64();
+    let pass = m.ok && ratio <= FLOOR_TARGET;
+    println!(
+        "| {size} | {forces} | {rows} | {} | {:.1} | {:.1} | {ratio:.2} | {} | {}{} |",
+        c.name,
+        ms(m.median),
+        ms(m.floor),
+        m.peak_kib.map_or("-".to_string(), |k| format!("{:.1}", k as f64 / 1024.0)),
+        if pass { "PASS" } else { "FAIL" },
+        if m.ok { "" } else { " (command failed)" }
+    );
+    let _ = std::io::stdout().flush();
+    let key = c.name.split_whitespace().next().unwrap_or("").to_string();
+    results.push((key, m));
+    pass
+}
+
+fn run(o: &Opts) -> bool {
+    std::fs::create_dir_all(&o.work).unwrap();
+    let out = o.work.join("out");
+    let out_s = out.to_string_lossy().into_owned();
+    // Slots for the commands still being written: they run only once the binary has them.
+    let has_apply = succeeds(&o.bin, &["apply", "--help"]);
+    let has_audit = succeeds(&o.bin, &["audit", "--help"]);
+    println!("# sowbridge benchmarks: {} runs each, median wall time", o.runs);
+    println!("binary {}, work folder {}", o.bin.display(), o.work.display());
+    if !has_apply {
+        println!("apply: not in this binary (`sowbridge apply --help` fails); slot skipped");
+    }
+    if !has_audit {
+        println!("audit: not in this binary (`sowbridge audit --help` fails); slot skipped");
+    }
+    if !Path::new("/usr/bin/time").is_file() {
+        println!("peak memory: /usr/bin/time not found; not measured");
+    }
+    println!();
+    println!(
+        "| size | forces | rows | command | median ms | floor ms | ratio | peak MiB | target ≤ {FLOOR_TARGET}× floor |"
+    );
+    println!("|---|---:|---:|---|---:|---:|---:|---:|---|");
+    let mut all_pass = true;
+    let mut sizes: Vec<SizeResult> = Vec::new();
+    for size in &o.sizes {
+        let Some((camp, forces, rows, hex)) = prepare(o, size) else {
+            eprintln!("size '{size}': cannot prepare (a number of forces, or 'fixture')");
+            return false;
+        };
+        let base = vec![
+            Cmd { name: "check".into(), args: vec!["check".into()], writes: false },
+            Cmd { name: "contacts".into(), args: vec!["contacts".into()], writes: false },
+            Cmd {
+                name: format!("export hex {hex}"),
+                args: ["export", "hex", &hex, "--out", &out_s].map(String::from).to_vec(),
+                writes: true,
+            },
+        ];
+        let mut results = Vec::new();
+        for c in base {
+            all_pass &= report(o, size, forces, rows, &camp, &out, &c, &mut results);
+        }
+        // SLOT apply: a hand-settled result for the exported battle, then `apply FILE` on the
+        // campaign with that battle pending. Runs once the binary has `apply`.
+        if has_apply {
+            match manual_result(o, &camp, &out, &hex) {
+                Some(result) => {
+                    let c = Cmd {
+                        name: "apply (after export)".into(),
+                        args: vec!["apply".into(), result.to_string_lossy().into_owned()],
+                        writes: true,
+                    };
+                    all_pass &= report(o, size, forces, rows, &camp, &out, &c, &mut results);
+                }
+                None => println!(
+                    "| {size} | {forces} | {rows} | apply | - | - | - | - | FAIL (no battle to apply) |"
+                ),
+            }
+        }
+        // SLOT audit: prove the campaign's journal. Runs once the binary has `audit`.
+        if has_audit {
+            let c = Cmd { name: "audit".into(), args: vec!["audit".into()], writes: false };
+            all_pass &= report(o, size, forces, rows, &camp, &out, &c, &mut results);
+        }
+        sizes.push(SizeResult { label: size.clone(), forces, rows, results });
+    }
+
+    println!();
+    println!("Growth (target: time ratio ≤ {GROWTH_TARGET} × unit ratio):");
+    println!();
+    println!("| from → to | rows ratio | command | time ratio | allowed | verdict |");
+    println!("|---|---:|---|---:|---:|---|");
+    for w in sizes.windows(2) {
+        let (a, b) = (&w[0], &w[1]);
+        let unit_ratio = b.rows as f64 / a.rows as f64;
+        for (name, mb) in &b.results {
+            let Some((_, ma)) = a.results.iter().find(|(n, _)| n == name) else { continue };
+            let tr = mb.median.as_secs_f64() / ma.median.as_secs_f64();
+            let allowed = GROWTH_TARGET * unit_ratio;
+            let pass = tr <= allowed;
+            all_pass &= pass;
+            println!(
+                "| {} → {} | {unit_ratio:.1} | {name} | {tr:.2} | {allowed:.1} | {} |",
+                a.label,
+                b.label,
+                if pass { "PASS" } else { "FAIL" }
+            );
+        }
+    }
+    if let Some(last) = sizes.last() {
+        println!();
+        let peak = last.results.iter().filter_map(|(_, m)| m.peak_kib).max();
+        match peak {
+            Some(k) => {
+                let mib = k as f64 / 1024.0;
+                let pass = mib < MEMORY_TARGET_MIB;
+                all_pass &= pass;
+                println!(
+                    "Peak memory at {} ({} forces, {} rows): {mib:.1} MiB (target < {MEMORY_TARGET_MIB} MiB): {}",
+                    last.label,
+                    last.forces,
+                    last.rows,
+                    if pass { "PASS" } else { "FAIL" }
+                );
+            }
+            None => println!("Peak memory: not measured (no /usr/bin/time)"),
+        }
+    }
+    println!();
+    println!("{}", if all_pass { "ALL TARGETS PASS" } else { "SOME TARGETS FAIL" });
+    all_pass
+}
+
+/// For the apply slot: export the battle once and write a hand-settled result for it (ten
+/// men killed in every unit the battle record lists).
+fn manual_result(o: &Opts, camp: &Path, out: &Path, hex: &str) -> Option<PathBuf> {
+    let out_s = out.to_string_lossy().into_owned();
+    let ok =
+        succeeds(&o.bin, &["--campaign", &camp.to_string_lossy(), "export", "hex", hex, "--out", &out_s]);
+    let rec = snapshot(&camp.join("battles"))
+        .into_iter()
+        .find(|(rel, _)| rel.ends_with("battle.json"))
+        .and_then(|(_, b)| serde_json::from_slice::<serde_json::Value>(&b).ok());
+    // The export stays: apply is measured on the campaign with its battle pending.
+    let rec = rec.filter(|_| ok)?;
+    let id = rec["id"].as_str()?.to_string();
+    let mut csv = String::from("battle,unit,killed,wounded,missing,captured\n");
+    for u in rec["units"].as_array()? {
+        let men = u["men"].as_u64().unwrap_or(0);
+        csv.push_str(&format!("{id},{},{},0,0,0\n", u["unit"].as_str()?, men.min(10)));
+    }
+    let p = o.work.join("result.csv");
+    std::fs::write(&p, csv).ok()?;
+    Some(p)
+}

@@ -1,0 +1,11 @@
+//! The engine's end-of-battle positions (startlocs.csv) on arbitrary bytes: read or refused with problems in its file, never a panic.
+#![no_main]
+
+use libfuzzer_sys::fuzz_target;
+use sowbridge::formats::results::parse_startlocs;
+
+fuzz_target!(|data: &[u8]| {
+    if let Err(p) = parse_startlocs("startlocs.csv", data) {
+        assert!(!p.0.is_empty() && p.0.iter().all(|x| x.file == "startlocs.csv"));
+    }
+});
