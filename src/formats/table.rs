@@ -56,8 +56,8 @@ impl Table {
                 Ok(false) => break,
                 Ok(true) => {
                     let line = r.position().map_or(0, csv::Position::line);
-                    // Fields are trimmed as they are read (see `Fields::text`).
-                    if r.iter().all(|f| f.trim().is_empty()) {
+                    // Fields are trimmed once, as they are stored.
+                    if r.iter().all(|f| f.bytes().all(|b| b.is_ascii_whitespace())) {
                         continue;
                     }
                     if r.len() > headers.len() {
@@ -71,7 +71,7 @@ impl Table {
                     }
                     let first = ends.len();
                     for f in &r {
-                        text.push_str(f);
+                        text.push_str(f.trim());
                         ends.push(text.len());
                     }
                     rows.push(Row { line, first, len: r.len() });
@@ -92,7 +92,7 @@ impl Table {
         }
         let k = row.first + i;
         let start = if k == 0 { 0 } else { self.ends[k - 1] };
-        self.text[start..self.ends[k]].trim()
+        &self.text[start..self.ends[k]]
     }
 
     /// Index of a column by (lower-case) name.
