@@ -384,7 +384,7 @@ fn run(o: &Opts) -> bool {
             Cmd { name: "contacts".into(), args: vec!["contacts".into()], writes: false },
             Cmd {
                 name: format!("export hex {hex}"),
-                args: ["export", "hex", &hex, "--out", &out_s].map(String::from).to_vec(),
+                args: ["export", "hex", &hex, "--replace", "--out", &out_s].map(String::from).to_vec(),
                 writes: true,
             },
         ];
@@ -394,9 +394,11 @@ fn run(o: &Opts) -> bool {
         }
         // SLOT apply: a hand-settled result for the exported battle, then `apply FILE` on the
         // campaign with that battle pending. Runs once the binary has `apply`.
+        let mut applied_result = None;
         if has_apply {
             match manual_result(o, &camp, &out, &hex) {
                 Some(result) => {
+                    applied_result = Some(result.clone());
                     let c = Cmd {
                         name: "apply (after export)".into(),
                         args: vec!["apply".into(), result.to_string_lossy().into_owned()],
@@ -411,7 +413,12 @@ fn run(o: &Opts) -> bool {
         }
         // SLOT audit: prove the campaign's journal. Runs once the binary has `audit`.
         if has_audit {
-            let c = Cmd { name: "audit".into(), args: vec!["audit".into()], writes: false };
+            // Audit replays a journal: apply the battle once (kept) so that there is one.
+            if let Some(r) = &applied_result {
+                let _ =
+                    succeeds(&o.bin, &["--campaign", &camp.to_string_lossy(), "apply", &r.to_string_lossy()]);
+            }
+            let c = Cmd { name: "audit (after apply)".into(), args: vec!["audit".into()], writes: false };
             all_pass &= report(o, size, forces, rows, &camp, &out, &c, &mut results);
         }
         sizes.push(SizeResult { label: size.clone(), forces, rows, results });

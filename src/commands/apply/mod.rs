@@ -209,11 +209,10 @@ pub fn apply_result(dir: &CampaignDir, req: &ApplyRequest) -> Result<Applied> {
     let seq = txn.as_ref().map_or(0, |t| t.next_seq());
     let report = outcome.apply_to(&mut c, &battle, &name, &hash, seq)?;
     let new_files = state_files(&c);
-    let current = match &txn {
-        Some(t) => t.current.clone(),
-        None => dir.read_state()?,
+    let diff = match &txn {
+        Some(t) => report::state_diff(&t.current, &new_files),
+        None => report::state_diff(&dir.read_state()?, &new_files),
     };
-    let diff = report::state_diff(&current, &new_files);
     let mut record = battle.clone();
     record.state = BattleState::Applied;
     record.result = Some(AppliedResult {
@@ -534,15 +533,15 @@ fn compute(
     }
     p.into_result()?;
     // River penalties (6.5.2) on the campaign after the battle's gun losses.
-    let mut after = c.clone();
-    for co in &carryover {
-        if let Some(u) = after.oob.get_mut(&co.unit) {
-            u.guns = co.guns_after;
-        }
-    }
     let river = if river_forces.is_empty() {
         RiverPenalties::default()
     } else {
+        let mut after = c.clone();
+        for co in &carryover {
+            if let Some(u) = after.oob.get_mut(&co.unit) {
+                u.guns = co.guns_after;
+            }
+        }
         river_penalties(rules, &after, &river_forces, c.config.turn, &mut dice)
     };
     Ok(Outcome2 {
