@@ -239,15 +239,21 @@ fn plan(dir: &CampaignDir, c: &Campaign, hex: HexId, a: &ExportHexArgs) -> Resul
     let base = format!("T{}-{hex}", c.config.turn);
     let id = choose_id(&existing, &base, a.replace)?;
     let replaces = pending_here.first().map(|b| (*b).clone());
+    // Army indices: never one of a pending battle (so a dump can only match its own
+    // battle), and while any is left, one no battle has used (so a late dump of an old
+    // battle cannot match a new one either).
     let mut army_index: BTreeMap<Side, u8> = BTreeMap::new();
     for side in [Side::French, Side::Allies] {
-        let used: BTreeSet<u8> = existing
-            .iter()
-            .filter(|b| b.state.is_pending() && b.id != id && Some(&b.id) != replaces.as_ref().map(|r| &r.id))
+        let others =
+            || existing.iter().filter(|b| b.id != id && Some(&b.id) != replaces.as_ref().map(|r| &r.id));
+        let pending: BTreeSet<u8> = others()
+            .filter(|b| b.state.is_pending())
             .filter_map(|b| b.army_index.get(&side).copied())
             .collect();
+        let ever: BTreeSet<u8> = others().filter_map(|b| b.army_index.get(&side).copied()).collect();
         let free = (1..=99u8)
-            .find(|i| !used.contains(i))
+            .find(|i| !ever.contains(i))
+            .or_else(|| (1..=99u8).find(|i| !pending.contains(i)))
             .ok_or_else(|| Error::refused("99 battles are pending: apply some results first".to_string()))?;
         army_index.insert(side, free);
     }

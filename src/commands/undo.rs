@@ -30,7 +30,24 @@ pub fn run(dir: &CampaignDir, id: &str, dry_run: bool) -> Result<()> {
     else {
         return Err(Error::refused(format!("battle {id} has no apply entry in journal.jsonl")).into());
     };
-    if let Some(later) = entries[pos + 1..].iter().find(|e| e.kind != EntryKind::ManualEdit) {
+    // Later battles that were applied and undone again do not count; anything else that
+    // came after (a battle still applied, a turn advance) blocks.
+    let mut open: Vec<&Entry> = Vec::new();
+    let mut blocking = None;
+    for e in &entries[pos + 1..] {
+        match e.kind {
+            EntryKind::ManualEdit => {}
+            EntryKind::Apply => open.push(e),
+            EntryKind::Undo if open.last().is_some_and(|a| a.battle == e.battle) => {
+                open.pop();
+            }
+            _ => {
+                blocking = Some(e);
+                break;
+            }
+        }
+    }
+    if let Some(later) = blocking.or_else(|| open.first().copied()) {
         return Err(Error::refused(format!(
             "battle {id} is not the newest change: journal entry {} ({}) came after it; only the newest applied battle can be undone",
             later.seq, later.summary

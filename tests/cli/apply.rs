@@ -325,3 +325,31 @@ fn a_general_hit_in_the_dump_is_flagged_for_replacement() {
     );
     assert!(c.read("battles/T20-18.28/report.md").contains("Commanders to replace"));
 }
+
+#[test]
+fn only_the_newest_applied_battle_can_be_undone() {
+    let c = Camp::new("peninsula");
+    export_medellin(&c, &[]);
+    let dump = write_dump(&c, "medellin.csv", worked);
+    assert_code(&apply(&c, &dump, &["--winner", "french"]), 0);
+    let out = c.tmp.path().join("out");
+    assert_code(
+        &c.run(&["export", "hex", "28.23", "--attacker", "allies", "--out", out.to_str().unwrap()]),
+        0,
+    );
+    let toledo = c.tmp.path().join("work").join("toledo.csv");
+    std::fs::write(
+        &toledo,
+        dump_for(&c, "T20-28.23", |k, _u, m| if k == "unit" { (m / 10, 0, 0) } else { (0, 0, 0) }),
+    )
+    .unwrap();
+    assert_code(&apply(&c, &toledo, &["--winner", "allies"]), 0);
+    let before = c.snapshot();
+    let o = c.run(&["undo", "T20-18.28"]);
+    assert_code(&o, 1);
+    assert!(stderr(&o).contains("not the newest change"), "{}", stderr(&o));
+    assert_eq!(c.snapshot(), before);
+    assert_code(&c.run(&["undo", "T20-28.23"]), 0);
+    assert_code(&c.run(&["undo", "T20-18.28"]), 0);
+    assert_code(&c.run(&["audit"]), 0);
+}

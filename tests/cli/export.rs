@@ -379,3 +379,64 @@ fn profiles_and_the_master_form_change_the_layout() {
     assert_eq!(script[0].join(","), "Event,ToID,Command,FromID,X Coord,Z Coord,timevar");
     assert!(out.join("Scenarios/T20-18.28/EnglishScenIntro.txt").is_file());
 }
+
+#[test]
+fn two_pending_battles_never_share_a_chain() {
+    let c = Camp::new("peninsula");
+    let (o, out) = export(&c, &["18.28"]);
+    assert_code(&o, 0);
+    let o = c.run(&["export", "hex", "28.23", "--attacker", "allies", "--out", out.to_str().unwrap()]);
+    assert_code(&o, 0);
+    let a = record(&c, "T20-18.28");
+    let b = record(&c, "T20-28.23");
+    assert_ne!(a["army_index"], b["army_index"]);
+    let chains = |r: &Value| -> BTreeSet<String> {
+        // Every row but the two side commanders (1_0_0_0_0_0, 2_0_0_0_0_0), which every
+        // battle has.
+        r["chains"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|e| e["chain"].as_str().unwrap().to_string())
+            .filter(|ch| !ch.ends_with("_0_0_0_0_0"))
+            .collect()
+    };
+    assert!(chains(&a).is_disjoint(&chains(&b)), "a dump could match both battles");
+    let o = c.run(&["battles", "--json"]);
+    let list: Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(list.as_array().unwrap().len(), 2);
+}
+
+#[test]
+fn a_battle_one_side_tried_to_refuse_puts_the_attacker_across_its_retreat() {
+    let c = Camp::new("peninsula");
+    // The French attack at Medellín; the Allies tried to avoid battle (8.2).
+    let (o, out) = export(&c, &["18.28", "--avoiding", "allies"]);
+    assert_code(&o, 0);
+    let rec = record(&c, "T20-18.28");
+    assert_eq!(rec["avoiding"], "Allies");
+    // The French brigades stand in two groups on either side of the Allied centre.
+    let rows = sow_rows(&out.join("Scenarios/T20-18.28/scenario.csv"));
+    let pos = |side: &str| -> Vec<(f64, f64)> {
+        rows[1..]
+            .iter()
+            .filter(|r| r[0] == side && r[4] != "0" && r[5] == "0")
+            .map(|r| (r[16].parse().unwrap(), r[17].parse().unwrap()))
+            .collect()
+    };
+    let (fr, al) = (pos("1"), pos("2"));
+    let centre =
+        al.iter().fold((0.0, 0.0), |a, p| (a.0 + p.0 / al.len() as f64, a.1 + p.1 / al.len() as f64));
+    let spread =
+        fr.iter().map(|p| ((p.0 - centre.0).powi(2) + (p.1 - centre.1).powi(2)).sqrt()).fold(0.0, f64::max);
+    assert!(fr.len() >= 4 && spread > 0.0);
+    let bearings: Vec<f64> =
+        fr.iter().map(|p| (p.1 - centre.1).atan2(-(p.0 - centre.0)).to_degrees()).collect();
+    let span =
+        bearings.iter().cloned().fold(f64::MIN, f64::max) - bearings.iter().cloned().fold(f64::MAX, f64::min);
+    assert!(span > 90.0, "the attacker is not across the line of retreat: bearings {bearings:?}");
+    // The attacking side cannot be the one avoiding battle.
+    let c2 = Camp::new("peninsula");
+    let (o, _) = export(&c2, &["18.28", "--avoiding", "french"]);
+    assert_code(&o, 1);
+}

@@ -145,19 +145,24 @@ fn pick_battle<'a>(
             Error::problem(Problem::at(&m.file, 2, "battle", format!("no battle '{}'", m.battle)))
         }),
         ResultFile::GameDump(d) => {
-            let mut scored: Vec<(usize, &BattleRecord)> =
-                battles.iter().map(|b| (chains_known(b, d), b)).filter(|(n, _)| *n > 0).collect();
-            scored.sort_by_key(|s| std::cmp::Reverse(s.0));
+            // Pending battles first: an applied battle's chains may be reused by a later one.
+            // A file that fits no pending battle as well as an applied one is for that one.
+            let mut scored: Vec<(bool, usize, &BattleRecord)> = battles
+                .iter()
+                .map(|b| (b.state.is_pending(), chains_known(b, d), b))
+                .filter(|(_, n, _)| *n > 0)
+                .collect();
+            scored.sort_by_key(|(pending, n, _)| std::cmp::Reverse((*n, *pending)));
             match scored.as_slice() {
                 [] => Err(Error::problem(Problem::in_file(
                     &d.file,
                     "no chain of this dump belongs to any exported battle".to_string(),
                 ))),
-                [(n, b), (m, other), ..] if n == m => Err(Error::refused(format!(
+                [(p1, n, b), (p2, m, other), ..] if n == m && p1 == p2 => Err(Error::refused(format!(
                     "{}: matches battles {} and {} equally; say --battle",
                     d.file, b.id, other.id
                 ))),
-                [(_, b), ..] => Ok(b),
+                [(_, _, b), ..] => Ok(b),
             }
         }
     }
