@@ -39,6 +39,9 @@ pub mod names {
     pub const RETURNS: &str = "returns.csv";
     /// Campaign score.
     pub const SCORE: &str = "score.csv";
+    /// Every file of the campaign folder that sowbridge reads into a campaign.
+    pub const ALL: [&str; 11] =
+        [CAMPAIGN, RULES, HEXES, ROADS, RIVERS, BATTLE_MAPS, SETTLEMENTS, FORCES, COMMANDERS, RETURNS, SCORE];
 }
 
 /// Columns of `forces.csv`, in the order sowbridge writes them.

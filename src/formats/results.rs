@@ -157,17 +157,7 @@ fn finish<T>(value: T, mut problems: Problems) -> Result<T, Problems> {
 
 /// A realistic dump as the game writes it (LF here; tests turn it into CRLF Windows-1252).
 #[cfg(test)]
-const SAMPLE_DUMP: &str = "\
-SOW Game Database Dump
-Scenario: T20-18.28 Talavera,Time: 18:42:10
-Side,Army,Corp,Div,Brig,Reg,Our Name,Ammo,Status,Deserted,Killed,Wounded,R1,R2,R3,R4,R5,R6,Killer Name,Casualties
-1,1,0,0,0,0,Sir Arthur Wellesley,0,Normal,0,0,0
-1,1,1,0,0,0,Lt-Gen Hill (hawkeye),0,Normal,0,1,0,2,1,1,1,2,3,9e Léger 1er Bn,1
-1,1,1,1,1,1,1/29th Foot,27,Steady,12,40,85,2,1,1,1,2,3,9e Léger 1er Bn,80
-1,1,1,1,1,1,1/29th Foot,27,Steady,12,40,85,2,1,1,1,3,1,24e Ligne 2e Bn,57
-2,1,1,1,2,3,9e Léger 1er Bn,15,Wavering,30,22,61,1,1,1,1,1,1,1/29th Foot,113
-2,1,1,1,3,1,24e Ligne 2e Bn,40,Routed,105,9,30,0,0,0,0,0,0,,0
-";
+const SAMPLE_DUMP: &str = include_str!("../../tests/data/sample-gamedb.csv");
 
 #[cfg(test)]
 mod tests {

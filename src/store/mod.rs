@@ -84,19 +84,7 @@ impl CampaignDir {
             )));
         }
         let mut files = CampaignFiles::default();
-        for name in [
-            names::CAMPAIGN,
-            names::RULES,
-            names::HEXES,
-            names::ROADS,
-            names::RIVERS,
-            names::BATTLE_MAPS,
-            names::SETTLEMENTS,
-            names::FORCES,
-            names::COMMANDERS,
-            names::RETURNS,
-            names::SCORE,
-        ] {
+        for name in names::ALL {
             if let Some(b) = self.read(name)? {
                 files.files.insert(name, b);
             }

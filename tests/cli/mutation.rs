@@ -180,17 +180,7 @@ fn assert_located(p: &Problems, known: &[&str], ctx: &str) {
     }
 }
 
-const CAMPAIGN_FILES: [&str; 9] = [
-    names::CAMPAIGN,
-    names::RULES,
-    names::HEXES,
-    names::ROADS,
-    names::RIVERS,
-    names::BATTLE_MAPS,
-    names::SETTLEMENTS,
-    names::FORCES,
-    names::COMMANDERS,
-];
+const CAMPAIGN_FILES: [&str; 11] = names::ALL;
 
 #[test]
 fn mutated_campaigns_are_read_or_refused_with_located_problems_never_a_panic() {
@@ -294,17 +284,7 @@ fn export_on_mutated_campaign_folders_refuses_without_a_trace() {
 }
 
 /// A SoW battle dump (sow-formats.md §3.1): preamble, header, one or more rows per unit.
-const DUMP: &str = "\
-SOW Game Database Dump
-Scenario: T20-18.28 Talavera,Time: 18:42:10
-Side,Army,Corp,Div,Brig,Reg,Our Name,Ammo,Status,Deserted,Killed,Wounded,R1,R2,R3,R4,R5,R6,Killer Name,Casualties
-1,1,0,0,0,0,Sir Arthur Wellesley,0,Normal,0,0,0
-1,1,1,0,0,0,Lt-Gen Hill (hawkeye),0,Normal,0,1,0,2,1,1,1,2,3,9e Léger 1er Bn,1
-1,1,1,1,1,1,1/29th Foot,27,Steady,12,40,85,2,1,1,1,2,3,9e Léger 1er Bn,80
-1,1,1,1,1,1,1/29th Foot,27,Steady,12,40,85,2,1,1,1,3,1,24e Ligne 2e Bn,57
-2,1,1,1,2,3,9e Léger 1er Bn,15,Wavering,30,22,61,1,1,1,1,1,1,1/29th Foot,113
-2,1,1,1,3,1,24e Ligne 2e Bn,40,Routed,105,9,30,0,0,0,0,0,0,,0
-";
+const DUMP: &str = include_str!("../data/sample-gamedb.csv");
 
 const MANUAL: &str = "\
 battle,unit,killed,wounded,missing,captured,guns_lost,ammo
