@@ -100,8 +100,9 @@ impl Judge for ApplyJudge {
             Ok(false) => {}
             Err(e) => return Judgement::Wait { reason: format!("will try again: {e}") },
         }
-        if let Ok(bytes) = std::fs::read(path)
-            && let Some((battle, applied_as)) = self.applied_hash(&crate::store::journal::sha256_hex(&bytes))
+        if let Ok(input) = crate::formats::results::read_result_input(path)
+            && let Some((battle, applied_as)) =
+                self.applied_hash(&crate::store::journal::sha256_hex(&input.bytes))
         {
             return Judgement::AlreadyApplied { battle, applied_as };
         }

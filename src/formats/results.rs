@@ -256,3 +256,23 @@ mod tests {
         }
     }
 }
+
+/// A result file as read from disk, with the `startlocs.csv` lying beside it (the final
+/// `dumplocs` of the battle, when the game wrote one).
+#[derive(Debug, Clone)]
+pub struct ResultInput {
+    /// The file's name.
+    pub name: String,
+    /// Its bytes.
+    pub bytes: Vec<u8>,
+    /// The bytes of `startlocs.csv` in the same folder, if there is one.
+    pub startlocs: Option<Vec<u8>>,
+}
+
+/// Reads a result file and the `startlocs.csv` beside it.
+pub fn read_result_input(path: &std::path::Path) -> Result<ResultInput, crate::error::Error> {
+    let bytes = std::fs::read(path).map_err(|e| crate::error::Error::io(path, e))?;
+    let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+    let startlocs = path.parent().map(|d| d.join("startlocs.csv")).and_then(|p| std::fs::read(p).ok());
+    Ok(ResultInput { name, bytes, startlocs })
+}

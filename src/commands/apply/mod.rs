@@ -6,13 +6,15 @@ pub mod matching;
 pub mod report;
 
 use std::collections::{BTreeMap, BTreeSet};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::time::Duration;
 
 use crate::error::{Error, Problem, Problems, Result};
 use crate::formats::campaign::{write_commanders, write_forces};
 use crate::formats::ledger::{score_row, write_returns, write_score};
-use crate::formats::results::{ResultFile, StartLocs, parse_result, parse_startlocs};
+use crate::formats::results::{
+    ResultFile, ResultInput, StartLocs, parse_result, parse_startlocs, read_result_input,
+};
 use crate::formats::sow::scenario::parse_time;
 use crate::model::battle::{AppliedResult, BattleRecord, BattleState, Role};
 use crate::model::ledger::{Return, ReturnKind};
@@ -123,12 +125,6 @@ pub fn applied_hash(dir: &CampaignDir, hash: &str) -> Result<Option<(String, Str
         .find_map(|b| b.result.as_ref().filter(|r| r.hash == hash).map(|r| (b.id.clone(), r.file.clone()))))
 }
 
-fn read_startlocs(path: &Path) -> Option<Result<StartLocs>> {
-    let sl = path.parent().map(|d| d.join("startlocs.csv"))?;
-    let bytes = std::fs::read(&sl).ok()?;
-    Some(parse_startlocs("startlocs.csv", &bytes).map_err(Error::Rejected))
-}
-
 fn pick_battle<'a>(
     battles: &'a [BattleRecord],
     rf: &ResultFile,
@@ -170,8 +166,7 @@ fn pick_battle<'a>(
 
 /// Applies a result file (or, with `dry_run`, reports what it would do).
 pub fn apply_result(dir: &CampaignDir, req: &ApplyRequest) -> Result<Applied> {
-    let bytes = std::fs::read(&req.path).map_err(|e| Error::io(&req.path, e))?;
-    let name = req.path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+    let ResultInput { name, bytes, startlocs: startlocs_bytes } = read_result_input(&req.path)?;
     let hash = file_hash(&bytes);
     let lock = if req.dry_run { None } else { Some(CampaignLock::acquire(dir, Duration::from_secs(60))?) };
     if let Some(l) = &lock {
@@ -192,7 +187,10 @@ pub fn apply_result(dir: &CampaignDir, req: &ApplyRequest) -> Result<Applied> {
         )));
     }
     let startlocs = match &rf {
-        ResultFile::GameDump(_) => read_startlocs(&req.path).transpose()?,
+        ResultFile::GameDump(_) => startlocs_bytes
+            .as_deref()
+            .map(|b| parse_startlocs("startlocs.csv", b).map_err(Error::Rejected))
+            .transpose()?,
         ResultFile::Manual(_) => None,
     };
     if req.require_final && matches!(rf, ResultFile::GameDump(_)) {
@@ -239,9 +237,7 @@ pub fn apply_result(dir: &CampaignDir, req: &ApplyRequest) -> Result<Applied> {
     extra.write(record_path(&record.id), record_bytes(&record)?);
     extra.write(report_path(&record.id), report.clone().into_bytes());
     extra.write(format!("battles/{}/results/{name}", record.id), bytes);
-    if let Some(sl) = req.path.parent().map(|p| p.join("startlocs.csv")).filter(|p| p.is_file())
-        && let Ok(b) = std::fs::read(sl)
-    {
+    if let (ResultFile::GameDump(_), Some(b)) = (&rf, startlocs_bytes) {
         extra.write(format!("battles/{}/results/startlocs.csv", record.id), b);
     }
     let entry = Entry {
