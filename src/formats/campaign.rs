@@ -12,7 +12,7 @@ use crate::model::{
     Terrain, Unit,
 };
 
-use super::table::{Fields, Table, write_csv};
+use super::table::{ColumnRef, Fields, Table, write_csv};
 use super::text::decode;
 
 /// File names inside the campaign folder.
@@ -131,11 +131,14 @@ pub fn parse_rules(bytes: Option<&[u8]>, problems: &mut Problems) -> RulesConfig
     })
 }
 
-fn hex_on_map(f: &mut Fields<'_>, name: &str, grid: &HexGrid, required: bool) -> Option<HexId> {
+fn hex_on_map(f: &mut Fields<'_>, name: impl ColumnRef, grid: &HexGrid, required: bool) -> Option<HexId> {
     let h: Option<HexId> = if required { f.req(name) } else { f.opt(name) };
     let h = h?;
     if !grid.contains(h) {
-        f.problem(name, format!("hex {h} is outside the map ({} columns, {} rows)", grid.columns, grid.rows));
+        f.problem(
+            name.label(),
+            format!("hex {h} is outside the map ({} columns, {} rows)", grid.columns, grid.rows),
+        );
         return None;
     }
     Some(h)
@@ -323,9 +326,29 @@ fn parse_forces(t: &Table, grid: &HexGrid, p: &mut Problems) -> (Vec<(u64, Unit)
     if !t.require(&["id", "parent", "level", "name", "nation", "men"], p) {
         return (out, extra_cols);
     }
+    // Columns resolved once: a large order of battle has hundreds of thousands of rows.
+    let [
+        c_id,
+        c_parent,
+        c_level,
+        c_name,
+        c_commander,
+        c_nation,
+        c_arm,
+        c_men,
+        c_squadrons,
+        c_guns,
+        c_hex,
+        c_moving_to,
+        c_depot,
+        c_supply,
+        c_quality,
+        c_ammo,
+        c_status,
+    ] = FORCE_COLUMNS.map(|n| t.column(n));
     for row in &t.rows {
         let mut f = Fields::new(t, row, p);
-        let id = f.text("id").to_string();
+        let id = f.text(c_id).to_string();
         if id.is_empty() {
             f.problem("id", "is empty");
             continue;
@@ -333,24 +356,24 @@ fn parse_forces(t: &Table, grid: &HexGrid, p: &mut Problems) -> (Vec<(u64, Unit)
         if id.contains(|c: char| c.is_whitespace() || c == ';') {
             f.problem("id", format!("'{id}' contains a space or ';'"));
         }
-        let parent = Some(f.text("parent").to_string()).filter(|s| !s.is_empty());
-        let level: Option<Level> = f.req("level");
-        let nation: Option<Nation> = f.req("nation");
-        let arm: Option<Arm> = f.opt("arm");
-        let men = f.count("men");
-        let squadrons = f.count("squadrons");
-        let guns = f.count("guns");
-        let hex = hex_on_map(&mut f, "hex", grid, false);
-        let moving_to = hex_on_map(&mut f, "moving_to", grid, false);
-        let supply = f.opt::<Supply>("supply").unwrap_or(Supply::In);
-        let quality = f.opt("quality");
-        let ammo = f.count("ammo");
+        let parent = Some(f.text(c_parent).to_string()).filter(|s| !s.is_empty());
+        let level: Option<Level> = f.req(c_level);
+        let nation: Option<Nation> = f.req(c_nation);
+        let arm: Option<Arm> = f.opt(c_arm);
+        let men = f.count(c_men);
+        let squadrons = f.count(c_squadrons);
+        let guns = f.count(c_guns);
+        let hex = hex_on_map(&mut f, c_hex, grid, false);
+        let moving_to = hex_on_map(&mut f, c_moving_to, grid, false);
+        let supply = f.opt::<Supply>(c_supply).unwrap_or(Supply::In);
+        let quality = f.opt(c_quality);
+        let ammo = f.count(c_ammo);
         if let Some(a) = ammo
             && a > 100
         {
             f.problem("ammo", format!("{a} is above 100 (per cent of a full load)"));
         }
-        let status = match parse_status_list(f.text("status")) {
+        let status = match parse_status_list(f.text(c_status)) {
             Ok(s) => s,
             Err(e) => {
                 f.problem("status", e);
@@ -370,7 +393,7 @@ fn parse_forces(t: &Table, grid: &HexGrid, p: &mut Problems) -> (Vec<(u64, Unit)
             }
         } else {
             match arm {
-                None if f.text("arm").is_empty() => f.problem("arm", format!("a {level} needs an arm")),
+                None if f.text(c_arm).is_empty() => f.problem("arm", format!("a {level} needs an arm")),
                 Some(a) => {
                     let ok = match level {
                         Level::Battalion => a.class() == ArmClass::Infantry,
@@ -402,7 +425,7 @@ fn parse_forces(t: &Table, grid: &HexGrid, p: &mut Problems) -> (Vec<(u64, Unit)
                 }
                 None => {}
             }
-            if men.is_some_and(|m| m == 0) || (men.is_none() && f.text("men").is_empty()) {
+            if men.is_some_and(|m| m == 0) || (men.is_none() && f.text(c_men).is_empty()) {
                 f.problem("men", format!("a {level} without men"));
             }
         }
@@ -421,8 +444,8 @@ fn parse_forces(t: &Table, grid: &HexGrid, p: &mut Problems) -> (Vec<(u64, Unit)
             id,
             parent,
             level,
-            name: f.text("name").to_string(),
-            commander: Some(f.text("commander").to_string()).filter(|s| !s.is_empty()),
+            name: f.text(c_name).to_string(),
+            commander: Some(f.text(c_commander).to_string()).filter(|s| !s.is_empty()),
             nation,
             arm,
             men: men.unwrap_or(0),
@@ -430,7 +453,7 @@ fn parse_forces(t: &Table, grid: &HexGrid, p: &mut Problems) -> (Vec<(u64, Unit)
             guns: guns.unwrap_or(0),
             hex,
             moving_to,
-            depot: Some(f.text("depot").to_string()).filter(|s| !s.is_empty()),
+            depot: Some(f.text(c_depot).to_string()).filter(|s| !s.is_empty()),
             supply,
             quality,
             ammo: ammo.map(|a| a.min(100) as u8),

@@ -71,7 +71,7 @@ impl Table {
                     }
                     let first = ends.len();
                     for f in &r {
-                        text.push_str(f.trim());
+                        text.push_str(f.trim_ascii());
                         ends.push(text.len());
                     }
                     rows.push(Row { line, first, len: r.len() });
@@ -118,6 +118,49 @@ impl Table {
     }
 }
 
+/// A column named once and looked up once per table, for readers that ask for the same
+/// columns on every row of a large file.
+#[derive(Debug, Clone, Copy)]
+pub struct Col<'n> {
+    /// Index in the header, if the column is there.
+    pub idx: Option<usize>,
+    /// Its name, for messages.
+    pub name: &'n str,
+}
+
+/// A way to name a column: its name, looked up each time, or a [`Col`] already resolved.
+pub trait ColumnRef: Copy {
+    /// The column's index in a table.
+    fn index(self, t: &Table) -> Option<usize>;
+    /// The column's name, for messages.
+    fn label(&self) -> &str;
+}
+
+impl ColumnRef for &str {
+    fn index(self, t: &Table) -> Option<usize> {
+        t.col(self)
+    }
+    fn label(&self) -> &str {
+        self
+    }
+}
+
+impl ColumnRef for Col<'_> {
+    fn index(self, _: &Table) -> Option<usize> {
+        self.idx
+    }
+    fn label(&self) -> &str {
+        self.name
+    }
+}
+
+impl Table {
+    /// Resolves a column once.
+    pub fn column<'n>(&self, name: &'n str) -> Col<'n> {
+        Col { idx: self.col(name), name }
+    }
+}
+
 /// Typed access to the fields of one row, pushing located problems.
 #[derive(Debug)]
 pub struct Fields<'a> {
@@ -139,8 +182,8 @@ impl<'a> Fields<'a> {
     }
 
     /// Raw text of a column ("" when missing or blank).
-    pub fn text(&self, name: &str) -> &'a str {
-        self.table.col(name).map_or("", |i| self.table.field(self.row, i))
+    pub fn text(&self, c: impl ColumnRef) -> &'a str {
+        c.index(self.table).map_or("", |i| self.table.field(self.row, i))
     }
 
     /// Pushes a problem on this row.
@@ -149,40 +192,40 @@ impl<'a> Fields<'a> {
     }
 
     /// An optional typed value: blank is `None`; a bad value is a problem and `None`.
-    pub fn opt<T>(&mut self, name: &str) -> Option<T>
+    pub fn opt<T>(&mut self, c: impl ColumnRef) -> Option<T>
     where
         T: FromStr,
         T::Err: std::fmt::Display,
     {
-        let t = self.text(name);
+        let t = self.text(c);
         if t.is_empty() {
             return None;
         }
         match t.parse::<T>() {
             Ok(v) => Some(v),
             Err(e) => {
-                self.problem(name, e.to_string());
+                self.problem(c.label(), e.to_string());
                 None
             }
         }
     }
 
     /// A required typed value: blank or bad is a problem.
-    pub fn req<T>(&mut self, name: &str) -> Option<T>
+    pub fn req<T>(&mut self, c: impl ColumnRef) -> Option<T>
     where
         T: FromStr,
         T::Err: std::fmt::Display,
     {
-        if self.text(name).is_empty() {
-            self.problem(name, "is empty");
+        if self.text(c).is_empty() {
+            self.problem(c.label(), "is empty");
             return None;
         }
-        self.opt(name)
+        self.opt(c)
     }
 
     /// An optional whole number.
-    pub fn count(&mut self, name: &str) -> Option<u32> {
-        let t = self.text(name);
+    pub fn count(&mut self, c: impl ColumnRef) -> Option<u32> {
+        let t = self.text(c);
         if t.is_empty() {
             return None;
         }
@@ -194,19 +237,19 @@ impl<'a> Fields<'a> {
                 } else {
                     format!("'{t}' is not a whole number")
                 };
-                self.problem(name, msg);
+                self.problem(c.label(), msg);
                 None
             }
         }
     }
 
     /// A yes/no flag (`yes`, `y`, `true`, `1`, or blank/`no`).
-    pub fn flag(&mut self, name: &str) -> bool {
-        match self.text(name).to_ascii_lowercase().as_str() {
+    pub fn flag(&mut self, c: impl ColumnRef) -> bool {
+        match self.text(c).to_ascii_lowercase().as_str() {
             "" | "no" | "n" | "false" | "0" => false,
             "yes" | "y" | "true" | "1" => true,
             other => {
-                self.problem(name, format!("'{other}' is not yes or no"));
+                self.problem(c.label(), format!("'{other}' is not yes or no"));
                 false
             }
         }
@@ -214,7 +257,7 @@ impl<'a> Fields<'a> {
 
     /// The values of the given columns, in order ("" when missing).
     pub fn texts(&self, names: &[String]) -> Vec<String> {
-        names.iter().map(|n| self.text(n).to_string()).collect()
+        names.iter().map(|n| self.text(n.as_str()).to_string()).collect()
     }
 }
 

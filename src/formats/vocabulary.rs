@@ -82,7 +82,7 @@ pub fn parse_vocabulary(label: &str, vocab: &[u8], quality: &[u8]) -> Result<Voc
             };
             let mut values = [None; 16];
             for (i, a) in ATTRIBUTES.iter().enumerate() {
-                values[i] = f.count(a).map(|v| v.min(255) as u8);
+                values[i] = f.count(*a).map(|v| v.min(255) as u8);
             }
             if let Some(quality) = quality {
                 qualities.push(QualityEntry { line: f.line(), quality, level, values });
