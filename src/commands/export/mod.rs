@@ -8,7 +8,6 @@ use std::time::Duration;
 
 use anyhow::{Context, Result};
 use serde::Serialize;
-use sha2::{Digest, Sha256};
 
 use crate::cli::ExportHexArgs;
 use crate::commands::vocab::check_vocabulary;
@@ -16,7 +15,7 @@ use crate::error::Error;
 use crate::formats::campaign::{names, write_battle_maps};
 use crate::formats::logistics::read_logistics;
 use crate::formats::maps::{BUILTIN_CATALOGUE, parse_catalogue};
-use crate::formats::sow::deploy::{Anchor, deploy, point_at};
+use crate::formats::sow::deploy::{deploy, point_at};
 use crate::formats::sow::oob::{SideInput, SowRow, build_side};
 use crate::formats::sow::scenario::{
     Arrival, Objective, OutputFile, ScenarioInput, format_time, objective_points, parse_time, render,
@@ -36,6 +35,12 @@ use crate::rules::reserve::validate_reserve;
 use crate::store::battles::{briefing_path, record_bytes, record_path};
 use crate::store::profile::load_profile;
 use crate::store::{CampaignDir, CampaignLock, Commit, atomic_write};
+
+mod layout;
+mod show;
+
+use layout::{anchors, edge_of, intro_text};
+use show::print_plan;
 
 /// What `--json` prints.
 #[derive(Debug, Serialize)]
@@ -74,26 +79,6 @@ pub fn catalogue(dir: &CampaignDir) -> Result<Vec<CatalogueMap>> {
         None => ("sow-maps/catalogue.csv".to_string(), BUILTIN_CATALOGUE.as_bytes().to_vec()),
     };
     Ok(parse_catalogue(&label, &bytes).map_err(Error::Rejected)?)
-}
-
-fn sha256_hex(bytes: &[u8]) -> String {
-    Sha256::digest(bytes).iter().map(|b| format!("{b:02x}")).collect()
-}
-
-fn circular_mean(bearings: &[f64]) -> Option<f64> {
-    if bearings.is_empty() {
-        return None;
-    }
-    let (s, c) =
-        bearings.iter().fold((0.0, 0.0), |(s, c), b| (s + b.to_radians().sin(), c + b.to_radians().cos()));
-    if s.abs() < 1e-9 && c.abs() < 1e-9 {
-        return bearings.first().copied();
-    }
-    Some((s.atan2(c).to_degrees() + 360.0) % 360.0)
-}
-
-fn edge_of(map_bearing: f64) -> String {
-    ["N", "E", "S", "W"][((map_bearing / 90.0).round() as usize) % 4].to_string()
 }
 
 /// Units and formations that stay out: reserves and anything unavailable (6.5.2.4).
@@ -152,7 +137,7 @@ pub fn run(dir: &CampaignDir, a: &ExportHexArgs) -> Result<()> {
     let txn = dir.begin(&lock)?;
     write(&c, &plan, txn)?;
     if a.json {
-        super::print_json(&plan.summary)?;
+        crate::commands::print_json(&plan.summary)?;
     } else {
         print_plan(&plan, false)?;
         eprintln!("exported battle {} into {}", plan.record.id, plan.out.display());
@@ -478,7 +463,7 @@ fn plan(dir: &CampaignDir, c: &Campaign, hex: HexId, a: &ExportHexArgs) -> Resul
             .collect(),
         scenario_dir: scenario_dir.clone(),
         oob: oob.clone(),
-        files: files.iter().map(|f| (f.path.clone(), sha256_hex(&f.bytes))).collect(),
+        files: files.iter().map(|f| (f.path.clone(), crate::store::journal::sha256_hex(&f.bytes))).collect(),
         result: None,
     };
     let summary = ExportSummary {
@@ -520,156 +505,6 @@ fn exported_units(c: &Campaign, rows: &[SowRow]) -> Vec<ExportedUnit> {
         });
     }
     out
-}
-
-fn anchors(
-    c: &Campaign,
-    participants: &[Participant],
-    attacker: Side,
-    avoiding: Option<Side>,
-    orientation: u16,
-    world: f64,
-) -> BTreeMap<String, Anchor> {
-    let rot = |b: f64| (b + f64::from(orientation)) % 360.0;
-    let mean_of = |s: Side| {
-        let bs: Vec<f64> = participants
-            .iter()
-            .filter(|p| p.side == s && p.role == Role::Principal)
-            .filter_map(|p| p.bearing.map(rot))
-            .collect();
-        circular_mean(&bs)
-    };
-    let mut out = BTreeMap::new();
-    let retreat = avoiding.map(|av| {
-        // The avoiding side's line of retreat: toward its depot, else away from the attacker.
-        let depot_bearing = participants
-            .iter()
-            .filter(|p| p.side == av)
-            .filter_map(|p| c.oob.get(&p.force).and_then(|f| f.depot.clone()))
-            .find_map(|d| c.map.settlements.iter().find(|s| s.name == d).map(|s| s.hex))
-            .and_then(|h| participants.first().map(|p0| (p0, h)))
-            .map(|(_, h)| rot(c.map.grid.bearing(participants.iter().map(|p| p.hex).min().unwrap_or(h), h)));
-        depot_bearing.or_else(|| mean_of(attacker).map(|m| (m + 180.0) % 360.0)).unwrap_or(180.0)
-    });
-    for p in participants {
-        let enemy_mean = mean_of(p.side.enemy());
-        let anchor = match (p.role, p.bearing) {
-            (Role::Joiner, Some(b)) => {
-                let mb = rot(b);
-                Anchor { at: point_at(world, mb, 0.92), facing: (mb + 180.0) % 360.0, second: None }
-            }
-            (_, None) => {
-                let facing = enemy_mean.unwrap_or(if p.side == attacker { 180.0 } else { 0.0 });
-                let at = match (avoiding, retreat) {
-                    (Some(av), Some(r)) if av == p.side => point_at(world, r, 0.05),
-                    _ => point_at(world, (facing + 180.0) % 360.0, 0.12),
-                };
-                Anchor { at, facing, second: None }
-            }
-            (Role::Principal, Some(b)) => {
-                let mb = rot(b);
-                match (avoiding, retreat) {
-                    (Some(_), Some(r)) if p.side == attacker => Anchor {
-                        at: point_at(world, mb, 0.3),
-                        facing: (mb + 180.0) % 360.0,
-                        second: Some(point_at(world, r, 0.35)),
-                    },
-                    _ => {
-                        let frac = if p.side == attacker { 0.7 } else { 0.35 };
-                        Anchor { at: point_at(world, mb, frac), facing: (mb + 180.0) % 360.0, second: None }
-                    }
-                }
-            }
-        };
-        out.insert(p.force.clone(), anchor);
-    }
-    out
-}
-
-fn intro_text(c: &Campaign, id: &str, place: &str, hex: HexId, ps: &[Participant], end: &str) -> String {
-    let mut s = format!(
-        "The action at {place}, {} (campaign turn {}).\nBattle {id} in hex {hex}.\n\n",
-        c.turn().date(),
-        c.config.turn
-    );
-    for side in [Side::French, Side::Allies] {
-        let names: Vec<String> = ps
-            .iter()
-            .filter(|p| p.side == side && p.role == Role::Principal)
-            .map(|p| {
-                c.oob.get(&p.force).map_or(p.name.clone(), |f| match &f.commander {
-                    Some(cmd) => format!("{} ({cmd})", f.name),
-                    None => f.name.clone(),
-                })
-            })
-            .collect();
-        s.push_str(&format!("{side}: {}.\n", names.join("; ")));
-    }
-    s.push_str(&format!(
-        "\nOther forces may arrive during the battle. The battle ends at {end}.\nEach commander has his own briefing from the umpire.\n"
-    ));
-    s
-}
-
-fn print_plan(plan: &ExportPlan, json: bool) -> Result<()> {
-    let r = &plan.record;
-    if json {
-        return super::print_json(&serde_json::json!({
-            "dry_run": true,
-            "battle": r.id,
-            "scenario_dir": plan.summary.scenario_dir,
-            "oob": plan.summary.oob,
-            "map": r.map.id,
-            "orientation": r.map.orientation,
-            "map_reason": r.map.reason,
-            "attacker": r.attacker,
-            "participants": r.participants,
-            "reserves": r.reserves,
-            "files": r.files.keys().collect::<Vec<_>>(),
-        }));
-    }
-    println!("battle {} at {} ({}), turn {}", r.id, r.hex, r.place, r.turn);
-    println!("attacker: {} ({})", r.attacker, r.attacker_reason);
-    if let Some(av) = r.avoiding {
-        println!("avoiding battle (8.2): {av}");
-    }
-    println!(
-        "map: {} at {}° ({}{})",
-        r.map.id,
-        r.map.orientation,
-        r.map.reason,
-        if r.map.reused { "" } else { "; stored for later battles in this hex" }
-    );
-    for p in &r.participants {
-        let role = match p.role {
-            Role::Principal => "principal".to_string(),
-            Role::Joiner => format!(
-                "joiner, enters {} edge after {} min{}{}",
-                p.edge,
-                p.delay_minutes,
-                if p.delay_overridden { " (--delay)" } else { "" },
-                p.crosses_river.as_ref().map(|r| format!(", crossing the {r}")).unwrap_or_default()
-            ),
-        };
-        println!("  {:<7} {:<12} {} at {}: {role}", p.side.to_string(), p.force, p.name, p.hex);
-    }
-    for x in &r.excluded {
-        println!("  excluded: {x}");
-    }
-    for res in &r.reserves {
-        println!("  reserve (8.7): {} {} ({} squadrons, {} men)", res.unit, res.name, res.squadrons, res.men);
-    }
-    for u in &r.unavailable {
-        println!("  unavailable (6.5.2.4): {u}");
-    }
-    let men: u32 =
-        r.chains.iter().filter(|e| matches!(e.kind, RowKind::Unit | RowKind::Gun)).map(|e| e.men).sum();
-    let guns = r.chains.iter().filter(|e| e.kind == RowKind::Gun).count();
-    println!("OOB: {} rows, {men} men, {guns} guns", r.chains.len());
-    for f in r.files.keys() {
-        println!("  {}", plan.out.join(f).display());
-    }
-    Ok(())
 }
 
 /// Writes the SoW files, then commits the battle record, briefings and map choice (with any
