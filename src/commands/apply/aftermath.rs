@@ -44,7 +44,7 @@ fn outcome_of(side: Side, winner: Option<Side>) -> Outcome {
     }
 }
 
-fn parse_withdraw_to(c: &Campaign, items: &[String], losers: &[String]) -> Result<BTreeMap<String, HexId>> {
+fn parse_withdraw_to(items: &[String], losers: &[String]) -> Result<BTreeMap<String, HexId>> {
     let mut out = BTreeMap::new();
     for it in items {
         let (force, hex) = match it.split_once('=') {
@@ -69,7 +69,6 @@ fn parse_withdraw_to(c: &Campaign, items: &[String], losers: &[String]) -> Resul
             }
         }
     }
-    let _ = c;
     Ok(out)
 }
 
@@ -170,7 +169,7 @@ pub(super) fn compute(
             victors.iter().filter_map(|v| c.oob.get(v).and_then(|f| f.hex)).collect();
         let losers: Vec<String> =
             b.participants.iter().filter(|p| p.side == loser).map(|p| p.force.clone()).collect();
-        let forced = parse_withdraw_to(c, &req.withdraw_to, &losers)?;
+        let forced = parse_withdraw_to(&req.withdraw_to, &losers)?;
         let mut p = Problems::default();
         for f in &losers {
             let Some(force) = c.oob.get(f) else { continue };
