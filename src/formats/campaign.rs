@@ -92,7 +92,8 @@ fn required<'a>(files: &'a CampaignFiles, name: &str, problems: &mut Problems) -
     f
 }
 
-fn toml_problem(file: &str, text: &str, e: &toml::de::Error) -> Problem {
+/// A TOML error as a problem located at its line.
+pub(crate) fn toml_problem(file: &str, text: &str, e: &toml::de::Error) -> Problem {
     let line = e.span().map(|s| text[..s.start.min(text.len())].matches('\n').count() as u64 + 1);
     Problem { file: file.to_string(), line, field: None, message: e.message().to_string() }
 }

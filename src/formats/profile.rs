@@ -4,7 +4,7 @@
 
 use serde::Deserialize;
 
-use crate::error::{Problem, Problems};
+use crate::error::Problems;
 use crate::model::vocabulary::Vocabulary;
 
 use super::vocabulary::parse_vocabulary;
@@ -88,13 +88,7 @@ pub fn builtin(name: &str) -> Option<&'static BuiltinProfile> {
 /// Parses `profile.toml`.
 pub fn parse_profile(label: &str, text: &str) -> Result<Profile, Problems> {
     toml::from_str::<Profile>(text).map_err(|e| {
-        let line = e.span().map(|s| text[..s.start.min(text.len())].matches('\n').count() as u64 + 1);
-        Problems(vec![Problem {
-            file: format!("{label}/profile.toml"),
-            line,
-            field: None,
-            message: e.message().to_string(),
-        }])
+        Problems(vec![super::campaign::toml_problem(&format!("{label}/profile.toml"), text, &e)])
     })
 }
 

@@ -106,11 +106,6 @@ pub fn run(dir: &CampaignDir, a: &crate::cli::ApplyArgs) -> anyhow::Result<()> {
     Ok(())
 }
 
-/// Content hash of a result file, as recorded.
-pub fn file_hash(bytes: &[u8]) -> String {
-    sha256_hex(bytes)
-}
-
 /// The battle to which a content hash was applied, with the file name it was applied as.
 pub fn applied_hash(dir: &CampaignDir, hash: &str) -> Result<Option<(String, String)>> {
     Ok(dir
@@ -161,7 +156,7 @@ fn pick_battle<'a>(
 /// Applies a result file (or, with `dry_run`, reports what it would do).
 pub fn apply_result(dir: &CampaignDir, req: &ApplyRequest) -> Result<Applied> {
     let ResultInput { name, bytes, startlocs: startlocs_bytes } = read_result_input(&req.path)?;
-    let hash = file_hash(&bytes);
+    let hash = sha256_hex(&bytes);
     let lock = if req.dry_run { None } else { Some(CampaignLock::acquire(dir, Duration::from_secs(60))?) };
     if let Some(l) = &lock {
         dir.recover(l)?;
