@@ -25,8 +25,8 @@ pub fn run(dir: &CampaignDir, json: bool) -> Result<()> {
         .oob
         .forces()
         .map(|f| ForceLine {
-            id: f.id.clone(),
-            name: f.name.clone(),
+            id: f.id.to_string(),
+            name: f.name.to_string(),
             side: f.side(),
             hex: f.hex.map(|h| h.to_string()).unwrap_or_default(),
             supply: f.supply.to_string(),

@@ -2,9 +2,13 @@
 //! validation that collects every problem with its file, line and field.
 
 use std::collections::{BTreeMap, BTreeSet};
+use std::fmt::Write as _;
+use std::sync::mpsc;
+
+use compact_str::CompactString;
 
 use crate::error::{Problem, Problems};
-use crate::model::kinds::{format_status_list, parse_status_list};
+use crate::model::kinds::parse_status_list;
 use crate::model::oob::IdMap;
 use crate::model::{
     Arm, ArmClass, BattleMapChoice, Campaign, CampaignConfig, CampaignMap, Commander, Control, HexGrid,
@@ -12,7 +16,7 @@ use crate::model::{
     Terrain, Unit,
 };
 
-use super::table::{ColumnRef, Fields, Table, write_csv};
+use super::table::{Col, ColumnRef, Fields, Records, Row, RowSource, Table, require_columns, write_csv};
 use super::text::decode;
 
 /// File names inside the campaign folder.
@@ -132,7 +136,12 @@ pub fn parse_rules(bytes: Option<&[u8]>, problems: &mut Problems) -> RulesConfig
     })
 }
 
-fn hex_on_map(f: &mut Fields<'_>, name: impl ColumnRef, grid: &HexGrid, required: bool) -> Option<HexId> {
+fn hex_on_map<'a, S: RowSource<'a>>(
+    f: &mut Fields<'a, S>,
+    name: impl ColumnRef,
+    grid: &HexGrid,
+    required: bool,
+) -> Option<HexId> {
     let h: Option<HexId> = if required { f.req(name) } else { f.opt(name) };
     let h = h?;
     if !grid.contains(h) {
@@ -320,44 +329,154 @@ fn parse_battle_maps(t: &Table, grid: &HexGrid, p: &mut Problems) -> BTreeMap<He
     out
 }
 
-/// Parses `forces.csv` rows into units (row-level checks only).
-fn parse_forces(t: &Table, grid: &HexGrid, p: &mut Problems) -> (Vec<(u64, Unit)>, Vec<String>) {
-    let mut out = Vec::new();
-    let extra_cols = t.extra_columns(&FORCE_COLUMNS);
-    if !t.require(&["id", "parent", "level", "name", "nation", "men"], p) {
-        return (out, extra_cols);
+/// The rows of `forces.csv` as read, before the tree is checked.
+#[derive(Debug, Default)]
+struct ForceRows {
+    units: Vec<Unit>,
+    /// The line of each unit.
+    lines: Vec<u64>,
+    extra_cols: Vec<String>,
+}
+
+/// One record of `forces.csv` with its known columns picked out, in [`FORCE_COLUMNS`] order
+/// ("" where the file has no such column).
+#[derive(Debug, Clone, Copy)]
+struct ForceRecord<'r> {
+    line: u64,
+    known: &'r [&'r str; FORCE_COLUMNS.len()],
+}
+
+impl<'r> RowSource<'r> for ForceRecord<'r> {
+    fn file(&self) -> &'r str {
+        names::FORCES
     }
-    // Columns resolved once: a large order of battle has hundreds of thousands of rows.
-    let [
-        c_id,
-        c_parent,
-        c_level,
-        c_name,
-        c_commander,
-        c_nation,
-        c_arm,
-        c_men,
-        c_squadrons,
-        c_guns,
-        c_hex,
-        c_moving_to,
-        c_depot,
-        c_supply,
-        c_quality,
-        c_ammo,
-        c_status,
-    ] = FORCE_COLUMNS.map(|n| t.column(n));
-    for row in &t.rows {
-        let mut f = Fields::new(t, row, p);
-        let id = f.text(c_id).to_string();
+    fn line(&self) -> u64 {
+        self.line
+    }
+    fn column(&self, name: &str) -> Option<usize> {
+        FORCE_COLUMNS.iter().position(|c| *c == name)
+    }
+    fn field(&self, i: usize) -> &'r str {
+        self.known.get(i).copied().unwrap_or("")
+    }
+}
+
+/// Rows of `forces.csv` handed from the reading thread to the building one at a time.
+const BATCH_ROWS: usize = 2048;
+/// Batches read ahead of the building thread at most.
+const BATCHES_AHEAD: usize = 8;
+
+/// Reads `forces.csv` into units (row-level checks only). A large order of battle has
+/// hundreds of thousands of rows, so the work is split in two: one thread reads the CSV
+/// records into batches while this one builds units from them, in file order.
+fn parse_forces(bytes: &[u8], grid: &HexGrid, p: &mut Problems) -> ForceRows {
+    let mut out = ForceRows::default();
+    let (text, _) = decode(bytes);
+    let Some(mut records) = Records::open(names::FORCES, &text, p) else { return out };
+    let headers = records.headers.clone();
+    out.extra_cols = headers.iter().filter(|h| !FORCE_COLUMNS.contains(&h.as_str())).cloned().collect();
+    if !require_columns(names::FORCES, &headers, &["id", "parent", "level", "name", "nation", "men"], p) {
+        return out;
+    }
+    std::thread::scope(|s| {
+        let (full_tx, full_rx) = mpsc::sync_channel::<Table>(BATCHES_AHEAD);
+        let (empty_tx, empty_rx) = mpsc::channel::<Table>();
+        let reader = s.spawn(move || {
+            let mut problems = Problems::default();
+            loop {
+                let mut batch = empty_rx.try_recv().unwrap_or_default();
+                let more = records.fill(&mut batch, BATCH_ROWS, &mut problems);
+                // The builder stops only by panicking; its panic is the one to report.
+                if full_tx.send(batch).is_err() || !more {
+                    break;
+                }
+            }
+            problems
+        });
+        let build = UnitBuilder::new(&headers, grid);
+        for batch in full_rx {
+            for row in &batch.rows {
+                build.row(&batch, row, &mut out, p);
+            }
+            // The reader may be done and gone; the batch is then simply dropped.
+            let _ = empty_tx.send(batch);
+        }
+        match reader.join() {
+            Ok(problems) => p.0.extend(problems.0),
+            Err(panic) => std::panic::resume_unwind(panic),
+        }
+    });
+    out
+}
+
+/// Builds units from the rows of `forces.csv`, with the columns placed once.
+struct UnitBuilder<'g> {
+    grid: &'g HexGrid,
+    /// For each field of a record: the known column it is (its first occurrence), if any.
+    slot: Vec<Option<usize>>,
+    /// For each field of a record: whether it is one of the umpire's own columns.
+    is_extra: Vec<bool>,
+    extras: usize,
+}
+
+impl<'g> UnitBuilder<'g> {
+    fn new(headers: &[String], grid: &'g HexGrid) -> Self {
+        let mut slot: Vec<Option<usize>> = vec![None; headers.len()];
+        for (k, name) in FORCE_COLUMNS.iter().enumerate() {
+            if let Some(i) = headers.iter().position(|h| h == name) {
+                slot[i] = Some(k);
+            }
+        }
+        let is_extra: Vec<bool> = headers.iter().map(|h| !FORCE_COLUMNS.contains(&h.as_str())).collect();
+        let extras = is_extra.iter().filter(|&&x| x).count();
+        UnitBuilder { grid, slot, is_extra, extras }
+    }
+
+    /// Reads one row: a unit, or problems.
+    fn row(&self, batch: &Table, row: &Row, out: &mut ForceRows, p: &mut Problems) {
+        let grid = self.grid;
+        let line = row.line;
+        let [
+            c_id,
+            c_parent,
+            c_level,
+            c_name,
+            c_commander,
+            c_nation,
+            c_arm,
+            c_men,
+            c_squadrons,
+            c_guns,
+            c_hex,
+            c_moving_to,
+            c_depot,
+            c_supply,
+            c_quality,
+            c_ammo,
+            c_status,
+        ] = std::array::from_fn(|k| Col { idx: Some(k), name: FORCE_COLUMNS[k] });
+        let mut known = [""; FORCE_COLUMNS.len()];
+        let mut extra = Vec::new();
+        for (i, field) in batch.fields(row).enumerate() {
+            if let Some(&Some(k)) = self.slot.get(i) {
+                known[k] = field;
+            } else if self.is_extra.get(i) == Some(&true) {
+                extra.push(field.to_string());
+            }
+        }
+        if extra.len() < self.extras {
+            extra.resize(self.extras, String::new());
+        }
+        let mut f = Fields::over(ForceRecord { line, known: &known }, p);
+        let id = f.text(c_id);
         if id.is_empty() {
             f.problem("id", "is empty");
-            continue;
+            return;
         }
         if id.contains(|c: char| c.is_whitespace() || c == ';') {
             f.problem("id", format!("'{id}' contains a space or ';'"));
         }
-        let parent = Some(f.text(c_parent).to_string()).filter(|s| !s.is_empty());
+        let parent = f.text(c_parent);
         let level: Option<Level> = f.req(c_level);
         let nation: Option<Nation> = f.req(c_nation);
         let arm: Option<Arm> = f.opt(c_arm);
@@ -381,7 +500,7 @@ fn parse_forces(t: &Table, grid: &HexGrid, p: &mut Problems) -> (Vec<(u64, Unit)
                 Vec::new()
             }
         };
-        let (Some(level), Some(nation)) = (level, nation) else { continue };
+        let (Some(level), Some(nation)) = (level, nation) else { return };
         if level.is_formation() {
             if arm.is_some() {
                 f.problem("arm", format!("a {level} is a formation and has no arm of its own"));
@@ -430,10 +549,10 @@ fn parse_forces(t: &Table, grid: &HexGrid, p: &mut Problems) -> (Vec<(u64, Unit)
                 f.problem("men", format!("a {level} without men"));
             }
         }
-        if parent.is_some() {
-            for col in ["hex", "moving_to", "depot"] {
+        if !parent.is_empty() {
+            for col in [c_hex, c_moving_to, c_depot] {
                 if !f.text(col).is_empty() {
-                    f.problem(col, "only a top-level force (no parent) stands on the map");
+                    f.problem(col.name, "only a top-level force (no parent) stands on the map");
                 }
             }
         }
@@ -441,12 +560,13 @@ fn parse_forces(t: &Table, grid: &HexGrid, p: &mut Problems) -> (Vec<(u64, Unit)
             (Level::Squadron, Some(ArmClass::Cavalry)) => squadrons.unwrap_or(1),
             _ => squadrons.unwrap_or(0),
         };
-        let unit = Unit {
-            id,
-            parent,
+        let optional = |s: &str| (!s.is_empty()).then(|| CompactString::from(s));
+        out.units.push(Unit {
+            id: CompactString::from(id),
+            parent: optional(parent),
             level,
-            name: f.text(c_name).to_string(),
-            commander: Some(f.text(c_commander).to_string()).filter(|s| !s.is_empty()),
+            name: CompactString::from(f.text(c_name)),
+            commander: optional(f.text(c_commander)),
             nation,
             arm,
             men: men.unwrap_or(0),
@@ -454,41 +574,48 @@ fn parse_forces(t: &Table, grid: &HexGrid, p: &mut Problems) -> (Vec<(u64, Unit)
             guns: guns.unwrap_or(0),
             hex,
             moving_to,
-            depot: Some(f.text(c_depot).to_string()).filter(|s| !s.is_empty()),
+            depot: optional(f.text(c_depot)),
             supply,
             quality,
             ammo: ammo.map(|a| a.min(100) as u8),
             status,
-            extra: f.texts(&extra_cols),
-        };
-        out.push((row.line, unit));
+            extra,
+        });
+        out.lines.push(line);
     }
-    (out, extra_cols)
 }
 
 /// Checks the tree: duplicate ids, unknown parents, cycles, sides, levels, hexes, commanders.
-fn validate_tree(rows: &[(u64, Unit)], map: &CampaignMap, commanders: &[Commander], p: &mut Problems) {
+/// It walks the order of battle's own indexes (by id, first row of an id winning).
+fn validate_tree(
+    oob: &OrderOfBattle,
+    lines: &[u64],
+    map: &CampaignMap,
+    commanders: &[Commander],
+    p: &mut Problems,
+) {
     let file = names::FORCES;
-    // Hash maps here are only looked up; problems come out in row order.
-    let mut first: IdMap<&str, u64> = IdMap::with_capacity_and_hasher(rows.len(), Default::default());
-    for (line, u) in rows {
-        if let Some(prev) = first.get(u.id.as_str()) {
-            p.push(Problem::at(file, *line, "id", format!("duplicate id '{}' (first on line {prev})", u.id)));
-        } else {
-            first.insert(&u.id, *line);
-        }
+    let rows = oob.units();
+    for &(row, first) in oob.duplicates() {
+        p.push(Problem::at(
+            file,
+            lines[row],
+            "id",
+            format!("duplicate id '{}' (first on line {})", rows[row].id, lines[first]),
+        ));
     }
-    // By id, the last row of a duplicated id winning, as the parent of the rows below it.
-    let by_id: IdMap<&str, usize> = rows.iter().enumerate().map(|(i, (_, u))| (u.id.as_str(), i)).collect();
-    let endless = endless_ancestry(rows, &by_id);
+    let endless = endless_ancestry(oob);
     // Commanders and settlements by name: one lookup per row, not a walk over the list.
-    let commander_by_name: BTreeMap<&str, &Commander> =
-        commanders.iter().map(|c| (c.name.as_str(), c)).collect();
-    let settlement_names: BTreeSet<&str> = map.settlements.iter().map(|s| s.name.as_str()).collect();
-    for (i, (line, u)) in rows.iter().enumerate() {
-        let line = *line;
+    let mut commander_by_name: IdMap<&str, &Commander> =
+        IdMap::with_capacity_and_hasher(commanders.len(), Default::default());
+    for c in commanders {
+        commander_by_name.entry(c.name.as_str()).or_insert(c);
+    }
+    let settlement_names: IdMap<&str, ()> = map.settlements.iter().map(|s| (s.name.as_str(), ())).collect();
+    for (i, u) in rows.iter().enumerate() {
+        let line = lines[i];
         match &u.parent {
-            Some(pid) => match by_id.get(pid.as_str()).map(|&i| &rows[i].1) {
+            Some(pid) => match oob.parent_row(i).map(|k| &rows[k]) {
                 None => p.push(Problem::at(file, line, "parent", format!("unknown parent '{pid}'"))),
                 Some(parent) => {
                     if !parent.level.is_formation() {
@@ -528,7 +655,7 @@ fn validate_tree(rows: &[(u64, Unit)], map: &CampaignMap, commanders: &[Commande
                     }
                 }
                 if let Some(d) = &u.depot
-                    && !settlement_names.contains(d.as_str())
+                    && !settlement_names.contains_key(d.as_str())
                 {
                     p.push(Problem::at(file, line, "depot", format!("unknown settlement '{d}'")));
                 }
@@ -564,10 +691,7 @@ fn validate_tree(rows: &[(u64, Unit)], map: &CampaignMap, commanders: &[Commande
 
 /// For each row, whether its walk up through the parents never ends (it is on a cycle or
 /// leads into one). Each row is walked once: a walk stops at a row already judged.
-fn endless_ancestry(rows: &[(u64, Unit)], by_id: &IdMap<&str, usize>) -> Vec<bool> {
-    if by_id.len() != rows.len() {
-        return endless_with_duplicates(rows, by_id);
-    }
+fn endless_ancestry(oob: &OrderOfBattle) -> Vec<bool> {
     #[derive(Clone, Copy, PartialEq)]
     enum State {
         Unseen,
@@ -575,9 +699,10 @@ fn endless_ancestry(rows: &[(u64, Unit)], by_id: &IdMap<&str, usize>) -> Vec<boo
         Ends,
         Endless,
     }
-    let mut state = vec![State::Unseen; rows.len()];
+    let n = oob.units().len();
+    let mut state = vec![State::Unseen; n];
     let mut walk = Vec::new();
-    for start in 0..rows.len() {
+    for start in 0..n {
         let mut cur = start;
         let verdict = loop {
             match state[cur] {
@@ -587,8 +712,8 @@ fn endless_ancestry(rows: &[(u64, Unit)], by_id: &IdMap<&str, usize>) -> Vec<boo
             }
             state[cur] = State::OnWalk;
             walk.push(cur);
-            match rows[cur].1.parent.as_deref().and_then(|pid| by_id.get(pid)) {
-                Some(&next) => cur = next,
+            match oob.parent_row(cur) {
+                Some(next) => cur = next,
                 None => break State::Ends,
             }
         };
@@ -597,25 +722,6 @@ fn endless_ancestry(rows: &[(u64, Unit)], by_id: &IdMap<&str, usize>) -> Vec<boo
         }
     }
     state.into_iter().map(|s| s == State::Endless).collect()
-}
-
-/// The same judgement where ids are duplicated (already an error): each row walks up on its
-/// own, and meeting a row of its own id counts as a cycle.
-fn endless_with_duplicates(rows: &[(u64, Unit)], by_id: &IdMap<&str, usize>) -> Vec<bool> {
-    rows.iter()
-        .map(|(_, u)| {
-            let mut cur = u;
-            let mut steps = 0;
-            while let Some(&next) = cur.parent.as_deref().and_then(|pid| by_id.get(pid)) {
-                cur = &rows[next].1;
-                steps += 1;
-                if cur.id == u.id || steps > rows.len() {
-                    return true;
-                }
-            }
-            false
-        })
-        .collect()
 }
 
 /// Parses and validates a whole campaign. Every problem is collected.
@@ -654,13 +760,17 @@ pub fn parse_campaign(files: &CampaignFiles) -> Result<Campaign, Problems> {
     });
     let settlements = parse_settlements(&table(names::SETTLEMENTS, &mut p, true), &grid, &mut p);
     let (commanders, commander_columns) = parse_commanders(&table(names::COMMANDERS, &mut p, true), &mut p);
-    let (rows, extra_cols) = parse_forces(&table(names::FORCES, &mut p, true), &grid, &mut p);
+    let forces = required(files, names::FORCES, &mut p).map(|b| parse_forces(b, &grid, &mut p));
     let battle_maps = match files.get(names::BATTLE_MAPS) {
         Some(_) => parse_battle_maps(&table(names::BATTLE_MAPS, &mut p, false), &grid, &mut p),
         None => BTreeMap::new(),
     };
     let map = CampaignMap { grid, hexes, roads, rivers, settlements };
-    validate_tree(&rows, &map, &commanders, &mut p);
+    let (oob, lines) = match forces {
+        Some(f) => (OrderOfBattle::new(f.units, f.extra_cols), f.lines),
+        None => (OrderOfBattle::default(), Vec::new()),
+    };
+    validate_tree(&oob, &lines, &map, &commanders, &mut p);
     let returns =
         files.get(names::RETURNS).map(|b| super::ledger::parse_returns(b, &mut p)).unwrap_or_default();
     let score = files.get(names::SCORE).map(|b| super::ledger::parse_score(b, &mut p)).unwrap_or_default();
@@ -670,47 +780,59 @@ pub fn parse_campaign(files: &CampaignFiles) -> Result<Campaign, Problems> {
         p.0.dedup();
         return Err(p);
     }
-    let oob = OrderOfBattle::new(rows.into_iter().map(|(_, u)| u).collect(), extra_cols);
     Ok(Campaign { config, rules, map, oob, commanders, commander_columns, battle_maps, returns, score })
 }
 
-fn opt_str<T: ToString>(v: &Option<T>) -> String {
-    v.as_ref().map(ToString::to_string).unwrap_or_default()
-}
-
-fn nonzero(v: u32) -> String {
-    if v == 0 { String::new() } else { v.to_string() }
-}
-
-/// Writes `forces.csv` (known columns, then the umpire's own).
+/// Writes `forces.csv` (known columns, then the umpire's own). Each field is formatted
+/// into a buffer kept from row to row: a large order of battle has hundreds of thousands of
+/// rows, and a string per field would be millions of allocations.
 pub fn write_forces(oob: &OrderOfBattle) -> Vec<u8> {
-    write_csv(
-        &FORCE_COLUMNS,
-        &oob.extra_columns,
-        oob.units().iter().map(|u| {
-            let mut r = vec![
-                u.id.clone(),
-                opt_str(&u.parent),
-                u.level.to_string(),
-                u.name.clone(),
-                opt_str(&u.commander),
-                u.nation.to_string(),
-                opt_str(&u.arm),
-                if u.is_unit() { u.men.to_string() } else { String::new() },
-                nonzero(u.squadrons),
-                nonzero(u.guns),
-                opt_str(&u.hex),
-                opt_str(&u.moving_to),
-                opt_str(&u.depot),
-                if u.parent.is_none() { u.supply.to_string() } else { String::new() },
-                opt_str(&u.quality),
-                opt_str(&u.ammo),
-                format_status_list(&u.status),
-            ];
-            r.extend(u.extra.iter().cloned());
-            r
-        }),
-    )
+    fn put(buf: &mut String, v: impl std::fmt::Display) {
+        // Writing into a String cannot fail.
+        let _ = write!(buf, "{v}");
+    }
+    fn put_opt(buf: &mut String, v: Option<impl std::fmt::Display>) {
+        if let Some(v) = v {
+            put(buf, v);
+        }
+    }
+    let mut w = csv::WriterBuilder::new()
+        .terminator(csv::Terminator::Any(b'\n'))
+        .from_writer(Vec::with_capacity(oob.units().len() * 64));
+    let head: Vec<&str> =
+        FORCE_COLUMNS.iter().copied().chain(oob.extra_columns.iter().map(String::as_str)).collect();
+    // Writing into a Vec<u8> cannot fail.
+    let _ = w.write_record(&head);
+    let mut f: [String; FORCE_COLUMNS.len()] = Default::default();
+    for u in oob.units() {
+        for b in &mut f {
+            b.clear();
+        }
+        f[0].push_str(&u.id);
+        f[1].push_str(u.parent.as_deref().unwrap_or(""));
+        put(&mut f[2], u.level);
+        f[3].push_str(&u.name);
+        f[4].push_str(u.commander.as_deref().unwrap_or(""));
+        put(&mut f[5], u.nation);
+        put_opt(&mut f[6], u.arm);
+        put_opt(&mut f[7], u.is_unit().then_some(u.men));
+        put_opt(&mut f[8], (u.squadrons != 0).then_some(u.squadrons));
+        put_opt(&mut f[9], (u.guns != 0).then_some(u.guns));
+        put_opt(&mut f[10], u.hex);
+        put_opt(&mut f[11], u.moving_to);
+        f[12].push_str(u.depot.as_deref().unwrap_or(""));
+        put_opt(&mut f[13], u.parent.is_none().then_some(u.supply));
+        put_opt(&mut f[14], u.quality);
+        put_opt(&mut f[15], u.ammo);
+        for (k, s) in u.status.iter().enumerate() {
+            if k > 0 {
+                f[16].push(';');
+            }
+            put(&mut f[16], s);
+        }
+        let _ = w.write_record(f.iter().map(String::as_bytes).chain(u.extra.iter().map(String::as_bytes)));
+    }
+    w.into_inner().unwrap_or_default()
 }
 
 /// Writes `commanders.csv`.

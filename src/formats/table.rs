@@ -7,6 +7,85 @@ use crate::error::{Problem, Problems};
 
 use super::text::decode;
 
+/// The records of a CSV file one at a time, with the header read first: what both
+/// [`Table::parse`] and the streaming reader of the order of battle stand on. Problems with
+/// the file's shape (bad CSV, more fields than the header) are pushed and the record
+/// skipped; blank records are skipped silently.
+#[derive(Debug)]
+pub struct Records<'b> {
+    file: &'b str,
+    rdr: csv::Reader<&'b [u8]>,
+    /// Header names, trimmed, lower-cased.
+    pub headers: Vec<String>,
+    rec: csv::StringRecord,
+}
+
+impl<'b> Records<'b> {
+    /// Opens already decoded text; `None` (with a problem pushed) when the header line
+    /// cannot be read.
+    pub fn open(file: &'b str, text: &'b str, problems: &mut Problems) -> Option<Records<'b>> {
+        let mut rdr = csv::ReaderBuilder::new().has_headers(true).flexible(true).from_reader(text.as_bytes());
+        let headers = match rdr.headers() {
+            Ok(h) => h.iter().map(|s| s.trim().to_ascii_lowercase()).collect(),
+            Err(e) => {
+                problems.push(Problem::at(file, 1, "", format!("cannot read the header line: {e}")));
+                return None;
+            }
+        };
+        Some(Records { file, rdr, headers, rec: csv::StringRecord::new() })
+    }
+
+    /// The next data record and its 1-based line, or `None` at the end of the file.
+    pub fn next_record(&mut self, problems: &mut Problems) -> Option<(u64, &csv::StringRecord)> {
+        loop {
+            match self.rdr.read_record(&mut self.rec) {
+                Ok(false) => return None,
+                Ok(true) => {
+                    let line = self.rec.position().map_or(0, csv::Position::line);
+                    if self.rec.iter().all(|f| f.bytes().all(|b| b.is_ascii_whitespace())) {
+                        continue;
+                    }
+                    if self.rec.len() > self.headers.len() {
+                        problems.push(Problem::at(
+                            self.file,
+                            line,
+                            "",
+                            format!("{} fields but the header has {}", self.rec.len(), self.headers.len()),
+                        ));
+                        continue;
+                    }
+                    return Some((line, &self.rec));
+                }
+                Err(e) => {
+                    let line = e.position().map_or(0, csv::Position::line);
+                    problems.push(Problem::at(self.file, line, "", format!("malformed CSV: {e}")));
+                }
+            }
+        }
+    }
+}
+
+impl Records<'_> {
+    /// Reads up to `max` more records into a table (emptied first, its buffers kept, its
+    /// header left as it is); false once the file is done.
+    pub fn fill(&mut self, t: &mut Table, max: usize, problems: &mut Problems) -> bool {
+        t.rows.clear();
+        t.text.clear();
+        t.ends.clear();
+        while t.rows.len() < max {
+            let Some((line, r)) = self.next_record(problems) else { return false };
+            let first = t.ends.len();
+            // Fields are trimmed once, as they are stored.
+            for f in r {
+                t.text.push_str(f.trim_ascii());
+                t.ends.push(t.text.len());
+            }
+            t.rows.push(Row { line, first, len: r.len() });
+        }
+        true
+    }
+}
+
 /// A CSV file read into rows, with the line each row came from.
 #[derive(Debug, Clone, Default)]
 pub struct Table {
@@ -17,7 +96,7 @@ pub struct Table {
     /// Data rows (blank rows dropped).
     pub rows: Vec<Row>,
     /// Every field of every row, one after the other: one buffer for the whole file rather
-    /// than a string per field (a large order of battle has hundreds of thousands of rows).
+    /// than a string per field.
     text: String,
     /// Where each field of `text` ends.
     ends: Vec<usize>,
@@ -38,51 +117,25 @@ impl Table {
     /// Reads a CSV file's bytes (UTF-8, UTF-8 with BOM or Windows-1252). Problems with the
     /// file's shape (bad CSV, wrong number of fields) are pushed; good rows are kept.
     pub fn parse(file: &str, bytes: &[u8], problems: &mut Problems) -> Table {
-        let (text, _) = decode(bytes);
-        let mut rdr = csv::ReaderBuilder::new().has_headers(true).flexible(true).from_reader(text.as_bytes());
-        let headers: Vec<String> = match rdr.headers() {
-            Ok(h) => h.iter().map(|s| s.trim().to_ascii_lowercase()).collect(),
-            Err(e) => {
-                problems.push(Problem::at(file, 1, "", format!("cannot read the header line: {e}")));
-                return Table { file: file.to_string(), ..Table::default() };
-            }
-        };
-        let mut rows = Vec::new();
-        let mut text = String::with_capacity(bytes.len());
-        let mut ends = Vec::new();
-        let mut r = csv::StringRecord::new();
-        loop {
-            match rdr.read_record(&mut r) {
-                Ok(false) => break,
-                Ok(true) => {
-                    let line = r.position().map_or(0, csv::Position::line);
-                    // Fields are trimmed once, as they are stored.
-                    if r.iter().all(|f| f.bytes().all(|b| b.is_ascii_whitespace())) {
-                        continue;
-                    }
-                    if r.len() > headers.len() {
-                        problems.push(Problem::at(
-                            file,
-                            line,
-                            "",
-                            format!("{} fields but the header has {}", r.len(), headers.len()),
-                        ));
-                        continue;
-                    }
-                    let first = ends.len();
-                    for f in &r {
-                        text.push_str(f.trim_ascii());
-                        ends.push(text.len());
-                    }
-                    rows.push(Row { line, first, len: r.len() });
-                }
-                Err(e) => {
-                    let line = e.position().map_or(0, csv::Position::line);
-                    problems.push(Problem::at(file, line, "", format!("malformed CSV: {e}")));
-                }
-            }
+        let (decoded, _) = decode(bytes);
+        let mut t = Table { file: file.to_string(), ..Table::default() };
+        if let Some(mut records) = Records::open(file, &decoded, problems) {
+            t.text.reserve(bytes.len());
+            records.fill(&mut t, usize::MAX, problems);
+            t.headers = records.headers;
         }
-        Table { file: file.to_string(), headers, rows, text, ends }
+        t
+    }
+
+    /// The fields of a row, trimmed, in order.
+    pub fn fields<'t>(&'t self, row: &Row) -> impl Iterator<Item = &'t str> {
+        let ends = &self.ends[row.first..row.first + row.len];
+        let mut start = if row.first == 0 { 0 } else { self.ends[row.first - 1] };
+        ends.iter().map(move |&end| {
+            let f = &self.text[start..end];
+            start = end;
+            f
+        })
     }
 
     /// Field `i` of a row, trimmed ("" past the row's end).
@@ -102,20 +155,25 @@ impl Table {
 
     /// Pushes a problem for each required column that is missing; true when all are there.
     pub fn require(&self, names: &[&str], problems: &mut Problems) -> bool {
-        let mut ok = true;
-        for n in names {
-            if self.col(n).is_none() {
-                problems.push(Problem::at(&self.file, 1, n, "required column is missing from the header"));
-                ok = false;
-            }
-        }
-        ok
+        require_columns(&self.file, &self.headers, names, problems)
     }
 
     /// Columns not in `known`, in file order.
     pub fn extra_columns(&self, known: &[&str]) -> Vec<String> {
         self.headers.iter().filter(|h| !known.contains(&h.as_str())).cloned().collect()
     }
+}
+
+/// Pushes a problem for each required column missing from a header; true when all are there.
+pub fn require_columns(file: &str, headers: &[String], names: &[&str], problems: &mut Problems) -> bool {
+    let mut ok = true;
+    for n in names {
+        if !headers.iter().any(|h| h == n) {
+            problems.push(Problem::at(file, 1, n, "required column is missing from the header"));
+            ok = false;
+        }
+    }
+    ok
 }
 
 /// A column named once and looked up once per table, for readers that ask for the same
@@ -130,15 +188,15 @@ pub struct Col<'n> {
 
 /// A way to name a column: its name, looked up each time, or a [`Col`] already resolved.
 pub trait ColumnRef: Copy {
-    /// The column's index in a table.
-    fn index(self, t: &Table) -> Option<usize>;
+    /// The column's index in a row's source.
+    fn index<'a>(self, s: &impl RowSource<'a>) -> Option<usize>;
     /// The column's name, for messages.
     fn label(&self) -> &str;
 }
 
 impl ColumnRef for &str {
-    fn index(self, t: &Table) -> Option<usize> {
-        t.col(self)
+    fn index<'a>(self, s: &impl RowSource<'a>) -> Option<usize> {
+        s.column(self)
     }
     fn label(&self) -> &str {
         self
@@ -146,7 +204,7 @@ impl ColumnRef for &str {
 }
 
 impl ColumnRef for Col<'_> {
-    fn index(self, _: &Table) -> Option<usize> {
+    fn index<'a>(self, _: &impl RowSource<'a>) -> Option<usize> {
         self.idx
     }
     fn label(&self) -> &str {
@@ -161,34 +219,75 @@ impl Table {
     }
 }
 
-/// Typed access to the fields of one row, pushing located problems.
-#[derive(Debug)]
-pub struct Fields<'a> {
+/// Where the fields of one row come from: a row of a [`Table`], or a record read straight
+/// from the file by a streaming reader.
+pub trait RowSource<'a>: Copy {
+    /// The file's name, for messages.
+    fn file(&self) -> &'a str;
+    /// The row's 1-based line.
+    fn line(&self) -> u64;
+    /// Index of a column by (lower-case) name.
+    fn column(&self, name: &str) -> Option<usize>;
+    /// Field `i`, trimmed ("" past the row's end).
+    fn field(&self, i: usize) -> &'a str;
+}
+
+/// One row of a [`Table`].
+#[derive(Debug, Clone, Copy)]
+pub struct TableRow<'a> {
     table: &'a Table,
     row: &'a Row,
+}
+
+impl<'a> RowSource<'a> for TableRow<'a> {
+    fn file(&self) -> &'a str {
+        &self.table.file
+    }
+    fn line(&self) -> u64 {
+        self.row.line
+    }
+    fn column(&self, name: &str) -> Option<usize> {
+        self.table.col(name)
+    }
+    fn field(&self, i: usize) -> &'a str {
+        self.table.field(self.row, i)
+    }
+}
+
+/// Typed access to the fields of one row, pushing located problems.
+#[derive(Debug)]
+pub struct Fields<'a, S: RowSource<'a> = TableRow<'a>> {
+    src: S,
     /// Problems found so far.
     pub problems: &'a mut Problems,
 }
 
 impl<'a> Fields<'a> {
-    /// Fields of a row.
+    /// Fields of a table's row.
     pub fn new(table: &'a Table, row: &'a Row, problems: &'a mut Problems) -> Self {
-        Fields { table, row, problems }
+        Fields { src: TableRow { table, row }, problems }
+    }
+}
+
+impl<'a, S: RowSource<'a>> Fields<'a, S> {
+    /// Fields of any row source.
+    pub fn over(src: S, problems: &'a mut Problems) -> Self {
+        Fields { src, problems }
     }
 
     /// The row's line.
     pub fn line(&self) -> u64 {
-        self.row.line
+        self.src.line()
     }
 
     /// Raw text of a column ("" when missing or blank).
     pub fn text(&self, c: impl ColumnRef) -> &'a str {
-        c.index(self.table).map_or("", |i| self.table.field(self.row, i))
+        c.index(&self.src).map_or("", |i| self.src.field(i))
     }
 
     /// Pushes a problem on this row.
     pub fn problem(&mut self, field: &str, message: impl Into<String>) {
-        self.problems.push(Problem::at(&self.table.file, self.row.line, field, message));
+        self.problems.push(Problem::at(self.src.file(), self.src.line(), field, message));
     }
 
     /// An optional typed value: blank is `None`; a bad value is a problem and `None`.

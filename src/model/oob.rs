@@ -6,22 +6,26 @@ use std::collections::hash_map::Entry;
 use std::collections::{BTreeMap, HashMap};
 use std::hash::{BuildHasherDefault, Hasher};
 
+use compact_str::CompactString;
+
 use super::hex::HexId;
 use super::kinds::{Arm, ArmClass, Level, Nation, Quality, Side, Status, StatusKind, Supply};
 
-/// One row of `forces.csv`.
+/// One row of `forces.csv`. Its text fields are [`CompactString`]s: an id or name of up to
+/// 24 bytes is held in place, so a large order of battle is not hundreds of thousands of
+/// small allocations.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Unit {
     /// Unique id.
-    pub id: String,
+    pub id: CompactString,
     /// The formation it belongs to; `None` for a top-level force.
-    pub parent: Option<String>,
+    pub parent: Option<CompactString>,
     /// Level in the order of battle.
     pub level: Level,
     /// Display name.
-    pub name: String,
+    pub name: CompactString,
     /// Commanding general of a formation (a `commanders.csv` name), if named.
-    pub commander: Option<String>,
+    pub commander: Option<CompactString>,
     /// Nation.
     pub nation: Nation,
     /// Arm (units only).
@@ -37,7 +41,7 @@ pub struct Unit {
     /// Adjacent hex the force is marching to along a road (top-level forces only).
     pub moving_to: Option<HexId>,
     /// Depot settlement (top-level forces only).
-    pub depot: Option<String>,
+    pub depot: Option<CompactString>,
     /// Supply state (top-level forces; blank is in supply).
     pub supply: Supply,
     /// Quality; `None` inherits the parent's, and `trained` at the top.
@@ -110,17 +114,25 @@ pub struct OrderOfBattle {
     // The indexes hold row numbers, never copies of the ids: a large order of battle has
     // hundreds of thousands of rows.
     /// The first row of each id, by the id's hash.
-    index: IdMap<u64, usize>,
+    index: IdMap<u64, u32>,
     /// Rows whose id's hash another id already holds (first row of each such id).
-    clashes: Vec<usize>,
+    clashes: Vec<u32>,
+    /// Rows whose id an earlier row already has, with that earlier row (an error that
+    /// validation reports).
+    duplicates: Vec<(usize, usize)>,
+    /// The row of each row's parent (`NO_ROW` for a top-level force or an unknown parent).
+    parent_rows: Vec<u32>,
     /// Children of row `i`, in file order: `kids[kid_start[i]..kid_start[i + 1]]`.
-    kid_start: Vec<usize>,
-    kids: Vec<usize>,
+    kid_start: Vec<u32>,
+    kids: Vec<u32>,
     /// Rows whose parent names no row, by that name.
-    orphans: BTreeMap<String, Vec<usize>>,
+    orphans: BTreeMap<String, Vec<u32>>,
     /// Names of the columns after the known ones, kept for writing back.
     pub extra_columns: Vec<String>,
 }
+
+/// No row: a top-level force's parent.
+const NO_ROW: u32 = u32::MAX;
 
 /// Men, guns and squadrons of a subtree.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, serde::Serialize)]
@@ -153,49 +165,57 @@ impl Strength {
 }
 
 impl OrderOfBattle {
-    /// Builds the indexes over units already checked for unique ids.
+    /// Builds the indexes. The units need not be valid: a duplicated id finds its first
+    /// row and is listed in [`OrderOfBattle::duplicates`]; a parent that names no row makes
+    /// an orphan; a cycle is left for validation to find.
     pub fn new(units: Vec<Unit>, extra_columns: Vec<String>) -> Self {
+        assert!(units.len() < NO_ROW as usize, "an order of battle of more than 4 billion rows");
         let mut oob = OrderOfBattle { extra_columns, ..OrderOfBattle::default() };
         oob.index.reserve(units.len());
         for (i, u) in units.iter().enumerate() {
             match oob.index.entry(hash_id(&u.id)) {
                 Entry::Vacant(e) => {
-                    e.insert(i);
+                    e.insert(i as u32);
                 }
                 Entry::Occupied(e) => {
-                    let first = *e.get();
-                    if units[first].id != u.id && !oob.clashes.iter().any(|&k| units[k].id == u.id) {
-                        oob.clashes.push(i);
+                    let first = *e.get() as usize;
+                    if units[first].id == u.id {
+                        oob.duplicates.push((i, first));
+                    } else if let Some(&k) = oob.clashes.iter().find(|&&k| units[k as usize].id == u.id) {
+                        oob.duplicates.push((i, k as usize));
+                    } else {
+                        oob.clashes.push(i as u32);
                     }
                 }
             }
         }
         oob.units = units;
         // Children grouped by parent row, in file order (counting sort).
-        let parents: Vec<Option<usize>> =
-            oob.units.iter().map(|u| u.parent.as_deref().and_then(|p| oob.position(p))).collect();
-        let mut start = vec![0usize; oob.units.len() + 1];
-        for p in parents.iter().flatten() {
-            start[p + 1] += 1;
+        let n = oob.units.len();
+        let mut parent_rows = vec![NO_ROW; n];
+        let mut start = vec![0u32; n + 1];
+        for (i, u) in oob.units.iter().enumerate() {
+            let Some(name) = &u.parent else { continue };
+            match oob.position(name) {
+                Some(p) => {
+                    parent_rows[i] = p as u32;
+                    start[p + 1] += 1;
+                }
+                None => oob.orphans.entry(name.to_string()).or_default().push(i as u32),
+            }
         }
         for i in 1..start.len() {
             start[i] += start[i - 1];
         }
         let mut next = start.clone();
-        let mut kids = vec![0usize; start[oob.units.len()]];
-        for (i, p) in parents.iter().enumerate() {
-            match p {
-                Some(p) => {
-                    kids[next[*p]] = i;
-                    next[*p] += 1;
-                }
-                None => {
-                    if let Some(name) = &oob.units[i].parent {
-                        oob.orphans.entry(name.clone()).or_default().push(i);
-                    }
-                }
+        let mut kids = vec![0u32; start[n] as usize];
+        for (i, &p) in parent_rows.iter().enumerate() {
+            if p != NO_ROW {
+                kids[next[p as usize] as usize] = i as u32;
+                next[p as usize] += 1;
             }
         }
+        oob.parent_rows = parent_rows;
         oob.kid_start = start;
         oob.kids = kids;
         oob
@@ -204,10 +224,20 @@ impl OrderOfBattle {
     /// The row number of an id.
     fn position(&self, id: &str) -> Option<usize> {
         match self.index.get(&hash_id(id)) {
-            Some(&i) if self.units[i].id == id => Some(i),
-            Some(_) => self.clashes.iter().copied().find(|&i| self.units[i].id == id),
+            Some(&i) if self.units[i as usize].id == id => Some(i as usize),
+            Some(_) => self.clashes.iter().map(|&i| i as usize).find(|&i| self.units[i].id == id),
             None => None,
         }
+    }
+
+    /// The row of row `i`'s parent: `None` for a top-level force or an unknown parent.
+    pub fn parent_row(&self, i: usize) -> Option<usize> {
+        self.parent_rows.get(i).copied().filter(|&p| p != NO_ROW).map(|p| p as usize)
+    }
+
+    /// Rows whose id an earlier row already has, each with the first row of that id.
+    pub fn duplicates(&self) -> &[(usize, usize)] {
+        &self.duplicates
     }
 
     /// Every row, in file order.
@@ -232,11 +262,11 @@ impl OrderOfBattle {
 
     /// Direct children, in file order.
     pub fn children(&self, id: &str) -> impl Iterator<Item = &Unit> {
-        let rows: &[usize] = match self.position(id) {
-            Some(i) => &self.kids[self.kid_start[i]..self.kid_start[i + 1]],
+        let rows: &[u32] = match self.position(id) {
+            Some(i) => &self.kids[self.kid_start[i] as usize..self.kid_start[i + 1] as usize],
             None => self.orphans.get(id).map_or(&[], Vec::as_slice),
         };
-        rows.iter().map(|&i| &self.units[i])
+        rows.iter().map(|&i| &self.units[i as usize])
     }
 
     /// Top-level forces (rows without a parent), in file order.
@@ -341,10 +371,10 @@ mod tests {
 
     fn unit(id: &str, parent: Option<&str>, men: u32) -> Unit {
         Unit {
-            id: id.to_string(),
-            parent: parent.map(str::to_string),
+            id: id.into(),
+            parent: parent.map(CompactString::from),
             level: if men == 0 { Level::Brigade } else { Level::Battalion },
-            name: id.to_string(),
+            name: id.into(),
             commander: None,
             nation: Nation::Fr,
             arm: (men > 0).then_some(Arm::Line),
@@ -384,6 +414,9 @@ mod tests {
         assert_eq!(orphans, ["X-1"]);
         assert!(oob.get("X").is_none());
         assert_eq!(oob.force_of("B-1").map(|u| u.id.as_str()), Some("B"));
+        assert_eq!(oob.duplicates(), [(3, 0)]);
+        assert_eq!(oob.parent_row(2), Some(0));
+        assert_eq!(oob.parent_row(4), None);
     }
 
     #[test]

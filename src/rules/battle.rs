@@ -224,21 +224,21 @@ pub fn who_fights(c: &Campaign, hex: HexId, opts: &WhoFightsOptions) -> Result<C
         } else {
             continue;
         };
-        if opts.exclude.contains(&f.id) {
-            excluded.push(f.id.clone());
+        if opts.exclude.contains(f.id.as_str()) {
+            excluded.push(f.id.to_string());
             continue;
         }
         let Some(h) = f.hex else { continue };
         let distance = grid.distance(hex, h);
         let river = if h == hex { None } else { river_on_the_way(c, h, hex) };
-        let (delay, overridden) = match (role, opts.delays.get(&f.id)) {
+        let (delay, overridden) = match (role, opts.delays.get(f.id.as_str())) {
             (_, Some(&d)) => (d, true),
             (Role::Joiner, None) => (entry_delay(c, f, distance, river.is_some()), false),
             (Role::Principal, None) => (0, false),
         };
         participants.push(Participant {
-            force: f.id.clone(),
-            name: f.name.clone(),
+            force: f.id.to_string(),
+            name: f.name.to_string(),
             side: f.side(),
             hex: h,
             role,

@@ -378,13 +378,13 @@ pub fn river_penalties(
             if !seen.insert(row.id.as_str()) {
                 continue;
             }
-            out.statuses.entry(row.id.clone()).or_default().extend([
+            out.statuses.entry(row.id.to_string()).or_default().extend([
                 Status { kind: StatusKind::NoWagons, until },
                 Status { kind: StatusKind::AmmoHalved, until },
             ]);
             if row.level == Level::Brigade {
                 if dice.roll(6, &format!("6.5.2.4 brigade {} (d6)", row.id)) == 1 {
-                    out.unavailable_brigades.push(row.id.clone());
+                    out.unavailable_brigades.push(row.id.to_string());
                 }
             } else if row.arm_class() == Some(ArmClass::Artillery)
                 && row.guns > 0
@@ -392,14 +392,14 @@ pub fn river_penalties(
             {
                 let tipped =
                     dice.roll(6, &format!("6.5.2.4 battery {} guns tipped into the river (d6)", row.id));
-                out.battery_guns_lost.push((row.id.clone(), tipped.min(row.guns)));
+                out.battery_guns_lost.push((row.id.to_string(), tipped.min(row.guns)));
             }
         }
     }
     for brigade in &out.unavailable_brigades {
         for row in c.oob.subtree(brigade) {
             out.statuses
-                .entry(row.id.clone())
+                .entry(row.id.to_string())
                 .or_default()
                 .push(Status { kind: StatusKind::Unavailable, until });
         }

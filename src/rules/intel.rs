@@ -351,7 +351,7 @@ pub fn brief_sides(
     let mut enemy_forces: Vec<ReportedForce> = Vec::new();
     for id in &enemy.forces {
         let (Some(u), Some(top)) = (c.oob.get(id), c.oob.force_of(id)) else { continue };
-        let r = ReportedForce { hex: top.hex.unwrap_or(hex), name: u.name.clone(), id: u.id.clone() };
+        let r = ReportedForce { hex: top.hex.unwrap_or(hex), name: u.name.to_string(), id: u.id.to_string() };
         if !enemy_forces.contains(&r) {
             enemy_forces.push(r);
         }

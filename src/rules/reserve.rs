@@ -15,7 +15,7 @@ pub fn validate_reserve(c: &Campaign, id: &str, participating: &[String]) -> Res
         .oob
         .get(id)
         .ok_or_else(|| Error::refused(format!("--reserve {id}: unknown unit (not in forces.csv)")))?;
-    let force = c.oob.force_of(id).map(|f| f.id.clone()).unwrap_or_default();
+    let force = c.oob.force_of(id).map(|f| f.id.to_string()).unwrap_or_default();
     if !participating.contains(&force) {
         return Err(Error::refused(format!("--reserve {id}: {} is not in this battle", u.name)));
     }
@@ -42,7 +42,7 @@ pub fn validate_reserve(c: &Campaign, id: &str, participating: &[String]) -> Res
             if squadrons == 1 { "" } else { "s" }
         )));
     }
-    let Some(commander) = u.commander.clone() else {
+    let Some(commander) = u.commander.as_deref().map(str::to_string) else {
         return Err(Error::refused(format!(
             "--reserve {id}: {} has no brigade commander in forces.csv (rule 8.7)",
             u.name
@@ -50,7 +50,7 @@ pub fn validate_reserve(c: &Campaign, id: &str, participating: &[String]) -> Res
     };
     Ok(Reserve {
         unit: id.to_string(),
-        name: u.name.clone(),
+        name: u.name.to_string(),
         side: u.side(),
         squadrons,
         men: units.iter().map(|x| x.men).sum(),

@@ -134,12 +134,12 @@ pub fn advance(c: &Campaign) -> TurnChanges {
     let mut ammo_restored = Vec::new();
     for u in c.oob.units() {
         for s in u.status.iter().filter(|s| s.until <= to.0) {
-            penalties_ended.push(EndedPenalty { unit: u.id.clone(), kind: s.kind, until: s.until });
+            penalties_ended.push(EndedPenalty { unit: u.id.to_string(), kind: s.kind, until: s.until });
         }
         let Some(was) = u.ammo else { continue };
         let in_supply = c.oob.force_of(&u.id).is_some_and(|f| f.supply == Supply::In);
         if in_supply && !penalty_runs(c, u, StatusKind::AmmoHalved, to.0) {
-            ammo_restored.push(AmmoRestored { unit: u.id.clone(), was });
+            ammo_restored.push(AmmoRestored { unit: u.id.to_string(), was });
         }
     }
     TurnChanges {

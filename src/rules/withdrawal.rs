@@ -183,10 +183,10 @@ impl<'a> Ground<'a> {
         };
         for enemy in c.oob.forces().filter(|f| f.side() != side) {
             let Some(at) = enemy.hex else { continue };
-            g.enemy_at.entry(at).or_insert_with(|| enemy.id.clone());
+            g.enemy_at.entry(at).or_insert_with(|| enemy.id.to_string());
             let zone = if at == from { &mut g.zoc_here } else { &mut g.zoc };
             for h in zone_of_control(c, enemy).into_keys() {
-                zone.entry(h).or_insert_with(|| enemy.id.clone());
+                zone.entry(h).or_insert_with(|| enemy.id.to_string());
             }
         }
         g

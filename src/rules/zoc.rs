@@ -172,12 +172,16 @@ pub fn contacts(c: &Campaign) -> Vec<Contact> {
             pairs: Vec::new(),
         });
         let (fr, al) = if forces[i].side() == Side::French { (i, j) } else { (j, i) };
-        entry.pairs.push(ContactPair { french: forces[fr].id.clone(), allies: forces[al].id.clone(), rule });
+        entry.pairs.push(ContactPair {
+            french: forces[fr].id.to_string(),
+            allies: forces[al].id.to_string(),
+            rule,
+        });
         for k in [i, j] {
             let f = forces[k];
             let list = if f.side() == Side::French { &mut entry.french } else { &mut entry.allies };
-            if !list.contains(&f.id) {
-                list.push(f.id.clone());
+            if !list.iter().any(|x| *x == f.id) {
+                list.push(f.id.to_string());
             }
             if let Some(h) = f.hex
                 && !entry.hexes.contains(&h)

@@ -351,7 +351,7 @@ impl Aftermath {
         for p in &b.participants {
             for u in c.oob.subtree(&p.force) {
                 if let Some(cmd) = &u.commander {
-                    generals.insert((cmd.clone(), p.side));
+                    generals.insert((cmd.to_string(), p.side));
                 }
             }
         }
@@ -365,7 +365,10 @@ impl Aftermath {
         }
         let mut hit_names = Vec::new();
         for h in &self.commanders {
-            let Some(name) = c.oob.get(&h.formation).and_then(|f| f.commander.clone()) else { continue };
+            let Some(name) = c.oob.get(&h.formation).and_then(|f| f.commander.as_deref().map(str::to_string))
+            else {
+                continue;
+            };
             if let Some(cm) = c.commanders.iter_mut().find(|x| x.name == name) {
                 cm.status = if h.killed { "killed".to_string() } else { "wounded".to_string() };
                 hit_names.push((name, h.killed));

@@ -109,7 +109,7 @@ pub(super) fn intro_text(
             .map(|p| {
                 c.oob.get(&p.force).map_or(p.name.clone(), |f| match &f.commander {
                     Some(cmd) => format!("{} ({cmd})", f.name),
-                    None => f.name.clone(),
+                    None => f.name.to_string(),
                 })
             })
             .collect();

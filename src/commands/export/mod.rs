@@ -88,8 +88,8 @@ fn skipped(c: &Campaign, forces: &[String], reserves: &[Reserve]) -> (BTreeSet<S
     for f in forces {
         for u in c.oob.subtree(f) {
             if u.has_status(StatusKind::Unavailable, c.config.turn) {
-                skip.insert(u.id.clone());
-                unavailable.push(u.id.clone());
+                skip.insert(u.id.to_string());
+                unavailable.push(u.id.to_string());
             }
         }
     }
@@ -495,7 +495,7 @@ fn exported_units(c: &Campaign, rows: &[SowRow]) -> Vec<ExportedUnit> {
             .find(|x| x.unit.as_deref() == Some(&u.id) && matches!(x.kind, RowKind::Unit | RowKind::Gun))
             .map_or(100, |x| x.ammo_pct);
         out.push(ExportedUnit {
-            unit: u.id.clone(),
+            unit: u.id.to_string(),
             force: r.force.clone(),
             side: u.side(),
             men: u.men,

@@ -140,14 +140,18 @@ impl<'a> Builder<'a, '_> {
     fn unit_node(&self, level: u8, u: &'a Unit, force: &str) -> Node<'a> {
         let c = self.c();
         let (kind, name1, name2, arm) = if u.level.is_formation() {
-            let cmd = u.commander.clone().unwrap_or_else(|| "Acting commander".to_string());
-            (RowKind::Commander, cmd, u.name.clone(), common_arm(c, &u.id))
+            let cmd = u.commander.as_deref().unwrap_or("Acting commander").to_string();
+            (RowKind::Commander, cmd, u.name.to_string(), common_arm(c, &u.id))
         } else if u.level == Level::Battery {
-            (RowKind::Battery, format!("{} commander", u.name), u.name.clone(), u.arm)
+            (RowKind::Battery, format!("{} commander", u.name), u.name.to_string(), u.arm)
         } else {
-            let parent =
-                u.parent.as_deref().and_then(|p| c.oob.get(p)).map(|p| p.name.clone()).unwrap_or_default();
-            (RowKind::Unit, u.name.clone(), parent, u.arm)
+            let parent = u
+                .parent
+                .as_deref()
+                .and_then(|p| c.oob.get(p))
+                .map(|p| p.name.to_string())
+                .unwrap_or_default();
+            (RowKind::Unit, u.name.to_string(), parent, u.arm)
         };
         let men = if kind == RowKind::Unit { u.men } else { 1 };
         Node {
@@ -168,7 +172,7 @@ impl<'a> Builder<'a, '_> {
     /// Attaches a campaign row under a SoW node; returns batteries that must be placed one
     /// level higher (a battery inside a brigade).
     fn attach(&self, parent: &mut Node<'a>, u: &'a Unit, force: &str) -> Vec<&'a Unit> {
-        if self.input.skip.contains(&u.id) {
+        if self.input.skip.contains(u.id.as_str()) {
             return Vec::new();
         }
         let l = parent.level;
@@ -206,7 +210,7 @@ impl<'a> Builder<'a, '_> {
                     kind: RowKind::Gun,
                     unit: Some(u),
                     name1: format!("{} gun {}", u.name, g + 1),
-                    name2: u.name.clone(),
+                    name2: u.name.to_string(),
                     arm: u.arm,
                     force: force.to_string(),
                     bucket: false,
@@ -259,13 +263,13 @@ pub fn build_side(input: &SideInput<'_>) -> Result<Vec<SowRow>> {
     let b = Builder { input };
     let senior_force = senior(c, &input.forces);
     let senior_name =
-        senior_force.and_then(|f| f.commander.clone()).unwrap_or_else(|| "Acting commander".to_string());
+        senior_force.and_then(|f| f.commander.as_deref()).unwrap_or("Acting commander").to_string();
     let mut side_node = Node::acting(1, format!("{} at {}", input.side, input.place), "", false);
     side_node.name1 = senior_name.clone();
     let armies: Vec<&Unit> = input.forces.iter().copied().filter(|f| f.level == Level::Army).collect();
     let mut army = if armies.len() == 1 {
         let mut n = b.unit_node(2, armies[0], &armies[0].id);
-        n.force = armies[0].id.clone();
+        n.force = armies[0].id.to_string();
         n
     } else {
         let mut n = Node::acting(2, format!("Army of the {} at {}", input.side, input.place), "", false);
@@ -368,7 +372,7 @@ fn flatten(
         level,
         unit: match n.kind {
             RowKind::Commander | RowKind::Unit | RowKind::Battery | RowKind::Gun => {
-                n.unit.map(|u| u.id.clone())
+                n.unit.map(|u| u.id.to_string())
             }
             _ => None,
         },
