@@ -3,16 +3,17 @@
 //! men before = men after + killed + wounded (returning, captured, lost) + stragglers
 //! (returning, captured, lost, drowned); returns scheduled and returned match the units.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 use anyhow::Result;
 use serde::Serialize;
 
 use crate::error::{Error, Problem, Problems};
 use crate::formats::table::{Fields, Table};
+use crate::formats::text::decode;
 use crate::model::battle::BattleState;
 use crate::store::CampaignDir;
-use crate::store::journal::{EntryKind, STATE_FILES, StateFiles, state_hashes};
+use crate::store::journal::{EntryKind, STATE_FILES, StateFiles, replay_entry, state_hashes};
 
 #[derive(Debug, Default, Serialize)]
 struct AuditReport {
@@ -24,16 +25,39 @@ struct AuditReport {
     problems: Vec<Problem>,
 }
 
-fn men_by_unit(bytes: Option<&[u8]>) -> BTreeMap<String, u32> {
+/// Men of the given units in a `forces.csv`. Only their rows are read as CSV: where no field
+/// of the file is quoted and its first column is the id, a unit's row is the line that
+/// starts with its id and a comma (a large order of battle has hundreds of thousands of
+/// lines, and a battle a few dozen units).
+fn men_of(bytes: Option<&[u8]>, ids: &BTreeSet<&str>) -> BTreeMap<String, u32> {
+    let Some(b) = bytes.filter(|_| !ids.is_empty()) else { return BTreeMap::new() };
+    let (text, _) = decode(b);
+    let (header, body) = text.split_once('\n').unwrap_or((&text, ""));
+    let keyed = header.split(',').next().is_some_and(|h| h.trim().eq_ignore_ascii_case("id"));
+    let rows: std::borrow::Cow<'_, str> = if keyed && !text.contains('"') {
+        let mut rows = format!("{header}\n");
+        for line in body.lines() {
+            if line.split_once(',').is_some_and(|(k, _)| ids.contains(k.trim_ascii())) {
+                rows.push_str(line);
+                rows.push('\n');
+            }
+        }
+        rows.into()
+    } else {
+        text
+    };
     let mut p = Problems::default();
-    let Some(b) = bytes else { return BTreeMap::new() };
-    let t = Table::parse("forces.csv", b, &mut p);
+    let t = Table::parse("forces.csv", rows.as_bytes(), &mut p);
+    let (c_id, c_men) = (t.column("id"), t.column("men"));
     t.rows
         .iter()
         .filter_map(|r| {
             let mut f = Fields::new(&t, r, &mut p);
-            let id = f.text("id").to_string();
-            f.count("men").map(|m| (id, m))
+            let id = f.text(c_id);
+            if !ids.contains(id) {
+                return None;
+            }
+            f.count(c_men).map(|m| (id.to_string(), m))
         })
         .collect()
 }
@@ -70,25 +94,38 @@ pub fn run(dir: &CampaignDir, json: bool) -> Result<()> {
         }
         return Ok(());
     }
-    let baseline = dir.read_baseline()?;
-    let mut state: StateFiles = baseline.clone();
-    let mut before_apply: BTreeMap<String, StateFiles> = BTreeMap::new();
+    let mut state: StateFiles = dir.read_baseline()?;
+    // The state hashes before each apply, for checking the undo that may follow it: what the
+    // entry before it recorded (and replay checked), or the baseline's own.
+    let baseline_undone = journal.entries.first().is_some_and(|first| {
+        first.kind == EntryKind::Apply
+            && journal.entries.iter().any(|x| x.kind == EntryKind::Undo && x.battle == first.battle)
+    });
+    let baseline_hashes = if baseline_undone { state_hashes(&state) } else { BTreeMap::new() };
+    let mut before_apply: BTreeMap<String, &BTreeMap<String, String>> = BTreeMap::new();
     for (i, e) in journal.entries.iter().enumerate() {
-        let prev = state.clone();
-        state = match journal.replay(&baseline, Some(i + 1)) {
-            Ok(s) => s,
-            Err(err) => {
-                problems.push(Problem::in_file("journal.jsonl", err.to_string()));
-                break;
-            }
+        // What the checks need of the state before the entry, taken before it is replayed.
+        let ids: BTreeSet<&str> = match e.kind {
+            EntryKind::Apply => e.carryover.iter().map(|c| c.unit.as_str()).collect(),
+            EntryKind::TurnAdvance => e.returned.iter().map(|(u, _)| u.as_str()).collect(),
+            _ => BTreeSet::new(),
         };
+        let men_before = men_of(state.get("forces.csv").and_then(Option::as_deref), &ids);
+        let battle = e.battle.clone().unwrap_or_default();
+        let returns_before = returns_by_battle(state.get("returns.csv").and_then(Option::as_deref), &battle);
+        if let Err(err) = replay_entry(&mut state, e, i == 0) {
+            problems.push(Problem::in_file("journal.jsonl", err.to_string()));
+            break;
+        }
         let at = format!("journal.jsonl entry {}", e.seq);
         match e.kind {
             EntryKind::Apply => {
-                let battle = e.battle.clone().unwrap_or_default();
-                before_apply.insert(battle.clone(), prev.clone());
-                let before = men_by_unit(prev.get("forces.csv").cloned().flatten().as_deref());
-                let after = men_by_unit(state.get("forces.csv").cloned().flatten().as_deref());
+                before_apply.insert(
+                    battle.clone(),
+                    if i == 0 { &baseline_hashes } else { &journal.entries[i - 1].state },
+                );
+                let before = men_before;
+                let after = men_of(state.get("forces.csv").and_then(Option::as_deref), &ids);
                 let mut returning = 0u64;
                 for co in &e.carryover {
                     rep.units_checked += 1;
@@ -117,8 +154,8 @@ pub fn run(dir: &CampaignDir, json: bool) -> Result<()> {
                     }
                 }
                 let scheduled =
-                    returns_by_battle(state.get("returns.csv").cloned().flatten().as_deref(), &battle)
-                        - returns_by_battle(prev.get("returns.csv").cloned().flatten().as_deref(), &battle);
+                    returns_by_battle(state.get("returns.csv").and_then(Option::as_deref), &battle)
+                        - returns_before;
                 if scheduled != returning {
                     problems.push(Problem::in_file(
                         &at,
@@ -128,14 +165,13 @@ pub fn run(dir: &CampaignDir, json: bool) -> Result<()> {
             }
             EntryKind::Undo => {
                 // With no manual edit in between, an undo restores the state before its apply.
-                let battle = e.battle.clone().unwrap_or_default();
                 let apply_at = journal.entries[..i].iter().rposition(|x| {
                     x.kind == EntryKind::Apply && x.battle.as_deref() == Some(battle.as_str())
                 });
                 let edited = apply_at
                     .is_some_and(|a| journal.entries[a..i].iter().any(|x| x.kind == EntryKind::ManualEdit));
                 if let (Some(b), false) = (before_apply.get(&battle), edited)
-                    && state_hashes(b) != state_hashes(&state)
+                    && **b != e.state
                 {
                     problems.push(Problem::in_file(
                         &at,
@@ -144,8 +180,8 @@ pub fn run(dir: &CampaignDir, json: bool) -> Result<()> {
                 }
             }
             EntryKind::TurnAdvance => {
-                let before = men_by_unit(prev.get("forces.csv").cloned().flatten().as_deref());
-                let after = men_by_unit(state.get("forces.csv").cloned().flatten().as_deref());
+                let before = men_before;
+                let after = men_of(state.get("forces.csv").and_then(Option::as_deref), &ids);
                 let mut back: BTreeMap<&str, u32> = BTreeMap::new();
                 for (u, m) in &e.returned {
                     *back.entry(u).or_default() += m;

@@ -197,25 +197,49 @@ pub fn apply_change(content: Option<Vec<u8>>, change: &FileChange, forward: bool
     match change {
         FileChange::Lines { lines, .. } => {
             let bytes = content.ok_or_else(|| conflict("the file is missing".to_string()))?;
-            let text =
-                String::from_utf8(bytes).map_err(|_| conflict("the file is not UTF-8 text".to_string()))?;
-            let mut ls: Vec<String> = text.split('\n').map(str::to_string).collect();
-            for l in lines {
-                let (from, to) = if forward { (&l.before, &l.after) } else { (&l.after, &l.before) };
-                match ls.get_mut(l.i) {
-                    Some(cur) if cur == from => *cur = to.clone(),
-                    Some(cur) => {
+            let text = std::str::from_utf8(&bytes)
+                .map_err(|_| conflict("the file is not UTF-8 text".to_string()))?;
+            // Where each line starts: the file is copied once around its changed lines, not
+            // split into a string per line (a large order of battle has hundreds of
+            // thousands of them).
+            let starts: Vec<usize> =
+                std::iter::once(0).chain(text.match_indices('\n').map(|(i, _)| i + 1)).collect();
+            let line = |i: usize| -> Option<&str> {
+                let start = *starts.get(i)?;
+                let end = starts.get(i + 1).map_or(text.len(), |&n| n - 1);
+                Some(&text[start..end])
+            };
+            let mut order: Vec<&LineChange> = lines.iter().collect();
+            order.sort_by_key(|l| l.i);
+            let mut out = String::with_capacity(text.len() + 64);
+            let mut copied = 0;
+            let mut k = 0;
+            while k < order.len() {
+                let i = order[k].i;
+                let Some(original) = line(i) else {
+                    return Err(conflict(format!("line {} is missing", i + 1)));
+                };
+                // Changes to one line apply one after the other, in the entry's order.
+                let mut cur = original;
+                while let Some(l) = order.get(k).filter(|l| l.i == i) {
+                    let (from, to) = if forward { (&l.before, &l.after) } else { (&l.after, &l.before) };
+                    if cur != from.as_str() {
                         return Err(conflict(format!(
                             "line {} is '{}', expected '{}'",
-                            l.i + 1,
+                            i + 1,
                             cur.trim_end(),
                             from.trim_end()
                         )));
                     }
-                    None => return Err(conflict(format!("line {} is missing", l.i + 1))),
+                    cur = to;
+                    k += 1;
                 }
+                out.push_str(&text[copied..starts[i]]);
+                out.push_str(cur);
+                copied = starts[i] + original.len();
             }
-            Ok(Some(ls.join("\n").into_bytes()))
+            out.push_str(&text[copied..]);
+            Ok(Some(out.into_bytes()))
         }
         FileChange::Whole { before, after, .. } => {
             let (from, to) = if forward { (before, after) } else { (after, before) };
@@ -268,25 +292,36 @@ impl Journal {
     /// Replays the baseline through every entry (or through the first `upto` entries).
     pub fn replay(&self, baseline: &StateFiles, upto: Option<usize>) -> Result<StateFiles> {
         let mut state = baseline.clone();
-        for e in self.entries.iter().take(upto.unwrap_or(usize::MAX)) {
-            for ch in &e.changes {
-                let cur = state.get(ch.file()).cloned().flatten();
-                let next = apply_change(cur, ch, true)
-                    .map_err(|err| Error::Other(format!("journal entry {} ({:?}): {err}", e.seq, e.kind)))?;
-                state.insert(ch.file().to_string(), next);
-            }
-            let hashes = state_hashes(&state);
-            for (f, h) in &e.state {
-                if hashes.get(f).is_some_and(|x| x != h) {
-                    return Err(Error::Other(format!(
-                        "journal entry {} ({:?}): replayed {f} does not match the hash it recorded",
-                        e.seq, e.kind
-                    )));
-                }
-            }
+        for (i, e) in self.entries.iter().take(upto.unwrap_or(usize::MAX)).enumerate() {
+            replay_entry(&mut state, e, i == 0)?;
         }
         Ok(state)
     }
+}
+
+/// Replays one entry onto the state it follows, and checks the files against the hashes the
+/// entry recorded: every file at the first entry (`first`), then the files the entry
+/// changed (the others are as the previous entry left and checked them).
+pub fn replay_entry(state: &mut StateFiles, e: &Entry, first: bool) -> Result<()> {
+    for ch in &e.changes {
+        let cur = state.get_mut(ch.file()).and_then(Option::take);
+        let next = apply_change(cur, ch, true)
+            .map_err(|err| Error::Other(format!("journal entry {} ({:?}): {err}", e.seq, e.kind)))?;
+        state.insert(ch.file().to_string(), next);
+    }
+    for (f, h) in &e.state {
+        if !first && !e.changes.iter().any(|c| c.file() == f) {
+            continue;
+        }
+        let Some(content) = state.get(f) else { continue };
+        if content.as_deref().map(sha256_hex).unwrap_or_default() != *h {
+            return Err(Error::Other(format!(
+                "journal entry {} ({:?}): replayed {f} does not match the hash it recorded",
+                e.seq, e.kind
+            )));
+        }
+    }
+    Ok(())
 }
 
 /// Serialises an entry as one line.
