@@ -7,13 +7,15 @@
 //! ```
 //!
 //! For each size it generates a campaign (`fixture` is `fixtures/peninsula`), runs each
-//! command several times and reports the median wall time beside a *floor*: the same input
-//! files read and parsed with the csv crate alone (and, for a command that writes, the same
-//! output bytes written and synced), in a process of its own so that both pay the same
-//! start-up. Then the growth between sizes and the peak memory (`/usr/bin/time -f %M`), each
+//! command several times and reports the median wall time beside a *floor*: the input files
+//! (every file of the campaign folder, and the result file `apply` is given) read, the CSV
+//! files parsed with the csv crate alone and the TOML files with the toml crate, and, for a
+//! command that writes, the same output bytes written and synced; in a process of its own
+//! so that both pay the same start-up. Then the growth between sizes and the peak memory (`/usr/bin/time -f %M`), each
 //! against its target with PASS or FAIL.
 //!
-//! `bench floor DIR [PAYLOAD DEST]` is the floor itself, run as a child.
+//! `bench floor DIR [--input FILE]... [--write PAYLOAD DEST]` is the floor itself, run as a
+//! child.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 #[path = "../tests/support/synth.rs"]
@@ -32,18 +34,8 @@ const GROWTH_TARGET: f64 = 1.2;
 /// Peak memory at the largest size, MiB.
 const MEMORY_TARGET_MIB: f64 = 200.0;
 
-/// The campaign files a command reads.
-const INPUTS: [&str; 9] = [
-    "campaign.toml",
-    "rules.toml",
-    "map/hexes.csv",
-    "map/roads.csv",
-    "map/rivers.csv",
-    "map/battle-maps.csv",
-    "settlements.csv",
-    "forces.csv",
-    "commanders.csv",
-];
+/// Files of the campaign folder that no command reads.
+const NOT_INPUTS: [&str; 1] = ["campaign.lock"];
 
 struct Opts {
     bin: PathBuf,
@@ -99,23 +91,46 @@ fn main() -> ExitCode {
 
 fn floor(args: &[String]) -> ExitCode {
     let Some(dir) = args.first().map(PathBuf::from) else { return ExitCode::from(2) };
-    let mut fields = 0usize;
-    for name in INPUTS {
-        let Ok(bytes) = std::fs::read(dir.join(name)) else { continue };
-        if name.ends_with(".toml") {
-            let text = String::from_utf8_lossy(&bytes);
-            fields += text.parse::<toml::Table>().map_or(0, |t| t.len());
-            continue;
-        }
-        let mut rdr = csv::ReaderBuilder::new().flexible(true).from_reader(bytes.as_slice());
-        let mut rec = csv::StringRecord::new();
-        while rdr.read_record(&mut rec).unwrap_or(false) {
-            fields += rec.len();
+    // Every file of the campaign folder, then the command's own inputs (`--input FILE`).
+    let mut inputs: Vec<PathBuf> = walkdir::WalkDir::new(&dir)
+        .sort_by_file_name()
+        .into_iter()
+        .filter_map(Result::ok)
+        .filter(|e| e.file_type().is_file())
+        .filter(|e| !NOT_INPUTS.iter().any(|n| e.path() == dir.join(n)))
+        .map(walkdir::DirEntry::into_path)
+        .collect();
+    let mut write = None;
+    let mut rest = args[1..].iter();
+    while let Some(a) = rest.next() {
+        match (a.as_str(), rest.next()) {
+            ("--input", Some(f)) => inputs.push(PathBuf::from(f)),
+            ("--write", Some(payload)) => write = rest.next().map(|dest| (payload.clone(), dest.clone())),
+            _ => return ExitCode::from(2),
         }
     }
-    if let (Some(payload), Some(dest)) = (args.get(1), args.get(2)) {
-        for (rel, bytes) in snapshot(Path::new(payload)) {
-            let p = Path::new(dest).join(&rel);
+    let mut fields = 0usize;
+    for path in &inputs {
+        let Ok(bytes) = std::fs::read(path) else { continue };
+        match path.extension().and_then(|e| e.to_str()) {
+            Some("toml") => {
+                let text = String::from_utf8_lossy(&bytes);
+                fields += text.parse::<toml::Table>().map_or(0, |t| t.len());
+            }
+            Some("csv") => {
+                let mut rdr = csv::ReaderBuilder::new().flexible(true).from_reader(bytes.as_slice());
+                let mut rec = csv::StringRecord::new();
+                while rdr.read_record(&mut rec).unwrap_or(false) {
+                    fields += rec.len();
+                }
+            }
+            // Other files (the journal, battle records) are only read.
+            _ => fields += bytes.len(),
+        }
+    }
+    if let Some((payload, dest)) = write {
+        for (rel, bytes) in snapshot(Path::new(&payload)) {
+            let p = Path::new(&dest).join(&rel);
             std::fs::create_dir_all(p.parent().unwrap()).unwrap();
             let mut f = std::fs::File::create(&p).unwrap();
             f.write_all(&bytes).unwrap();
@@ -188,6 +203,8 @@ struct Cmd {
     args: Vec<String>,
     /// A command that changes the campaign: the folder is restored before every run.
     writes: bool,
+    /// Files it reads besides the campaign folder's.
+    inputs: Vec<PathBuf>,
 }
 
 struct Measure {
@@ -276,8 +293,11 @@ fn measure(o: &Opts, camp: &Path, out: &Path, c: &Cmd) -> Measure {
             fresh(&dest);
             let mut cmd = Command::new(&me);
             cmd.arg("floor").arg(camp);
+            for f in &c.inputs {
+                cmd.arg("--input").arg(f);
+            }
             if c.writes {
-                cmd.arg(&payload).arg(&dest);
+                cmd.arg("--write").arg(&payload).arg(&dest);
             }
             let t = Instant::now();
             cmd.status().unwrap();
@@ -380,12 +400,13 @@ fn run(o: &Opts) -> bool {
             return false;
         };
         let base = vec![
-            Cmd { name: "check".into(), args: vec!["check".into()], writes: false },
-            Cmd { name: "contacts".into(), args: vec!["contacts".into()], writes: false },
+            Cmd { name: "check".into(), args: vec!["check".into()], writes: false, inputs: Vec::new() },
+            Cmd { name: "contacts".into(), args: vec!["contacts".into()], writes: false, inputs: Vec::new() },
             Cmd {
                 name: format!("export hex {hex}"),
                 args: ["export", "hex", &hex, "--replace", "--out", &out_s].map(String::from).to_vec(),
                 writes: true,
+                inputs: Vec::new(),
             },
         ];
         let mut results = Vec::new();
@@ -403,6 +424,7 @@ fn run(o: &Opts) -> bool {
                         name: "apply (after export)".into(),
                         args: vec!["apply".into(), result.to_string_lossy().into_owned()],
                         writes: true,
+                        inputs: vec![result.clone()],
                     };
                     all_pass &= report(o, size, forces, rows, &camp, &out, &c, &mut results);
                 }
@@ -418,7 +440,12 @@ fn run(o: &Opts) -> bool {
                 let _ =
                     succeeds(&o.bin, &["--campaign", &camp.to_string_lossy(), "apply", &r.to_string_lossy()]);
             }
-            let c = Cmd { name: "audit (after apply)".into(), args: vec!["audit".into()], writes: false };
+            let c = Cmd {
+                name: "audit (after apply)".into(),
+                args: vec!["audit".into()],
+                writes: false,
+                inputs: Vec::new(),
+            };
             all_pass &= report(o, size, forces, rows, &camp, &out, &c, &mut results);
         }
         sizes.push(SizeResult { label: size.clone(), forces, rows, results });
