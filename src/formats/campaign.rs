@@ -724,13 +724,21 @@ fn endless_ancestry(oob: &OrderOfBattle) -> Vec<bool> {
     state.into_iter().map(|s| s == State::Endless).collect()
 }
 
-/// Parses and validates a whole campaign. Every problem is collected.
-pub fn parse_campaign(files: &CampaignFiles) -> Result<Campaign, Problems> {
-    let mut p = Problems::default();
-    let config = required(files, names::CAMPAIGN, &mut p).and_then(|b| parse_config(b, &mut p));
-    let rules = parse_rules(files.get(names::RULES), &mut p);
-    let Some(config) = config else { return Err(p) };
-    let grid = config.map.grid();
+/// Every file of the campaign but the order of battle.
+#[derive(Debug)]
+struct Rest {
+    hexes: BTreeMap<HexId, HexInfo>,
+    roads: BTreeMap<Side2, RoadClass>,
+    rivers: BTreeMap<Side2, String>,
+    settlements: Vec<Settlement>,
+    commanders: Vec<Commander>,
+    commander_columns: Vec<String>,
+    battle_maps: BTreeMap<HexId, BattleMapChoice>,
+    returns: Vec<crate::model::ledger::Return>,
+    score: Vec<crate::model::ledger::ScoreRow>,
+}
+
+fn parse_rest(files: &CampaignFiles, grid: &HexGrid, p: &mut Problems) -> Rest {
     let table = |name: &'static str, p: &mut Problems, req: bool| -> Table {
         let bytes = if req { required(files, name, p) } else { files.get(name) };
         // A missing file reads as an empty table under its own name, so that what follows
@@ -744,8 +752,8 @@ pub fn parse_campaign(files: &CampaignFiles) -> Result<Campaign, Problems> {
             |b| Table::parse(name, b, p),
         )
     };
-    let hexes = parse_hexes(&table(names::HEXES, &mut p, true), &grid, &mut p);
-    let roads = parse_sides(&table(names::ROADS, &mut p, true), &grid, "class", &mut p, |f| {
+    let hexes = parse_hexes(&table(names::HEXES, p, true), grid, p);
+    let roads = parse_sides(&table(names::ROADS, p, true), grid, "class", p, |f| {
         match f.text("class").to_ascii_lowercase().as_str() {
             "major" | "" => Some(RoadClass::Major),
             "secondary" | "minor" => Some(RoadClass::Secondary),
@@ -755,26 +763,47 @@ pub fn parse_campaign(files: &CampaignFiles) -> Result<Campaign, Problems> {
             }
         }
     });
-    let rivers = parse_sides(&table(names::RIVERS, &mut p, true), &grid, "name", &mut p, |f| {
-        Some(f.text("name").to_string())
-    });
-    let settlements = parse_settlements(&table(names::SETTLEMENTS, &mut p, true), &grid, &mut p);
-    let (commanders, commander_columns) = parse_commanders(&table(names::COMMANDERS, &mut p, true), &mut p);
-    let forces = required(files, names::FORCES, &mut p).map(|b| parse_forces(b, &grid, &mut p));
+    let rivers =
+        parse_sides(&table(names::RIVERS, p, true), grid, "name", p, |f| Some(f.text("name").to_string()));
+    let settlements = parse_settlements(&table(names::SETTLEMENTS, p, true), grid, p);
+    let (commanders, commander_columns) = parse_commanders(&table(names::COMMANDERS, p, true), p);
     let battle_maps = match files.get(names::BATTLE_MAPS) {
-        Some(_) => parse_battle_maps(&table(names::BATTLE_MAPS, &mut p, false), &grid, &mut p),
+        Some(_) => parse_battle_maps(&table(names::BATTLE_MAPS, p, false), grid, p),
         None => BTreeMap::new(),
     };
-    let map = CampaignMap { grid, hexes, roads, rivers, settlements };
-    let (oob, lines) = match forces {
-        Some(f) => (OrderOfBattle::new(f.units, f.extra_cols), f.lines),
-        None => (OrderOfBattle::default(), Vec::new()),
-    };
-    validate_tree(&oob, &lines, &map, &commanders, &mut p);
-    let returns =
-        files.get(names::RETURNS).map(|b| super::ledger::parse_returns(b, &mut p)).unwrap_or_default();
-    let score = files.get(names::SCORE).map(|b| super::ledger::parse_score(b, &mut p)).unwrap_or_default();
+    let returns = files.get(names::RETURNS).map(|b| super::ledger::parse_returns(b, p)).unwrap_or_default();
+    let score = files.get(names::SCORE).map(|b| super::ledger::parse_score(b, p)).unwrap_or_default();
+    Rest { hexes, roads, rivers, settlements, commanders, commander_columns, battle_maps, returns, score }
+}
 
+/// Parses and validates a whole campaign. Every problem is collected.
+pub fn parse_campaign(files: &CampaignFiles) -> Result<Campaign, Problems> {
+    let mut p = Problems::default();
+    let config = required(files, names::CAMPAIGN, &mut p).and_then(|b| parse_config(b, &mut p));
+    let rules = parse_rules(files.get(names::RULES), &mut p);
+    let Some(config) = config else { return Err(p) };
+    let grid = config.map.grid();
+    // The order of battle is by far the largest file: it is read and indexed on threads of
+    // its own while this one reads the rest.
+    let forces_bytes = required(files, names::FORCES, &mut p);
+    let (rest, oob, lines) = std::thread::scope(|s| {
+        let forces = s.spawn(|| {
+            let mut fp = Problems::default();
+            let (oob, lines) = match forces_bytes.map(|b| parse_forces(b, &grid, &mut fp)) {
+                Some(f) => (OrderOfBattle::new(f.units, f.extra_cols), f.lines),
+                None => (OrderOfBattle::default(), Vec::new()),
+            };
+            (oob, lines, fp)
+        });
+        let rest = parse_rest(files, &grid, &mut p);
+        let (oob, lines, fp) = forces.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+        p.0.extend(fp.0);
+        (rest, oob, lines)
+    });
+    let Rest { hexes, roads, rivers, settlements, commanders, commander_columns, battle_maps, returns, score } =
+        rest;
+    let map = CampaignMap { grid, hexes, roads, rivers, settlements };
+    validate_tree(&oob, &lines, &map, &commanders, &mut p);
     if !p.is_empty() {
         p.0.sort();
         p.0.dedup();

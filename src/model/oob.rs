@@ -196,7 +196,21 @@ impl OrderOfBattle {
         let mut start = vec![0u32; n + 1];
         for (i, u) in oob.units.iter().enumerate() {
             let Some(name) = &u.parent else { continue };
-            match oob.position(name) {
+            // Rows come in tree order: a row's parent is mostly the row before it or that
+            // row's parent, found without a lookup.
+            let prev = i.checked_sub(1).map(|k| (k, &oob.units[k]));
+            let found = match prev {
+                Some((k, pu)) if parent_rows[k] != NO_ROW && pu.parent.as_ref() == Some(name) => {
+                    Some(parent_rows[k] as usize)
+                }
+                Some((k, pu))
+                    if pu.id == *name && oob.duplicates.binary_search_by_key(&k, |d| d.0).is_err() =>
+                {
+                    Some(k)
+                }
+                _ => oob.position(name),
+            };
+            match found {
                 Some(p) => {
                     parent_rows[i] = p as u32;
                     start[p + 1] += 1;
