@@ -6,6 +6,7 @@ use std::fmt::Write as _;
 use std::sync::mpsc;
 
 use compact_str::CompactString;
+use thin_vec::ThinVec;
 
 use crate::error::{Problem, Problems};
 use crate::model::kinds::parse_status_list;
@@ -334,7 +335,7 @@ fn parse_battle_maps(t: &Table, grid: &HexGrid, p: &mut Problems) -> BTreeMap<He
 struct ForceRows {
     units: Vec<Unit>,
     /// The line of each unit.
-    lines: Vec<u64>,
+    lines: Vec<u32>,
     extra_cols: Vec<String>,
 }
 
@@ -362,9 +363,9 @@ impl<'r> RowSource<'r> for ForceRecord<'r> {
 }
 
 /// Rows of `forces.csv` handed from the reading thread to the building one at a time.
-const BATCH_ROWS: usize = 2048;
+const BATCH_ROWS: usize = 1024;
 /// Batches read ahead of the building thread at most.
-const BATCHES_AHEAD: usize = 8;
+const BATCHES_AHEAD: usize = 4;
 
 /// Reads `forces.csv` into units (row-level checks only). A large order of battle has
 /// hundreds of thousands of rows, so the work is split in two: one thread reads the CSV
@@ -456,7 +457,7 @@ impl<'g> UnitBuilder<'g> {
             c_status,
         ] = std::array::from_fn(|k| Col { idx: Some(k), name: FORCE_COLUMNS[k] });
         let mut known = [""; FORCE_COLUMNS.len()];
-        let mut extra = Vec::new();
+        let mut extra = ThinVec::new();
         for (i, field) in batch.fields(row).enumerate() {
             if let Some(&Some(k)) = self.slot.get(i) {
                 known[k] = field;
@@ -561,12 +562,13 @@ impl<'g> UnitBuilder<'g> {
             _ => squadrons.unwrap_or(0),
         };
         let optional = |s: &str| (!s.is_empty()).then(|| CompactString::from(s));
+        let rare = |s: &str| (!s.is_empty()).then(|| Box::<str>::from(s));
         out.units.push(Unit {
             id: CompactString::from(id),
             parent: optional(parent),
             level,
             name: CompactString::from(f.text(c_name)),
-            commander: optional(f.text(c_commander)),
+            commander: rare(f.text(c_commander)),
             nation,
             arm,
             men: men.unwrap_or(0),
@@ -574,14 +576,15 @@ impl<'g> UnitBuilder<'g> {
             guns: guns.unwrap_or(0),
             hex,
             moving_to,
-            depot: optional(f.text(c_depot)),
+            depot: rare(f.text(c_depot)),
             supply,
             quality,
             ammo: ammo.map(|a| a.min(100) as u8),
-            status,
+            status: status.into(),
             extra,
         });
-        out.lines.push(line);
+        // A file of more than 4 billion lines cannot be held in memory in the first place.
+        out.lines.push(u32::try_from(line).unwrap_or(u32::MAX));
     }
 }
 
@@ -589,7 +592,7 @@ impl<'g> UnitBuilder<'g> {
 /// It walks the order of battle's own indexes (by id, first row of an id winning).
 fn validate_tree(
     oob: &OrderOfBattle,
-    lines: &[u64],
+    lines: &[u32],
     map: &CampaignMap,
     commanders: &[Commander],
     p: &mut Problems,
@@ -599,7 +602,7 @@ fn validate_tree(
     for &(row, first) in oob.duplicates() {
         p.push(Problem::at(
             file,
-            lines[row],
+            u64::from(lines[row]),
             "id",
             format!("duplicate id '{}' (first on line {})", rows[row].id, lines[first]),
         ));
@@ -613,7 +616,7 @@ fn validate_tree(
     }
     let settlement_names: IdMap<&str, ()> = map.settlements.iter().map(|s| (s.name.as_str(), ())).collect();
     for (i, u) in rows.iter().enumerate() {
-        let line = lines[i];
+        let line = u64::from(lines[i]);
         match &u.parent {
             Some(pid) => match oob.parent_row(i).map(|k| &rows[k]) {
                 None => p.push(Problem::at(file, line, "parent", format!("unknown parent '{pid}'"))),
@@ -655,14 +658,14 @@ fn validate_tree(
                     }
                 }
                 if let Some(d) = &u.depot
-                    && !settlement_names.contains_key(d.as_str())
+                    && !settlement_names.contains_key(&**d)
                 {
                     p.push(Problem::at(file, line, "depot", format!("unknown settlement '{d}'")));
                 }
             }
         }
         if let Some(c) = &u.commander {
-            match commander_by_name.get(c.as_str()) {
+            match commander_by_name.get(&**c) {
                 None => {
                     p.push(Problem::at(file, line, "commander", format!("'{c}' is not in commanders.csv")))
                 }
@@ -800,8 +803,17 @@ pub fn parse_campaign(files: &CampaignFiles) -> Result<Campaign, Problems> {
         p.0.extend(fp.0);
         (rest, oob, lines)
     });
-    let Rest { hexes, roads, rivers, settlements, commanders, commander_columns, battle_maps, returns, score } =
-        rest;
+    let Rest {
+        hexes,
+        roads,
+        rivers,
+        settlements,
+        commanders,
+        commander_columns,
+        battle_maps,
+        returns,
+        score,
+    } = rest;
     let map = CampaignMap { grid, hexes, roads, rivers, settlements };
     validate_tree(&oob, &lines, &map, &commanders, &mut p);
     if !p.is_empty() {

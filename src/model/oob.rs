@@ -7,13 +7,14 @@ use std::collections::{BTreeMap, HashMap};
 use std::hash::{BuildHasherDefault, Hasher};
 
 use compact_str::CompactString;
+use thin_vec::ThinVec;
 
 use super::hex::HexId;
 use super::kinds::{Arm, ArmClass, Level, Nation, Quality, Side, Status, StatusKind, Supply};
 
-/// One row of `forces.csv`. Its text fields are [`CompactString`]s: an id or name of up to
-/// 24 bytes is held in place, so a large order of battle is not hundreds of thousands of
-/// small allocations.
+/// One row of `forces.csv`. A large order of battle has hundreds of thousands of rows, so a
+/// row is kept small: ids and names are [`CompactString`]s (up to 24 bytes held in place,
+/// not allocated), the fields most rows leave empty take 8 or 16 bytes when empty.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Unit {
     /// Unique id.
@@ -25,7 +26,7 @@ pub struct Unit {
     /// Display name.
     pub name: CompactString,
     /// Commanding general of a formation (a `commanders.csv` name), if named.
-    pub commander: Option<CompactString>,
+    pub commander: Option<Box<str>>,
     /// Nation.
     pub nation: Nation,
     /// Arm (units only).
@@ -41,7 +42,7 @@ pub struct Unit {
     /// Adjacent hex the force is marching to along a road (top-level forces only).
     pub moving_to: Option<HexId>,
     /// Depot settlement (top-level forces only).
-    pub depot: Option<CompactString>,
+    pub depot: Option<Box<str>>,
     /// Supply state (top-level forces; blank is in supply).
     pub supply: Supply,
     /// Quality; `None` inherits the parent's, and `trained` at the top.
@@ -49,9 +50,9 @@ pub struct Unit {
     /// Ammunition in per cent of a full load; `None` is full.
     pub ammo: Option<u8>,
     /// Penalties with the turn they end.
-    pub status: Vec<Status>,
+    pub status: ThinVec<Status>,
     /// Values of columns sowbridge does not know, kept as the umpire wrote them.
-    pub extra: Vec<String>,
+    pub extra: ThinVec<String>,
 }
 
 impl Unit {
@@ -401,8 +402,8 @@ mod tests {
             supply: Supply::In,
             quality: None,
             ammo: None,
-            status: Vec::new(),
-            extra: Vec::new(),
+            status: ThinVec::new(),
+            extra: ThinVec::new(),
         }
     }
 

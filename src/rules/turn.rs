@@ -234,7 +234,7 @@ mod tests {
     }
 
     fn statuses(c: &Campaign, id: &str) -> Vec<Status> {
-        c.oob.get(id).unwrap().status.clone()
+        c.oob.get(id).unwrap().status.to_vec()
     }
 
     fn advanced(turn: u32) -> (Campaign, TurnChanges) {

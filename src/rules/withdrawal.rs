@@ -456,7 +456,7 @@ fn road_distances(c: &Campaign, start: HexId) -> BTreeMap<HexId, u32> {
 /// capital, city or fortress city nearest by road (ties by name, then hex).
 fn supply_source(c: &Campaign, force: &Unit, from: HexId) -> Option<(String, HexId)> {
     if let Some(depot) = &force.depot {
-        return c.map.settlements.iter().find(|s| s.name == *depot).map(|s| (s.name.clone(), s.hex));
+        return c.map.settlements.iter().find(|s| *s.name == **depot).map(|s| (s.name.clone(), s.hex));
     }
     let dist = road_distances(c, from);
     c.map

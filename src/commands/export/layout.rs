@@ -49,7 +49,7 @@ pub(super) fn anchors(
             .iter()
             .filter(|p| p.side == av)
             .filter_map(|p| c.oob.get(&p.force).and_then(|f| f.depot.clone()))
-            .find_map(|d| c.map.settlements.iter().find(|s| s.name == d).map(|s| s.hex))
+            .find_map(|d| c.map.settlements.iter().find(|s| *s.name == *d).map(|s| s.hex))
             .and_then(|h| participants.first().map(|p0| (p0, h)))
             .map(|(_, h)| rot(c.map.grid.bearing(participants.iter().map(|p| p.hex).min().unwrap_or(h), h)));
         depot_bearing.or_else(|| mean_of(attacker).map(|m| (m + 180.0) % 360.0)).unwrap_or(180.0)
