@@ -1,7 +1,7 @@
 //! Reading and writing the campaign folder's files (design.md, "Campaign folder"), with
 //! validation that collects every problem with its file, line and field.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::sync::mpsc;
 
@@ -17,7 +17,7 @@ use crate::model::{
     Terrain, Unit,
 };
 
-use super::table::{Col, ColumnRef, Fields, Records, Row, RowSource, Table, require_columns, write_csv};
+use super::table::{Col, ColumnRef, Fields, RecordBatch, Records, RowSource, Table, require_columns, write_csv};
 use super::text::decode;
 
 /// File names inside the campaign folder.
@@ -266,38 +266,39 @@ fn parse_settlements(t: &Table, grid: &HexGrid, p: &mut Problems) -> Vec<Settlem
 }
 
 fn parse_commanders(t: &Table, p: &mut Problems) -> (Vec<Commander>, Vec<String>) {
-    let mut out: Vec<Commander> = Vec::new();
+    let mut out: Vec<Commander> = Vec::with_capacity(t.rows.len());
     // Names already read, so that a duplicate is found without a walk over every row.
-    let mut seen: BTreeSet<String> = BTreeSet::new();
+    let mut seen: IdMap<&str, ()> = IdMap::with_capacity_and_hasher(t.rows.len(), Default::default());
     let extra_cols = t.extra_columns(&COMMANDER_COLUMNS);
     if !t.require(&["name", "side"], p) {
         return (out, extra_cols);
     }
+    let [c_name, c_side, c_fought, c_won, c_status] = COMMANDER_COLUMNS.map(|n| t.column(n));
     for row in &t.rows {
+        let name = t.text(row, c_name);
         let mut f = Fields::new(t, row, p);
-        let name = f.text("name").to_string();
         if name.is_empty() {
             f.problem("name", "is empty");
             continue;
         }
-        let side: Option<Side> = f.req("side");
-        let fought = f.count("battles_fought").unwrap_or(0);
-        let won = f.count("battles_won").unwrap_or(0);
+        let side: Option<Side> = f.req(c_side);
+        let fought = f.count(c_fought).unwrap_or(0);
+        let won = f.count(c_won).unwrap_or(0);
         if won > fought {
             f.problem("battles_won", format!("{won} battles won but only {fought} fought"));
         }
-        if !seen.insert(name.clone()) {
+        if seen.insert(name, ()).is_some() {
             f.problem("name", format!("commander '{name}' is listed twice"));
             continue;
         }
-        let extra = f.texts(&extra_cols);
+        let extra = if extra_cols.is_empty() { Vec::new() } else { f.texts(&extra_cols) };
         if let Some(side) = side {
             out.push(Commander {
-                name,
+                name: name.to_string(),
                 side,
                 battles_fought: fought,
                 battles_won: won,
-                status: f.text("status").to_string(),
+                status: f.text(c_status).to_string(),
                 extra,
             });
         }
@@ -380,13 +381,13 @@ fn parse_forces(bytes: &[u8], grid: &HexGrid, p: &mut Problems) -> ForceRows {
         return out;
     }
     std::thread::scope(|s| {
-        let (full_tx, full_rx) = mpsc::sync_channel::<Table>(BATCHES_AHEAD);
-        let (empty_tx, empty_rx) = mpsc::channel::<Table>();
+        let (full_tx, full_rx) = mpsc::sync_channel::<RecordBatch>(BATCHES_AHEAD);
+        let (empty_tx, empty_rx) = mpsc::channel::<RecordBatch>();
         let reader = s.spawn(move || {
             let mut problems = Problems::default();
             loop {
                 let mut batch = empty_rx.try_recv().unwrap_or_default();
-                let more = records.fill(&mut batch, BATCH_ROWS, &mut problems);
+                let more = records.fill_batch(&mut batch, BATCH_ROWS, &mut problems);
                 // The builder stops only by panicking; its panic is the one to report.
                 if full_tx.send(batch).is_err() || !more {
                     break;
@@ -396,8 +397,8 @@ fn parse_forces(bytes: &[u8], grid: &HexGrid, p: &mut Problems) -> ForceRows {
         });
         let build = UnitBuilder::new(&headers, grid);
         for batch in full_rx {
-            for row in &batch.rows {
-                build.row(&batch, row, &mut out, p);
+            for (line, rec) in batch.iter() {
+                build.row(line, rec, &mut out, p);
             }
             // The reader may be done and gone; the batch is then simply dropped.
             let _ = empty_tx.send(batch);
@@ -434,9 +435,8 @@ impl<'g> UnitBuilder<'g> {
     }
 
     /// Reads one row: a unit, or problems.
-    fn row(&self, batch: &Table, row: &Row, out: &mut ForceRows, p: &mut Problems) {
+    fn row(&self, line: u64, rec: &csv::StringRecord, out: &mut ForceRows, p: &mut Problems) {
         let grid = self.grid;
-        let line = row.line;
         let [
             c_id,
             c_parent,
@@ -458,7 +458,7 @@ impl<'g> UnitBuilder<'g> {
         ] = std::array::from_fn(|k| Col { idx: Some(k), name: FORCE_COLUMNS[k] });
         let mut known = [""; FORCE_COLUMNS.len()];
         let mut extra = ThinVec::new();
-        for (i, field) in batch.fields(row).enumerate() {
+        for (i, field) in rec.iter().map(str::trim_ascii).enumerate() {
             if let Some(&Some(k)) = self.slot.get(i) {
                 known[k] = field;
             } else if self.is_extra.get(i) == Some(&true) {

@@ -37,24 +37,33 @@ impl<'b> Records<'b> {
 
     /// The next data record and its 1-based line, or `None` at the end of the file.
     pub fn next_record(&mut self, problems: &mut Problems) -> Option<(u64, &csv::StringRecord)> {
+        let mut rec = std::mem::take(&mut self.rec);
+        let line = self.read_into(&mut rec, problems);
+        self.rec = rec;
+        line.map(|l| (l, &self.rec))
+    }
+
+    /// Reads the next data record into `rec` (its buffers reused); its 1-based line, or
+    /// `None` at the end of the file.
+    pub fn read_into(&mut self, rec: &mut csv::StringRecord, problems: &mut Problems) -> Option<u64> {
         loop {
-            match self.rdr.read_record(&mut self.rec) {
+            match self.rdr.read_record(rec) {
                 Ok(false) => return None,
                 Ok(true) => {
-                    let line = self.rec.position().map_or(0, csv::Position::line);
-                    if self.rec.iter().all(|f| f.bytes().all(|b| b.is_ascii_whitespace())) {
+                    let line = rec.position().map_or(0, csv::Position::line);
+                    if rec.iter().all(|f| f.bytes().all(|b| b.is_ascii_whitespace())) {
                         continue;
                     }
-                    if self.rec.len() > self.headers.len() {
+                    if rec.len() > self.headers.len() {
                         problems.push(Problem::at(
                             self.file,
                             line,
                             "",
-                            format!("{} fields but the header has {}", self.rec.len(), self.headers.len()),
+                            format!("{} fields but the header has {}", rec.len(), self.headers.len()),
                         ));
                         continue;
                     }
-                    return Some((line, &self.rec));
+                    return Some(line);
                 }
                 Err(e) => {
                     let line = e.position().map_or(0, csv::Position::line);
@@ -62,6 +71,38 @@ impl<'b> Records<'b> {
                 }
             }
         }
+    }
+
+    /// Reads up to `max` more records into a batch (emptied first, its records' buffers
+    /// reused); false once the file is done.
+    pub fn fill_batch(&mut self, b: &mut RecordBatch, max: usize, problems: &mut Problems) -> bool {
+        b.len = 0;
+        b.lines.clear();
+        while b.len < max {
+            if b.records.len() == b.len {
+                b.records.push(csv::StringRecord::new());
+            }
+            let Some(line) = self.read_into(&mut b.records[b.len], problems) else { return false };
+            b.lines.push(line);
+            b.len += 1;
+        }
+        true
+    }
+}
+
+/// Records read ahead, with their lines: what the reading thread of a large file hands to
+/// the thread that uses them. Fields are as read, not yet trimmed.
+#[derive(Debug, Default)]
+pub struct RecordBatch {
+    records: Vec<csv::StringRecord>,
+    lines: Vec<u64>,
+    len: usize,
+}
+
+impl RecordBatch {
+    /// The records and their lines, in file order.
+    pub fn iter(&self) -> impl Iterator<Item = (u64, &csv::StringRecord)> {
+        self.lines.iter().copied().zip(&self.records[..self.len])
     }
 }
 
@@ -127,17 +168,6 @@ impl Table {
         t
     }
 
-    /// The fields of a row, trimmed, in order.
-    pub fn fields<'t>(&'t self, row: &Row) -> impl Iterator<Item = &'t str> {
-        let ends = &self.ends[row.first..row.first + row.len];
-        let mut start = if row.first == 0 { 0 } else { self.ends[row.first - 1] };
-        ends.iter().map(move |&end| {
-            let f = &self.text[start..end];
-            start = end;
-            f
-        })
-    }
-
     /// Field `i` of a row, trimmed ("" past the row's end).
     fn field(&self, row: &Row, i: usize) -> &str {
         if i >= row.len {
@@ -146,6 +176,11 @@ impl Table {
         let k = row.first + i;
         let start = if k == 0 { 0 } else { self.ends[k - 1] };
         &self.text[start..self.ends[k]]
+    }
+
+    /// Text of a column in a row ("" when missing or blank), borrowed from the table.
+    pub fn text(&self, row: &Row, c: impl ColumnRef) -> &str {
+        c.index(&TableRow { table: self, row }).map_or("", |i| self.field(row, i))
     }
 
     /// Index of a column by (lower-case) name.
