@@ -17,7 +17,9 @@ use crate::model::{
     Terrain, Unit,
 };
 
-use super::table::{Col, ColumnRef, Fields, RecordBatch, Records, RowSource, Table, require_columns, write_csv};
+use super::table::{
+    Col, ColumnRef, Fields, RecordBatch, Records, RowSource, Table, require_columns, write_csv,
+};
 use super::text::decode;
 
 /// File names inside the campaign folder.
@@ -81,6 +83,9 @@ pub const BATTLE_MAP_COLUMNS: [&str; 4] = ["hex", "map", "orientation", "battle"
 pub struct CampaignFiles {
     /// Raw contents by file name (see [`names`]).
     pub files: BTreeMap<&'static str, Vec<u8>>,
+    /// Where to read `forces.csv` from when `files` does not hold it: the order of battle
+    /// is read straight from the file, never held whole (a large one is many megabytes).
+    pub forces_path: Option<std::path::PathBuf>,
 }
 
 impl CampaignFiles {
@@ -363,24 +368,79 @@ impl<'r> RowSource<'r> for ForceRecord<'r> {
     }
 }
 
+/// Where `forces.csv` comes from.
+#[derive(Debug, Clone, Copy)]
+enum ForcesSource<'f> {
+    /// Its bytes.
+    Bytes(&'f [u8]),
+    /// The file, read as it is parsed.
+    File(&'f std::path::Path),
+}
+
+/// Reads `forces.csv` into units (row-level checks only).
+fn parse_forces(src: ForcesSource<'_>, grid: &HexGrid, p: &mut Problems) -> ForceRows {
+    match src {
+        ForcesSource::Bytes(bytes) => {
+            let (text, _) = decode(bytes);
+            let Some(records) = Records::open(names::FORCES, &text, p) else { return ForceRows::default() };
+            let mut fp = Problems::default();
+            let rows = build_forces(records, grid, &mut fp);
+            p.0.extend(fp.0);
+            rows.unwrap_or_default()
+        }
+        ForcesSource::File(path) => {
+            let cannot = |p: &mut Problems, e: std::io::Error| {
+                p.push(Problem::in_file(names::FORCES, format!("cannot read {}: {e}", path.display())));
+                ForceRows::default()
+            };
+            let file = match std::fs::File::open(path) {
+                Ok(f) => f,
+                Err(e) => return cannot(p, e),
+            };
+            // Problems are kept apart until the file's encoding is settled.
+            let mut fp = Problems::default();
+            let Some(records) = Records::stream(names::FORCES, file, &mut fp) else {
+                p.0.extend(fp.0);
+                return ForceRows::default();
+            };
+            let rows = if records.undecidable() { None } else { build_forces(records, grid, &mut fp) };
+            match rows {
+                Some(rows) => {
+                    p.0.extend(fp.0);
+                    rows
+                }
+                // Records in UTF-8, then one that is not: the whole file decides, as it does
+                // for every other file.
+                None => match std::fs::read(path) {
+                    Ok(bytes) => parse_forces(ForcesSource::Bytes(&bytes), grid, p),
+                    Err(e) => cannot(p, e),
+                },
+            }
+        }
+    }
+}
+
 /// Rows of `forces.csv` handed from the reading thread to the building one at a time.
 const BATCH_ROWS: usize = 1024;
 /// Batches read ahead of the building thread at most.
 const BATCHES_AHEAD: usize = 4;
 
-/// Reads `forces.csv` into units (row-level checks only). A large order of battle has
-/// hundreds of thousands of rows, so the work is split in two: one thread reads the CSV
-/// records into batches while this one builds units from them, in file order.
-fn parse_forces(bytes: &[u8], grid: &HexGrid, p: &mut Problems) -> ForceRows {
+/// Builds the units of `forces.csv` from its records. A large order of battle has hundreds
+/// of thousands of rows, so the work is split in two: one thread reads the CSV records into
+/// batches while this one builds units from them, in file order. `None` when the records
+/// turned out to be in an encoding only the whole file can decide.
+fn build_forces<R: std::io::Read + Send>(
+    mut records: Records<'_, R>,
+    grid: &HexGrid,
+    p: &mut Problems,
+) -> Option<ForceRows> {
     let mut out = ForceRows::default();
-    let (text, _) = decode(bytes);
-    let Some(mut records) = Records::open(names::FORCES, &text, p) else { return out };
     let headers = records.headers.clone();
     out.extra_cols = headers.iter().filter(|h| !FORCE_COLUMNS.contains(&h.as_str())).cloned().collect();
     if !require_columns(names::FORCES, &headers, &["id", "parent", "level", "name", "nation", "men"], p) {
-        return out;
+        return Some(out);
     }
-    std::thread::scope(|s| {
+    let undecidable = std::thread::scope(|s| {
         let (full_tx, full_rx) = mpsc::sync_channel::<RecordBatch>(BATCHES_AHEAD);
         let (empty_tx, empty_rx) = mpsc::channel::<RecordBatch>();
         let reader = s.spawn(move || {
@@ -393,7 +453,7 @@ fn parse_forces(bytes: &[u8], grid: &HexGrid, p: &mut Problems) -> ForceRows {
                     break;
                 }
             }
-            problems
+            (problems, records.undecidable())
         });
         let build = UnitBuilder::new(&headers, grid);
         for batch in full_rx {
@@ -404,11 +464,14 @@ fn parse_forces(bytes: &[u8], grid: &HexGrid, p: &mut Problems) -> ForceRows {
             let _ = empty_tx.send(batch);
         }
         match reader.join() {
-            Ok(problems) => p.0.extend(problems.0),
+            Ok((problems, undecidable)) => {
+                p.0.extend(problems.0);
+                undecidable
+            }
             Err(panic) => std::panic::resume_unwind(panic),
         }
     });
-    out
+    (!undecidable).then_some(out)
 }
 
 /// Builds units from the rows of `forces.csv`, with the columns placed once.
@@ -788,11 +851,15 @@ pub fn parse_campaign(files: &CampaignFiles) -> Result<Campaign, Problems> {
     let grid = config.map.grid();
     // The order of battle is by far the largest file: it is read and indexed on threads of
     // its own while this one reads the rest.
-    let forces_bytes = required(files, names::FORCES, &mut p);
+    let forces_src = match (files.get(names::FORCES), &files.forces_path) {
+        (Some(b), _) => Some(ForcesSource::Bytes(b)),
+        (None, Some(path)) => Some(ForcesSource::File(path)),
+        (None, None) => required(files, names::FORCES, &mut p).map(ForcesSource::Bytes),
+    };
     let (rest, oob, lines) = std::thread::scope(|s| {
         let forces = s.spawn(|| {
             let mut fp = Problems::default();
-            let (oob, lines) = match forces_bytes.map(|b| parse_forces(b, &grid, &mut fp)) {
+            let (oob, lines) = match forces_src.map(|src| parse_forces(src, &grid, &mut fp)) {
                 Some(f) => (OrderOfBattle::new(f.units, f.extra_cols), f.lines),
                 None => (OrderOfBattle::default(), Vec::new()),
             };

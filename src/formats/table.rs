@@ -1,6 +1,7 @@
 //! The one place that owns the settings for the umpire's CSV files: header-keyed reading
 //! with line numbers, typed fields that report `file:line: field: problem`, and writing.
 
+use std::io::Read as _;
 use std::str::FromStr;
 
 use crate::error::{Problem, Problems};
@@ -12,27 +13,136 @@ use super::text::decode;
 /// the file's shape (bad CSV, more fields than the header) are pushed and the record
 /// skipped; blank records are skipped silently.
 #[derive(Debug)]
-pub struct Records<'b> {
+pub struct Records<'b, R = &'b [u8]> {
     file: &'b str,
-    rdr: csv::Reader<&'b [u8]>,
+    rdr: csv::Reader<R>,
     /// Header names, trimmed, lower-cased.
     pub headers: Vec<String>,
     rec: csv::StringRecord,
+    decoding: Decoding,
+}
+
+/// How the records' bytes become text.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Decoding {
+    /// The whole file was decoded before it was read as CSV.
+    Decoded,
+    /// Read as UTF-8 so far; `non_ascii` once a record (or a byte-order mark) was not ASCII.
+    Utf8 { non_ascii: bool },
+    /// A record was not UTF-8 while all before it were ASCII: the file is Windows-1252.
+    Windows1252,
+    /// A record was not UTF-8 after others that were and were not ASCII: only the whole
+    /// file can say how to read it (see [`Records::undecidable`]).
+    Undecidable,
 }
 
 impl<'b> Records<'b> {
     /// Opens already decoded text; `None` (with a problem pushed) when the header line
     /// cannot be read.
     pub fn open(file: &'b str, text: &'b str, problems: &mut Problems) -> Option<Records<'b>> {
-        let mut rdr = csv::ReaderBuilder::new().has_headers(true).flexible(true).from_reader(text.as_bytes());
-        let headers = match rdr.headers() {
-            Ok(h) => h.iter().map(|s| s.trim().to_ascii_lowercase()).collect(),
+        let rdr = csv::ReaderBuilder::new().has_headers(true).flexible(true).from_reader(text.as_bytes());
+        Records::start(file, rdr, Decoding::Decoded, problems)
+    }
+}
+
+/// A UTF-8 byte-order mark.
+const BOM: &[u8] = b"\xEF\xBB\xBF";
+
+impl<'b, R: std::io::Read> Records<'b, std::io::Chain<std::io::Cursor<Vec<u8>>, R>> {
+    /// Reads a file straight from a reader, without holding it whole, and decides its
+    /// encoding as [`decode`] does for a whole file: UTF-8 (with or without a byte-order
+    /// mark) when every record is, else Windows-1252. A file that is not UTF-8 only after
+    /// some records that were (and not all ASCII) cannot be decided record by record:
+    /// reading stops and [`Records::undecidable`] says so, for the caller to decode the
+    /// whole file. `None` (with a problem pushed) when the header cannot be read.
+    pub fn stream(file: &'b str, mut src: R, problems: &mut Problems) -> Option<Self> {
+        let mut head = Vec::with_capacity(BOM.len());
+        if let Err(e) = src.by_ref().take(BOM.len() as u64).read_to_end(&mut head) {
+            problems.push(Problem::in_file(file, format!("cannot read: {e}")));
+            return None;
+        }
+        let bom = head == BOM;
+        if bom {
+            head.clear();
+        }
+        let rdr = csv::ReaderBuilder::new()
+            .has_headers(true)
+            .flexible(true)
+            .buffer_capacity(1 << 18)
+            .from_reader(std::io::Cursor::new(head).chain(src));
+        Records::start(file, rdr, Decoding::Utf8 { non_ascii: bom }, problems)
+    }
+}
+
+impl<'b, R: std::io::Read> Records<'b, R> {
+    fn start(
+        file: &'b str,
+        mut rdr: csv::Reader<R>,
+        decoding: Decoding,
+        problems: &mut Problems,
+    ) -> Option<Records<'b, R>> {
+        let raw = match rdr.byte_headers() {
+            Ok(h) => h.clone(),
             Err(e) => {
                 problems.push(Problem::at(file, 1, "", format!("cannot read the header line: {e}")));
                 return None;
             }
         };
-        Some(Records { file, rdr, headers, rec: csv::StringRecord::new() })
+        let mut records = Records { file, rdr, headers: Vec::new(), rec: csv::StringRecord::new(), decoding };
+        let header = records.text_of(raw);
+        records.headers = header.iter().map(|s| s.trim().to_ascii_lowercase()).collect();
+        Some(records)
+    }
+
+    /// True when reading stopped at a record whose encoding only the whole file can decide.
+    pub fn undecidable(&self) -> bool {
+        self.decoding == Decoding::Undecidable
+    }
+
+    /// A record's text, deciding the encoding as it goes.
+    fn text_of(&mut self, raw: csv::ByteRecord) -> csv::StringRecord {
+        let raw = match csv::StringRecord::from_byte_record(raw) {
+            Ok(text) => match self.decoding {
+                Decoding::Utf8 { non_ascii: false } if !text.as_slice().is_ascii() => {
+                    self.decoding = Decoding::Utf8 { non_ascii: true };
+                    return text;
+                }
+                Decoding::Windows1252 => text.into_byte_record(),
+                _ => return text,
+            },
+            Err(e) => {
+                let raw = e.into_byte_record();
+                match self.decoding {
+                    Decoding::Utf8 { non_ascii: true } | Decoding::Undecidable => {
+                        self.decoding = Decoding::Undecidable;
+                        return csv::StringRecord::new();
+                    }
+                    _ => self.decoding = Decoding::Windows1252,
+                }
+                raw
+            }
+        };
+        let mut text =
+            csv::StringRecord::with_capacity(raw.as_slice().len() + raw.as_slice().len() / 8, raw.len());
+        for field in &raw {
+            text.push_field(&encoding_rs::WINDOWS_1252.decode_without_bom_handling(field).0);
+        }
+        text.set_position(raw.position().cloned());
+        text
+    }
+
+    /// Reads the next record as text into `rec`.
+    fn read_text(&mut self, rec: &mut csv::StringRecord) -> csv::Result<bool> {
+        if self.decoding == Decoding::Decoded {
+            return self.rdr.read_record(rec);
+        }
+        if self.decoding == Decoding::Undecidable {
+            return Ok(false);
+        }
+        let mut raw = std::mem::take(rec).into_byte_record();
+        let more = self.rdr.read_byte_record(&mut raw)?;
+        *rec = if more { self.text_of(raw) } else { csv::StringRecord::from_byte_record_lossy(raw) };
+        Ok(more && self.decoding != Decoding::Undecidable)
     }
 
     /// The next data record and its 1-based line, or `None` at the end of the file.
@@ -47,7 +157,7 @@ impl<'b> Records<'b> {
     /// `None` at the end of the file.
     pub fn read_into(&mut self, rec: &mut csv::StringRecord, problems: &mut Problems) -> Option<u64> {
         loop {
-            match self.rdr.read_record(rec) {
+            match self.read_text(rec) {
                 Ok(false) => return None,
                 Ok(true) => {
                     let line = rec.position().map_or(0, csv::Position::line);
@@ -106,7 +216,7 @@ impl RecordBatch {
     }
 }
 
-impl Records<'_> {
+impl<R: std::io::Read> Records<'_, R> {
     /// Reads up to `max` more records into a table (emptied first, its buffers kept, its
     /// header left as it is); false once the file is done.
     pub fn fill(&mut self, t: &mut Table, max: usize, problems: &mut Problems) -> bool {
@@ -410,4 +520,85 @@ where
         let _ = w.write_record(&r);
     }
     w.into_inner().unwrap_or_default()
+}
+
+#[cfg(test)]
+mod tests {
+    use proptest::prelude::*;
+
+    use super::*;
+
+    /// Every record of a file (line and fields), its header and problems, as one reader sees
+    /// them; `None` when the streaming reader could not decide the encoding.
+    type Seen = (Vec<String>, Vec<(u64, Vec<String>)>, Vec<String>);
+
+    fn collect<R: std::io::Read>(mut r: Records<'_, R>, mut p: Problems) -> Option<Seen> {
+        let mut rows = Vec::new();
+        while let Some((line, rec)) = r.next_record(&mut p) {
+            rows.push((line, rec.iter().map(str::to_string).collect()));
+        }
+        if r.undecidable() {
+            return None;
+        }
+        Some((r.headers.clone(), rows, p.0.iter().map(|x| x.to_string()).collect()))
+    }
+
+    fn whole(bytes: &[u8]) -> Option<Seen> {
+        let (text, _) = decode(bytes);
+        let mut p = Problems::default();
+        let r = Records::open("f.csv", &text, &mut p)?;
+        collect(r, p)
+    }
+
+    fn streamed(bytes: &[u8]) -> Option<Option<Seen>> {
+        let mut p = Problems::default();
+        let r = Records::stream("f.csv", bytes, &mut p)?;
+        if r.undecidable() {
+            return Some(None);
+        }
+        Some(collect(r, p))
+    }
+
+    proptest! {
+        /// Read record by record, a file gives what the whole file decoded gives, or says it
+        /// cannot tell, and then only for a file that is not UTF-8 after UTF-8 letters.
+        #[test]
+        fn streaming_reads_as_the_whole_file_decoded(
+            bom in any::<bool>(),
+            pieces in proptest::collection::vec(
+                prop_oneof![
+                    Just(&b"a"[..]), Just(&b"1"[..]), Just(&b","[..]), Just(&b"\n"[..]),
+                    Just(&b"\r\n"[..]), Just(&b"\""[..]), Just(&b" "[..]), Just("é".as_bytes()),
+                    Just(&b"\xe9"[..]), Just(&b"\xc3"[..]), Just(&b"\xef\xbb\xbf"[..]),
+                ],
+                0..60,
+            ),
+        ) {
+            let mut bytes = if bom { b"\xef\xbb\xbf".to_vec() } else { Vec::new() };
+            bytes.extend(b"id,name\n");
+            for p in &pieces {
+                bytes.extend_from_slice(p);
+            }
+            match streamed(&bytes) {
+                Some(Some(seen)) => prop_assert_eq!(Some(seen), whole(&bytes)),
+                Some(None) => {
+                    let (_, enc) = decode(&bytes);
+                    prop_assert_eq!(enc, super::super::text::Encoding::Windows1252);
+                }
+                None => prop_assert!(whole(&bytes).is_none()),
+            }
+        }
+    }
+
+    #[test]
+    fn a_windows_1252_file_is_decided_on_its_first_letter_when_all_before_is_ascii() {
+        let bytes = b"id,name\nA,C\xe1diz\nB,Sevilla\n";
+        let seen = streamed(bytes).unwrap().unwrap();
+        assert_eq!(seen.1[0].1, ["A", "Cádiz"]);
+        assert_eq!(Some(seen), whole(bytes));
+        // UTF-8 letters first, then a Windows-1252 byte: only the whole file can tell.
+        let mixed = b"id,name\nA,C\xc3\xa1diz\nB,M\xe1laga\n";
+        assert_eq!(streamed(mixed), Some(None));
+        assert_eq!(whole(mixed).unwrap().1[0].1, ["A", "C\u{c3}\u{a1}diz"]);
+    }
 }

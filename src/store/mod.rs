@@ -85,6 +85,17 @@ impl CampaignDir {
         }
         let mut files = CampaignFiles::default();
         for name in names::ALL {
+            // The order of battle is read as it is parsed, not held whole.
+            if name == names::FORCES {
+                let path = self.path(name);
+                match std::fs::metadata(&path) {
+                    Ok(m) if m.is_file() => files.forces_path = Some(path),
+                    Ok(_) => return Err(Error::io(&path, std::io::Error::other("not a file"))),
+                    Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+                    Err(e) => return Err(Error::io(&path, e)),
+                }
+                continue;
+            }
             if let Some(b) = self.read(name)? {
                 files.files.insert(name, b);
             }

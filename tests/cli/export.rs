@@ -440,3 +440,35 @@ fn a_battle_one_side_tried_to_refuse_puts_the_attacker_across_its_retreat() {
     let (o, _) = export(&c2, &["18.28", "--avoiding", "french"]);
     assert_code(&o, 1);
 }
+
+/// `forces.csv` is read as it is parsed, record by record, yet decoded as a whole file is:
+/// Windows-1252 and UTF-8 with a byte-order mark read as the umpire wrote them; UTF-8 with one
+/// stray Windows-1252 byte far down is a Windows-1252 file, its UTF-8 letters two characters
+/// each (and so its accented commanders unknown), exactly as for every other file.
+#[test]
+fn forces_in_every_encoding_are_read_as_the_whole_file_reads() {
+    let utf8 = Camp::new("peninsula").read("forces.csv");
+    let cp1252: Vec<u8> = utf8.chars().map(|ch| u8::try_from(u32::from(ch)).unwrap_or(b'?')).collect();
+    let mut bom = b"\xEF\xBB\xBF".to_vec();
+    bom.extend_from_slice(utf8.as_bytes());
+    for (what, bytes) in [("Windows-1252", cp1252), ("UTF-8 with BOM", bom)] {
+        let c = Camp::new("peninsula");
+        std::fs::write(c.path("forces.csv"), &bytes).unwrap();
+        let (o, out) = export(&c, &["18.28"]);
+        assert_code(&o, 0);
+        let oob = std::fs::read(out.join("OOBs/T20-18.28.csv")).unwrap();
+        let want = b"9e L\xe9ger 1st Bn";
+        assert!(oob.windows(want.len()).any(|w| w == want), "{what}: a name is not read as written");
+    }
+    let c = Camp::new("peninsula");
+    let mut mixed = utf8.into_bytes();
+    mixed.extend_from_slice(b"FR-ZZ,,division,Tr\xe8s loin,,Fr,,,,,40.40,,,in,,,\n");
+    std::fs::write(c.path("forces.csv"), &mixed).unwrap();
+    let o = c.run(&["check"]);
+    assert_code(&o, 1);
+    assert!(
+        stderr(&o).contains("forces.csv:8: commander: 'Labass\u{c3}\u{a9}e' is not in commanders.csv"),
+        "{}",
+        stderr(&o)
+    );
+}
