@@ -421,7 +421,7 @@ fn parse_forces(src: ForcesSource<'_>, grid: &HexGrid, p: &mut Problems) -> Forc
 }
 
 /// Rows of `forces.csv` handed from the reading thread to the building one at a time.
-const BATCH_ROWS: usize = 1024;
+const BATCH_ROWS: usize = 256;
 /// Batches read ahead of the building thread at most.
 const BATCHES_AHEAD: usize = 4;
 
