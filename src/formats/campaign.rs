@@ -384,7 +384,7 @@ fn parse_forces(src: ForcesSource<'_>, grid: &HexGrid, p: &mut Problems) -> Forc
             let (text, _) = decode(bytes);
             let Some(records) = Records::open(names::FORCES, &text, p) else { return ForceRows::default() };
             let mut fp = Problems::default();
-            let rows = build_forces(records, grid, &mut fp);
+            let rows = build_forces(records, bytes.len() as u64, grid, &mut fp);
             p.0.extend(fp.0);
             rows.unwrap_or_default()
         }
@@ -393,8 +393,8 @@ fn parse_forces(src: ForcesSource<'_>, grid: &HexGrid, p: &mut Problems) -> Forc
                 p.push(Problem::in_file(names::FORCES, format!("cannot read {}: {e}", path.display())));
                 ForceRows::default()
             };
-            let file = match std::fs::File::open(path) {
-                Ok(f) => f,
+            let (file, size) = match std::fs::File::open(path).and_then(|f| Ok((f.metadata()?.len(), f))) {
+                Ok((size, f)) => (f, size),
                 Err(e) => return cannot(p, e),
             };
             // Problems are kept apart until the file's encoding is settled.
@@ -403,7 +403,7 @@ fn parse_forces(src: ForcesSource<'_>, grid: &HexGrid, p: &mut Problems) -> Forc
                 p.0.extend(fp.0);
                 return ForceRows::default();
             };
-            let rows = if records.undecidable() { None } else { build_forces(records, grid, &mut fp) };
+            let rows = if records.undecidable() { None } else { build_forces(records, size, grid, &mut fp) };
             match rows {
                 Some(rows) => {
                     p.0.extend(fp.0);
@@ -422,15 +422,20 @@ fn parse_forces(src: ForcesSource<'_>, grid: &HexGrid, p: &mut Problems) -> Forc
 
 /// Rows of `forces.csv` handed from the reading thread to the building one at a time.
 const BATCH_ROWS: usize = 256;
+/// A file smaller than this (bytes) is read and built on one thread: handing batches
+/// between threads costs more than it saves.
+const THREADED_FROM: u64 = 1 << 20;
 /// Batches read ahead of the building thread at most.
 const BATCHES_AHEAD: usize = 4;
 
 /// Builds the units of `forces.csv` from its records. A large order of battle has hundreds
 /// of thousands of rows, so the work is split in two: one thread reads the CSV records into
-/// batches while this one builds units from them, in file order. `None` when the records
+/// batches while this one builds units from them, in file order (a file of `size` bytes
+/// under [`THREADED_FROM`] is done on this thread alone). `None` when the records
 /// turned out to be in an encoding only the whole file can decide.
 fn build_forces<R: std::io::Read + Send>(
     mut records: Records<'_, R>,
+    size: u64,
     grid: &HexGrid,
     p: &mut Problems,
 ) -> Option<ForceRows> {
@@ -439,6 +444,13 @@ fn build_forces<R: std::io::Read + Send>(
     out.extra_cols = headers.iter().filter(|h| !FORCE_COLUMNS.contains(&h.as_str())).cloned().collect();
     if !require_columns(names::FORCES, &headers, &["id", "parent", "level", "name", "nation", "men"], p) {
         return Some(out);
+    }
+    if size < THREADED_FROM {
+        let build = UnitBuilder::new(&headers, grid);
+        while let Some((line, rec)) = records.next_record(p) {
+            build.row(line, rec, &mut out, p);
+        }
+        return (!records.undecidable()).then_some(out);
     }
     let undecidable = std::thread::scope(|s| {
         let (full_tx, full_rx) = mpsc::sync_channel::<RecordBatch>(BATCHES_AHEAD);
