@@ -18,7 +18,10 @@ pub struct Records<'b, R = &'b [u8]> {
     rdr: csv::Reader<R>,
     /// Header names, trimmed, lower-cased.
     pub headers: Vec<String>,
-    rec: csv::StringRecord,
+    /// The record [`Records::next_record`] lends out.
+    rec: Option<csv::StringRecord>,
+    /// A record's buffers kept for the next raw read (no allocation per record).
+    spare: Option<csv::ByteRecord>,
     decoding: Decoding,
 }
 
@@ -88,7 +91,7 @@ impl<'b, R: std::io::Read> Records<'b, R> {
                 return None;
             }
         };
-        let mut records = Records { file, rdr, headers: Vec::new(), rec: csv::StringRecord::new(), decoding };
+        let mut records = Records { file, rdr, headers: Vec::new(), rec: None, spare: None, decoding };
         let header = records.text_of(raw);
         records.headers = header.iter().map(|s| s.trim().to_ascii_lowercase()).collect();
         Some(records)
@@ -139,18 +142,25 @@ impl<'b, R: std::io::Read> Records<'b, R> {
         if self.decoding == Decoding::Undecidable {
             return Ok(false);
         }
-        let mut raw = std::mem::take(rec).into_byte_record();
-        let more = self.rdr.read_byte_record(&mut raw)?;
-        *rec = if more { self.text_of(raw) } else { csv::StringRecord::from_byte_record_lossy(raw) };
-        Ok(more && self.decoding != Decoding::Undecidable)
+        let mut raw = self.spare.take().unwrap_or_default();
+        match self.rdr.read_byte_record(&mut raw) {
+            Ok(true) => {}
+            done => {
+                self.spare = Some(raw);
+                return done;
+            }
+        }
+        let text = self.text_of(raw);
+        self.spare = Some(std::mem::replace(rec, text).into_byte_record());
+        Ok(self.decoding != Decoding::Undecidable)
     }
 
     /// The next data record and its 1-based line, or `None` at the end of the file.
     pub fn next_record(&mut self, problems: &mut Problems) -> Option<(u64, &csv::StringRecord)> {
-        let mut rec = std::mem::take(&mut self.rec);
+        let mut rec = self.rec.take().unwrap_or_default();
         let line = self.read_into(&mut rec, problems);
-        self.rec = rec;
-        line.map(|l| (l, &self.rec))
+        let rec = self.rec.insert(rec);
+        line.map(|l| (l, &*rec))
     }
 
     /// Reads the next data record into `rec` (its buffers reused); its 1-based line, or

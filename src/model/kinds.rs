@@ -30,6 +30,11 @@ macro_rules! word_enum {
             type Err = String;
             fn from_str(s: &str) -> Result<Self, Self::Err> {
                 let t = s.trim();
+                // The word as sowbridge writes it, matched at once; then any case.
+                match t {
+                    $($word => return Ok($name::$var),)+
+                    _ => {}
+                }
                 $name::ALL
                     .iter()
                     .copied()
@@ -268,6 +273,9 @@ impl FromStr for Status {
 /// Parses a `;`-separated status list.
 pub fn parse_status_list(s: &str) -> Result<Vec<Status>, String> {
     let mut v = Vec::new();
+    if s.is_empty() {
+        return Ok(v);
+    }
     for part in s.split(';').map(str::trim).filter(|p| !p.is_empty()) {
         v.push(part.parse()?);
     }
