@@ -4,12 +4,13 @@
 //! (the umpire edits the files by hand between battles). The command then hands over the
 //! new files and its own entry; both go into the journal in one all-or-nothing commit.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 use crate::error::Result;
 
 use super::journal::{
-    BASELINE_DIR, Entry, EntryKind, Journal, STATE_FILES, StateFiles, diff_file, entry_line, state_hashes,
+    BASELINE_DIR, Entry, EntryKind, Journal, STATE_FILES, StateFiles, diff_file, entry_line, sha256_hex,
+    state_hashes,
 };
 use super::{CampaignDir, CampaignLock, Commit};
 
@@ -48,23 +49,26 @@ impl CampaignDir {
         self.recover(lock)?;
         let current = self.read_state()?;
         let journal = self.read_journal()?;
-        let mut txn = StateTxn { dir: self, lock, current, journal, baseline_new: false, manual: None };
+        let mut txn = StateTxn {
+            dir: self,
+            lock,
+            current,
+            journal,
+            baseline_new: false,
+            manual: None,
+            current_hashes: BTreeMap::new(),
+        };
         if txn.journal.entries.is_empty() {
             txn.baseline_new = true;
             return Ok(txn);
         }
         let hashes = state_hashes(&txn.current);
+        txn.current_hashes.clone_from(&hashes);
         if txn.journal.last_state() != Some(&hashes) {
             let before = txn.journal.replay(&self.read_baseline()?, None)?;
             let changes: Vec<_> = STATE_FILES
                 .iter()
-                .filter_map(|f| {
-                    diff_file(
-                        f,
-                        before.get(*f).cloned().flatten().as_deref(),
-                        txn.current.get(*f).cloned().flatten().as_deref(),
-                    )
-                })
+                .filter_map(|f| diff_file(f, content(&before, f), content(&txn.current, f)))
                 .collect();
             let files: Vec<&str> = changes.iter().map(|c| c.file()).collect();
             txn.manual = Some(Entry {
@@ -96,6 +100,13 @@ pub struct StateTxn<'a> {
     pub journal: Journal,
     baseline_new: bool,
     manual: Option<Entry>,
+    /// Hashes of `current`, when `begin` needed them (empty otherwise).
+    current_hashes: BTreeMap<String, String>,
+}
+
+/// A state file's content, `None` when absent.
+fn content<'s>(files: &'s StateFiles, f: &str) -> Option<&'s [u8]> {
+    files.get(f).and_then(|c| c.as_deref())
 }
 
 impl StateTxn<'_> {
@@ -113,50 +124,54 @@ impl StateTxn<'_> {
     /// changes, hashes and sequence number are filled in here), and the other files of
     /// `extra`, all or nothing. Returns the entry's sequence number.
     pub fn finish(self, new_files: StateFiles, entry: Option<Entry>, mut extra: Commit) -> Result<u64> {
+        let StateTxn { dir, lock, current, journal, baseline_new, manual, current_hashes } = self;
         let mut lines = Vec::new();
-        // The baseline is taken with the journal's first entry, not before.
-        if self.baseline_new && entry.is_some() {
-            for (f, content) in &self.current {
-                if let Some(b) = content {
-                    extra.write(format!("{BASELINE_DIR}/{f}"), b.clone());
-                }
-            }
-        }
-        let mut seq = self.journal.next_seq();
-        if let Some(m) = &self.manual {
+        let mut seq = journal.next_seq();
+        if let Some(m) = &manual {
             lines.push((m.seq, entry_line(m)?));
             seq = m.seq + 1;
         }
-        let mut after = self.current.clone();
-        for (f, v) in &new_files {
-            after.insert(f.clone(), v.clone());
-        }
+        // Only the files that change are held twice; the rest are read where they are (a
+        // large order of battle is many megabytes).
+        let changed: StateFiles = new_files.into_iter().filter(|(f, v)| current.get(f) != Some(v)).collect();
+        let after = |f: &str| match changed.get(f) {
+            Some(v) => v.as_deref(),
+            None => content(&current, f),
+        };
+        let journalled = entry.is_some();
         if let Some(mut e) = entry {
             e.seq = seq;
-            e.changes = STATE_FILES
-                .iter()
-                .filter_map(|f| {
-                    diff_file(
-                        f,
-                        self.current.get(*f).cloned().flatten().as_deref(),
-                        after.get(*f).cloned().flatten().as_deref(),
-                    )
+            e.changes =
+                STATE_FILES.iter().filter_map(|f| diff_file(f, content(&current, f), after(f))).collect();
+            let files: BTreeSet<&str> = current.keys().chain(changed.keys()).map(String::as_str).collect();
+            e.state = files
+                .into_iter()
+                .map(|f| {
+                    let hash = match current_hashes.get(f) {
+                        Some(h) if !changed.contains_key(f) => h.clone(),
+                        _ => after(f).map(sha256_hex).unwrap_or_default(),
+                    };
+                    (f.to_string(), hash)
                 })
                 .collect();
-            e.state = state_hashes(&after);
             lines.push((e.seq, entry_line(&e)?));
         }
-        for (f, v) in new_files {
-            if self.current.get(&f) == Some(&v) {
-                continue;
+        // The baseline is taken with the journal's first entry, not before.
+        if baseline_new && journalled {
+            for (f, c) in current {
+                if let Some(b) = c {
+                    extra.write(format!("{BASELINE_DIR}/{f}"), b);
+                }
             }
+        }
+        for (f, v) in changed {
             match v {
                 Some(b) => extra.write(f, b),
                 None => extra.removes.push(f),
             }
         }
         extra.journal = lines;
-        self.dir.commit(extra, self.lock)?;
+        dir.commit(extra, lock)?;
         Ok(seq)
     }
 }

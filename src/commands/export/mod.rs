@@ -535,7 +535,7 @@ fn write(c: &Campaign, plan: &ExportPlan, txn: crate::store::state::StateTxn<'_>
         maps.insert(plan.record.hex, m.clone());
         commit.write(names::BATTLE_MAPS, write_battle_maps(&maps));
     }
-    let unchanged = txn.current.clone();
-    txn.finish(unchanged, None, commit)?;
+    // Export changes no state file; the commit carries only a manual edit it found.
+    txn.finish(crate::store::journal::StateFiles::new(), None, commit)?;
     Ok(())
 }
