@@ -13,8 +13,8 @@ use crate::model::kinds::parse_status_list;
 use crate::model::oob::IdMap;
 use crate::model::{
     Arm, ArmClass, BattleMapChoice, Campaign, CampaignConfig, CampaignMap, Commander, Control, HexGrid,
-    HexId, HexInfo, Level, Nation, OrderOfBattle, RoadClass, RulesConfig, Settlement, Side, Side2, Supply,
-    Terrain, Unit,
+    HexId, HexInfo, Level, Nation, OrderOfBattle, Quality, RoadClass, RulesConfig, Settlement, Side, Side2,
+    Supply, Terrain, Unit,
 };
 
 use super::table::{
@@ -907,13 +907,26 @@ pub fn parse_campaign(files: &CampaignFiles) -> Result<Campaign, Problems> {
 /// into a buffer kept from row to row: a large order of battle has hundreds of thousands of
 /// rows, and a string per field would be millions of allocations.
 pub fn write_forces(oob: &OrderOfBattle) -> Vec<u8> {
-    fn put(buf: &mut String, v: impl std::fmt::Display) {
-        // Writing into a String cannot fail.
-        let _ = write!(buf, "{v}");
+    /// A whole number, without the formatting machinery (millions of them).
+    fn push_u32(buf: &mut String, mut n: u32) {
+        let mut digits = [0u8; 10];
+        let mut at = digits.len();
+        loop {
+            at -= 1;
+            digits[at] = b'0' + (n % 10) as u8;
+            n /= 10;
+            if n == 0 {
+                break;
+            }
+        }
+        for &d in &digits[at..] {
+            buf.push(char::from(d));
+        }
     }
-    fn put_opt(buf: &mut String, v: Option<impl std::fmt::Display>) {
-        if let Some(v) = v {
-            put(buf, v);
+    fn push_hex(buf: &mut String, h: Option<HexId>) {
+        if let Some(h) = h {
+            // Writing into a String cannot fail.
+            let _ = write!(buf, "{h}");
         }
     }
     let mut w = csv::WriterBuilder::new()
@@ -930,25 +943,35 @@ pub fn write_forces(oob: &OrderOfBattle) -> Vec<u8> {
         }
         f[0].push_str(&u.id);
         f[1].push_str(u.parent.as_deref().unwrap_or(""));
-        put(&mut f[2], u.level);
+        f[2].push_str(u.level.word());
         f[3].push_str(&u.name);
         f[4].push_str(u.commander.as_deref().unwrap_or(""));
-        put(&mut f[5], u.nation);
-        put_opt(&mut f[6], u.arm);
-        put_opt(&mut f[7], u.is_unit().then_some(u.men));
-        put_opt(&mut f[8], (u.squadrons != 0).then_some(u.squadrons));
-        put_opt(&mut f[9], (u.guns != 0).then_some(u.guns));
-        put_opt(&mut f[10], u.hex);
-        put_opt(&mut f[11], u.moving_to);
+        f[5].push_str(u.nation.word());
+        f[6].push_str(u.arm.map_or("", Arm::word));
+        if u.is_unit() {
+            push_u32(&mut f[7], u.men);
+        }
+        if u.squadrons != 0 {
+            push_u32(&mut f[8], u.squadrons);
+        }
+        if u.guns != 0 {
+            push_u32(&mut f[9], u.guns);
+        }
+        push_hex(&mut f[10], u.hex);
+        push_hex(&mut f[11], u.moving_to);
         f[12].push_str(u.depot.as_deref().unwrap_or(""));
-        put_opt(&mut f[13], u.parent.is_none().then_some(u.supply));
-        put_opt(&mut f[14], u.quality);
-        put_opt(&mut f[15], u.ammo);
-        for (k, s) in u.status.iter().enumerate() {
+        if u.parent.is_none() {
+            f[13].push_str(u.supply.word());
+        }
+        f[14].push_str(u.quality.map_or("", Quality::word));
+        if let Some(a) = u.ammo {
+            push_u32(&mut f[15], u32::from(a));
+        }
+        for (k, st) in u.status.iter().enumerate() {
             if k > 0 {
                 f[16].push(';');
             }
-            put(&mut f[16], s);
+            let _ = write!(f[16], "{st}");
         }
         let _ = w.write_record(f.iter().map(String::as_bytes).chain(u.extra.iter().map(String::as_bytes)));
     }

@@ -165,22 +165,29 @@ pub fn diff_file(file: &str, before: Option<&[u8]>, after: Option<&[u8]>) -> Opt
     }
     if let (Some(b), Some(a)) = (before, after)
         && let (Ok(bs), Ok(as_)) = (std::str::from_utf8(b), std::str::from_utf8(a))
+        && file.ends_with(".csv")
     {
-        let bl: Vec<&str> = bs.split('\n').collect();
-        let al: Vec<&str> = as_.split('\n').collect();
-        let keyed = file.ends_with(".csv");
-        if keyed && bl.len() == al.len() && bl.first() == al.first() {
-            let same_keys = bl.iter().zip(&al).all(|(x, y)| key_of(x) == key_of(y));
-            if same_keys {
-                let lines = bl
-                    .iter()
-                    .zip(&al)
-                    .enumerate()
-                    .filter(|(_, (x, y))| x != y)
-                    .map(|(i, (x, y))| LineChange { i, before: (*x).to_string(), after: (*y).to_string() })
-                    .collect();
-                return Some(FileChange::Lines { file: file.to_string(), lines });
+        // One pass over both files, line by line: a large order of battle has hundreds of
+        // thousands of lines and a battle changes a few dozen.
+        let (mut bl, mut al) = (bs.split('\n'), as_.split('\n'));
+        let mut lines = Vec::new();
+        let mut keyed = true;
+        for i in 0.. {
+            match (bl.next(), al.next()) {
+                (None, None) => break,
+                (Some(x), Some(y)) if x == y => {}
+                (Some(x), Some(y)) if i > 0 && key_of(x) == key_of(y) => {
+                    lines.push(LineChange { i, before: x.to_string(), after: y.to_string() });
+                }
+                // Rows added, removed or reordered, or a header changed: the whole file.
+                _ => {
+                    keyed = false;
+                    break;
+                }
             }
+        }
+        if keyed {
+            return Some(FileChange::Lines { file: file.to_string(), lines });
         }
     }
     Some(FileChange::Whole {
