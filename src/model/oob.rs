@@ -327,15 +327,16 @@ impl OrderOfBattle {
     /// The row and every row below it, depth first in file order.
     pub fn subtree(&self, id: &str) -> Vec<&Unit> {
         let mut out = Vec::new();
-        let Some(root) = self.get(id) else { return out };
+        let Some(root) = self.position(id) else { return out };
+        // Walked by row number: no lookup by id below the root.
         let mut stack = vec![root];
-        while let Some(u) = stack.pop() {
-            out.push(u);
+        while let Some(i) = stack.pop() {
+            out.push(&self.units[i]);
             if out.len() > self.units.len() {
                 break;
             }
-            let kids: Vec<&Unit> = self.children(&u.id).collect();
-            stack.extend(kids.into_iter().rev());
+            let kids = &self.kids[self.kid_start[i] as usize..self.kid_start[i + 1] as usize];
+            stack.extend(kids.iter().rev().map(|&k| k as usize));
         }
         out
     }

@@ -3,7 +3,7 @@
 //! ahead on that road. Enemy forces are in contact when one stands in the other's zone or
 //! both stand in the same hex.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeMap;
 
 use crate::model::{Campaign, HexId, Side, Unit};
 
@@ -104,49 +104,62 @@ impl Contact {
 
 /// Why two forces are in contact, if they are enemies in contact.
 pub fn in_contact(c: &Campaign, a: &Unit, b: &Unit) -> Option<ContactRule> {
-    if a.side() == b.side() {
-        return None;
-    }
     let (ha, hb) = (a.hex?, b.hex?);
-    if ha == hb {
-        return Some(ContactRule::SameHex);
-    }
-    let za = zone_of_control(c, a);
-    let zb = zone_of_control(c, b);
-    match (za.get(&hb), zb.get(&ha)) {
-        (Some(ContactRule::Adjacent), _) | (_, Some(ContactRule::Adjacent)) => Some(ContactRule::Adjacent),
-        (Some(r), _) | (_, Some(r)) => Some(*r),
-        _ => None,
+    let grid = &c.map.grid;
+    contact_between(grid, (a.side(), ha, cavalry_road_hex(c, a)), (b.side(), hb, cavalry_road_hex(c, b)))
+}
+
+/// What contact needs of a force: its side, its hex and its cavalry road hex (8.1). Its zone
+/// of control is the six hexes around it and that hex.
+type Reach = (Side, HexId, Option<HexId>);
+
+/// Why two forces are in contact, if they are enemies in contact.
+fn contact_between(grid: &crate::model::HexGrid, a: Reach, b: Reach) -> Option<ContactRule> {
+    let ((sa, ha, cav_a), (sb, hb, cav_b)) = (a, b);
+    if sa == sb {
+        None
+    } else if ha == hb {
+        Some(ContactRule::SameHex)
+    } else if grid.adjacent(ha, hb) {
+        Some(ContactRule::Adjacent)
+    } else if cav_a == Some(hb) || cav_b == Some(ha) {
+        Some(ContactRule::CavalryRoad)
+    } else {
+        None
     }
 }
 
 /// Every contact on the map, grouped into connected groups, sorted by first hex.
 pub fn contacts(c: &Campaign) -> Vec<Contact> {
+    let grid = &c.map.grid;
     let forces: Vec<&Unit> = c.oob.forces().filter(|f| f.hex.is_some()).collect();
+    // What contact needs of each force, worked out once and kept close together.
+    let reach: Vec<Reach> =
+        forces.iter().filter_map(|f| Some((f.side(), f.hex?, cavalry_road_hex(c, f)))).collect();
     // Index forces by hex so the search looks only near each force.
     let mut by_hex: BTreeMap<HexId, Vec<usize>> = BTreeMap::new();
-    for (i, f) in forces.iter().enumerate() {
-        if let Some(h) = f.hex {
-            by_hex.entry(h).or_default().push(i);
-        }
+    for (i, &(_, h, _)) in reach.iter().enumerate() {
+        by_hex.entry(h).or_default().push(i);
     }
     let mut pairs: Vec<(usize, usize, ContactRule)> = Vec::new();
-    for (i, f) in forces.iter().enumerate() {
-        let mut near: BTreeSet<HexId> = zone_of_control(c, f).into_keys().collect();
-        if let Some(h) = f.hex {
-            near.insert(h);
-        }
-        for h in near {
+    for (i, &(_, hex, cav)) in reach.iter().enumerate() {
+        // Its own hex and those around it (each pair from its first force), and its cavalry
+        // road hex, which reaches one way only (each pair from the cavalry's side).
+        let around = std::iter::once(hex).chain(grid.neighbours(hex)).map(|h| (h, true));
+        for (h, symmetric) in around.chain(cav.map(|h| (h, false))) {
             for &j in by_hex.get(&h).into_iter().flatten() {
-                if j <= i {
+                if j == i || (symmetric && j < i) {
                     continue;
                 }
-                if let Some(rule) = in_contact(c, f, forces[j]) {
-                    pairs.push((i, j, rule));
+                let (x, y) = (i.min(j), i.max(j));
+                if let Some(rule) = contact_between(grid, reach[x], reach[y]) {
+                    pairs.push((x, y, rule));
                 }
             }
         }
     }
+    pairs.sort_unstable_by_key(|&(x, y, _)| (x, y));
+    pairs.dedup_by_key(|&mut (x, y, _)| (x, y));
     // Connected groups (union-find over force indexes).
     let mut parent: Vec<usize> = (0..forces.len()).collect();
     fn root(p: &mut [usize], mut x: usize) -> usize {
@@ -180,21 +193,19 @@ pub fn contacts(c: &Campaign) -> Vec<Contact> {
         for k in [i, j] {
             let f = forces[k];
             let list = if f.side() == Side::French { &mut entry.french } else { &mut entry.allies };
-            if !list.iter().any(|x| *x == f.id) {
-                list.push(f.id.to_string());
-            }
-            if let Some(h) = f.hex
-                && !entry.hexes.contains(&h)
-            {
-                entry.hexes.push(h);
-            }
+            list.push(f.id.to_string());
+            entry.hexes.extend(f.hex);
         }
     }
+    // Each force and hex once (a large group has thousands).
     let mut out: Vec<Contact> = groups.into_values().collect();
     for g in &mut out {
         g.hexes.sort();
+        g.hexes.dedup();
         g.french.sort();
+        g.french.dedup();
         g.allies.sort();
+        g.allies.dedup();
         g.pairs.sort();
     }
     out.sort_by(|a, b| a.hexes.cmp(&b.hexes));
@@ -266,5 +277,22 @@ mod tests {
         assert!(!list.iter().any(|k| k.allies.contains(&"sp-far".to_string())), "a force out of contact");
         // Friends are never in contact.
         assert_eq!(in_contact(&c, c.oob.get("sp-b").unwrap(), c.oob.get("sp-c").unwrap()), None);
+    }
+
+    #[test]
+    fn a_cavalry_road_contact_is_found_whichever_force_comes_first() {
+        // The force the cavalry reaches stands before it in forces.csv: the contact is seen
+        // from the cavalry's side only, as its zone reaches one way.
+        let c = Builder::default()
+            .column_road(10, 2, 12, "major")
+            .force("sp-a", "division", "Sp", "10.07", &["line"])
+            .force("fr-cav", "brigade", "Fr", "10.05", &["light-cavalry", "dragoon"])
+            .build();
+        let c = with_moving(c, "fr-cav", "10.06");
+        let list = contacts(&c);
+        assert_eq!(list.len(), 1);
+        assert_eq!(list[0].french, ["fr-cav"]);
+        assert_eq!(list[0].allies, ["sp-a"]);
+        assert_eq!(list[0].pairs[0].rule, ContactRule::CavalryRoad);
     }
 }
