@@ -21,6 +21,7 @@ pub fn run(dir: &CampaignDir, json: bool) -> Result<()> {
                     c.map.settlements.len()
                 );
             }
+            super::done_with(c);
             Ok(())
         }
         Err(Error::Rejected(p)) if json => {

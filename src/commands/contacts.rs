@@ -11,14 +11,16 @@ pub fn run(dir: &CampaignDir, json: bool) -> Result<()> {
     let c = dir.load()?;
     let list = contacts(&c);
     if json {
-        return super::print_json(&list);
+        super::print_json(&list)?;
+    } else {
+        if list.is_empty() {
+            println!("no forces in contact");
+        }
+        for k in &list {
+            print!("{}", describe(&c, k));
+        }
     }
-    if list.is_empty() {
-        println!("no forces in contact");
-    }
-    for k in &list {
-        print!("{}", describe(&c, k));
-    }
+    super::done_with(c);
     Ok(())
 }
 

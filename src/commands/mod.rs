@@ -38,6 +38,14 @@ pub fn run(cli: Cli) -> Result<()> {
     }
 }
 
+/// Lets go of a campaign a one-shot command is done with, without freeing it row by row:
+/// the process ends right after, and the operating system takes its memory back at once
+/// (a large order of battle is hundreds of thousands of rows). Never for `watch`, which
+/// loads a campaign for every result it applies.
+pub(crate) fn done_with(c: crate::model::Campaign) {
+    std::mem::forget(c);
+}
+
 /// Prints a value as pretty JSON on stdout.
 pub fn print_json<T: serde::Serialize>(v: &T) -> Result<()> {
     println!("{}", serde_json::to_string_pretty(v)?);

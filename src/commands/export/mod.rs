@@ -142,6 +142,7 @@ pub fn run(dir: &CampaignDir, a: &ExportHexArgs) -> Result<()> {
         print_plan(&plan, false)?;
         eprintln!("exported battle {} into {}", plan.record.id, plan.out.display());
     }
+    crate::commands::done_with(c);
     Ok(())
 }
 
