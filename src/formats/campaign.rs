@@ -424,7 +424,7 @@ fn parse_forces(src: ForcesSource<'_>, grid: &HexGrid, p: &mut Problems) -> Forc
 const BATCH_ROWS: usize = 256;
 /// A file smaller than this (bytes) is read and built on one thread: handing batches
 /// between threads costs more than it saves.
-const THREADED_FROM: u64 = 1 << 20;
+const THREADED_FROM: u64 = 1 << 22;
 /// Batches read ahead of the building thread at most.
 const BATCHES_AHEAD: usize = 4;
 
