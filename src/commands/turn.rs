@@ -59,7 +59,7 @@ pub fn run(dir: &CampaignDir, a: &crate::cli::TurnAdvanceArgs) -> anyhow::Result
 /// Takes the campaign lock unless it is a dry run.
 pub fn advance_turn(dir: &CampaignDir, dry_run: bool) -> Result<Advanced> {
     let lock = if dry_run { None } else { Some(CampaignLock::acquire(dir, Duration::from_secs(60))?) };
-    let txn = match &lock {
+    let mut txn = match &lock {
         Some(l) => Some(dir.begin(l)?),
         None => None,
     };
@@ -76,8 +76,8 @@ pub fn advance_turn(dir: &CampaignDir, dry_run: bool) -> Result<Advanced> {
         dry_run,
         journal_seq: 0,
     };
-    let current = match &txn {
-        Some(t) => t.current.clone(),
+    let current = match &mut txn {
+        Some(t) => t.current()?.clone(),
         None => dir.read_state()?,
     };
     let toml = current.get("campaign.toml").cloned().flatten().unwrap_or_default();

@@ -15,7 +15,7 @@ use crate::store::{CampaignDir, CampaignLock, Commit};
 /// Runs `undo`.
 pub fn run(dir: &CampaignDir, id: &str, dry_run: bool) -> Result<()> {
     let lock = CampaignLock::acquire(dir, Duration::from_secs(60))?;
-    let txn = dir.begin(&lock)?;
+    let mut txn = dir.begin(&lock)?;
     let mut record = dir.read_battle(id)?;
     if record.state != BattleState::Applied {
         return Err(Error::refused(format!(
@@ -24,6 +24,7 @@ pub fn run(dir: &CampaignDir, id: &str, dry_run: bool) -> Result<()> {
         ))
         .into());
     }
+    let mut state = txn.current()?.clone();
     let entries = &txn.journal.entries;
     let Some(pos) =
         entries.iter().rposition(|e| e.kind == EntryKind::Apply && e.battle.as_deref() == Some(id))
@@ -55,7 +56,6 @@ pub fn run(dir: &CampaignDir, id: &str, dry_run: bool) -> Result<()> {
         .into());
     }
     let apply = &entries[pos];
-    let mut state = txn.current.clone();
     for ch in apply.changes.iter().rev() {
         let cur = state.get(ch.file()).cloned().flatten();
         let before = apply_change(cur, ch, false).map_err(|e| {

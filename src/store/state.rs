@@ -47,28 +47,29 @@ impl CampaignDir {
     /// Opens a journalled change: recovers an interrupted commit, then records manual edits.
     pub fn begin<'a>(&'a self, lock: &'a CampaignLock) -> Result<StateTxn<'a>> {
         self.recover(lock)?;
-        let current = self.read_state()?;
         let journal = self.read_journal()?;
         let mut txn = StateTxn {
             dir: self,
             lock,
-            current,
+            current: None,
             journal,
             baseline_new: false,
             manual: None,
             current_hashes: BTreeMap::new(),
         };
         if txn.journal.entries.is_empty() {
+            // Nothing to compare the files with: they are read when a change needs them.
             txn.baseline_new = true;
             return Ok(txn);
         }
-        let hashes = state_hashes(&txn.current);
+        let current = txn.current.insert(self.read_state()?);
+        let hashes = state_hashes(current);
         txn.current_hashes.clone_from(&hashes);
         if txn.journal.last_state() != Some(&hashes) {
             let before = txn.journal.replay(&self.read_baseline()?, None)?;
             let changes: Vec<_> = STATE_FILES
                 .iter()
-                .filter_map(|f| diff_file(f, content(&before, f), content(&txn.current, f)))
+                .filter_map(|f| diff_file(f, content(&before, f), content(current, f)))
                 .collect();
             let files: Vec<&str> = changes.iter().map(|c| c.file()).collect();
             txn.manual = Some(Entry {
@@ -94,8 +95,9 @@ impl CampaignDir {
 pub struct StateTxn<'a> {
     dir: &'a CampaignDir,
     lock: &'a CampaignLock,
-    /// The state files as found.
-    pub current: StateFiles,
+    /// The state files as found (read by `begin` when the journal has entries, else when
+    /// first needed).
+    current: Option<StateFiles>,
     /// The journal as found.
     pub journal: Journal,
     baseline_new: bool,
@@ -110,6 +112,15 @@ fn content<'s>(files: &'s StateFiles, f: &str) -> Option<&'s [u8]> {
 }
 
 impl StateTxn<'_> {
+    /// The state files as found.
+    pub fn current(&mut self) -> Result<&StateFiles> {
+        let dir = self.dir;
+        match &mut self.current {
+            Some(c) => Ok(c),
+            slot @ None => Ok(slot.insert(dir.read_state()?)),
+        }
+    }
+
     /// The manual edit found, if any.
     pub fn manual_edit(&self) -> Option<&Entry> {
         self.manual.as_ref()
@@ -125,6 +136,12 @@ impl StateTxn<'_> {
     /// `extra`, all or nothing. Returns the entry's sequence number.
     pub fn finish(self, new_files: StateFiles, entry: Option<Entry>, mut extra: Commit) -> Result<u64> {
         let StateTxn { dir, lock, current, journal, baseline_new, manual, current_hashes } = self;
+        let current = match current {
+            Some(c) => c,
+            None if entry.is_some() || !new_files.is_empty() => dir.read_state()?,
+            // Nothing of the state changes or is journalled (an export).
+            None => StateFiles::new(),
+        };
         let mut lines = Vec::new();
         let mut seq = journal.next_seq();
         if let Some(m) = &manual {

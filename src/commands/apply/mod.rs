@@ -194,15 +194,15 @@ pub fn apply_result(dir: &CampaignDir, req: &ApplyRequest) -> Result<Applied> {
     let mut c = dir.load()?;
     let outcome = aftermath::compute(&c, &battle, &matched, startlocs.as_ref(), req)?;
     let lock_ref = lock.as_ref();
-    let txn = match lock_ref {
+    let mut txn = match lock_ref {
         Some(l) => Some(dir.begin(l)?),
         None => None,
     };
     let seq = txn.as_ref().map_or(0, |t| t.next_seq());
     let report = outcome.apply_to(&mut c, &battle, &name, &hash, seq)?;
     let new_files = state_files(&c);
-    let diff = match &txn {
-        Some(t) => report::state_diff(&t.current, &new_files),
+    let diff = match &mut txn {
+        Some(t) => report::state_diff(t.current()?, &new_files),
         None => report::state_diff(&dir.read_state()?, &new_files),
     };
     let mut record = battle.clone();
