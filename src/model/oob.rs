@@ -123,6 +123,8 @@ pub struct OrderOfBattle {
     duplicates: Vec<(usize, usize)>,
     /// The row of each row's parent (`NO_ROW` for a top-level force or an unknown parent).
     parent_rows: Vec<u32>,
+    /// Rows without a parent (the top-level forces), in file order.
+    tops: Vec<u32>,
     /// Children of row `i`, in file order: `kids[kid_start[i]..kid_start[i + 1]]`.
     kid_start: Vec<u32>,
     kids: Vec<u32>,
@@ -196,7 +198,10 @@ impl OrderOfBattle {
         let mut parent_rows = vec![NO_ROW; n];
         let mut start = vec![0u32; n + 1];
         for (i, u) in oob.units.iter().enumerate() {
-            let Some(name) = &u.parent else { continue };
+            let Some(name) = &u.parent else {
+                oob.tops.push(i as u32);
+                continue;
+            };
             // Rows come in tree order: a row's parent is mostly the row before it or that
             // row's parent, found without a lookup.
             let prev = i.checked_sub(1).map(|k| (k, &oob.units[k]));
@@ -286,7 +291,7 @@ impl OrderOfBattle {
 
     /// Top-level forces (rows without a parent), in file order.
     pub fn forces(&self) -> impl Iterator<Item = &Unit> {
-        self.units.iter().filter(|u| u.parent.is_none())
+        self.tops.iter().map(|&i| &self.units[i as usize])
     }
 
     /// The top-level force a row belongs to.
