@@ -549,7 +549,9 @@ impl<'g> UnitBuilder<'g> {
             f.problem("id", "is empty");
             return;
         }
-        if id.contains(|c: char| c.is_whitespace() || c == ';') {
+        if id.bytes().any(|b| b.is_ascii_whitespace() || b == b';')
+            || (!id.is_ascii() && id.contains(char::is_whitespace))
+        {
             f.problem("id", format!("'{id}' contains a space or ';'"));
         }
         let parent = f.text(c_parent);

@@ -136,18 +136,34 @@ pub fn contacts(c: &Campaign) -> Vec<Contact> {
     // What contact needs of each force, worked out once and kept close together.
     let reach: Vec<Reach> =
         forces.iter().filter_map(|f| Some((f.side(), f.hex?, cavalry_road_hex(c, f)))).collect();
-    // Index forces by hex so the search looks only near each force.
-    let mut by_hex: BTreeMap<HexId, Vec<usize>> = BTreeMap::new();
-    for (i, &(_, h, _)) in reach.iter().enumerate() {
-        by_hex.entry(h).or_default().push(i);
+    // Forces by hex (a counting sort over the map's hexes), so that the search looks only
+    // near each force.
+    let cell = |h: HexId| usize::from(h.col) * usize::from(grid.rows) + usize::from(h.row);
+    let cells = usize::from(grid.columns) * usize::from(grid.rows);
+    let mut start = vec![0usize; cells + 1];
+    for &(_, h, _) in &reach {
+        start[cell(h) + 1] += 1;
     }
+    for k in 1..start.len() {
+        start[k] += start[k - 1];
+    }
+    let mut next = start.clone();
+    let mut at_hex = vec![0usize; reach.len()];
+    for (i, &(_, h, _)) in reach.iter().enumerate() {
+        at_hex[next[cell(h)]] = i;
+        next[cell(h)] += 1;
+    }
+    let forces_at = |h: HexId| -> &[usize] {
+        let k = cell(h);
+        start.get(k..=k + 1).map_or(&[], |s| &at_hex[s[0]..s[1]])
+    };
     let mut pairs: Vec<(usize, usize, ContactRule)> = Vec::new();
     for (i, &(_, hex, cav)) in reach.iter().enumerate() {
         // Its own hex and those around it (each pair from its first force), and its cavalry
         // road hex, which reaches one way only (each pair from the cavalry's side).
         let around = std::iter::once(hex).chain(grid.neighbours(hex)).map(|h| (h, true));
         for (h, symmetric) in around.chain(cav.map(|h| (h, false))) {
-            for &j in by_hex.get(&h).into_iter().flatten() {
+            for &j in forces_at(h) {
                 if j == i || (symmetric && j < i) {
                     continue;
                 }
