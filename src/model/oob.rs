@@ -83,29 +83,44 @@ pub type IdMap<K, V> = HashMap<K, V, BuildHasherDefault<IdHasher>>;
 #[derive(Debug, Default, Clone, Copy)]
 pub struct IdHasher(u64);
 
+impl IdHasher {
+    const K: u64 = 0x51_7c_c1_b7_27_22_0a_95;
+
+    fn add(&mut self, w: u64) {
+        self.0 = (self.0.rotate_left(5) ^ w).wrapping_mul(Self::K);
+    }
+}
+
 impl Hasher for IdHasher {
     fn write(&mut self, bytes: &[u8]) {
-        const K: u64 = 0x51_7c_c1_b7_27_22_0a_95;
         let mut chunks = bytes.chunks_exact(8);
         for c in &mut chunks {
             let mut w = [0u8; 8];
             w.copy_from_slice(c);
-            self.0 = (self.0.rotate_left(5) ^ u64::from_le_bytes(w)).wrapping_mul(K);
+            self.add(u64::from_le_bytes(w));
         }
         for &b in chunks.remainder() {
-            self.0 = (self.0.rotate_left(5) ^ u64::from(b)).wrapping_mul(K);
+            self.add(u64::from(b));
         }
+    }
+    fn write_u32(&mut self, n: u32) {
+        self.add(u64::from(n));
+    }
+    fn write_u64(&mut self, n: u64) {
+        self.add(n);
     }
     fn finish(&self) -> u64 {
         self.0
     }
 }
 
-/// The hash of a unit id for [`IdMap`].
-fn hash_id(id: &str) -> u64 {
+/// The key of a unit id in the order of battle's index: 32 bits of its hash, so that the
+/// index of a large order of battle is small (ids whose keys clash are told apart by the
+/// clash list).
+fn hash_id(id: &str) -> u32 {
     let mut h = IdHasher::default();
     h.write(id.as_bytes());
-    h.finish()
+    (h.finish() >> 32) as u32
 }
 
 /// The whole order of battle, in file order, with indexes by id and parent.
@@ -115,7 +130,7 @@ pub struct OrderOfBattle {
     // The indexes hold row numbers, never copies of the ids: a large order of battle has
     // hundreds of thousands of rows.
     /// The first row of each id, by the id's hash.
-    index: IdMap<u64, u32>,
+    index: IdMap<u32, u32>,
     /// Rows whose id's hash another id already holds (first row of each such id).
     clashes: Vec<u32>,
     /// Rows whose id an earlier row already has, with that earlier row (an error that
