@@ -71,7 +71,7 @@ impl<'b, R: std::io::Read> Records<'b, std::io::Chain<std::io::Cursor<Vec<u8>>, 
         let rdr = csv::ReaderBuilder::new()
             .has_headers(true)
             .flexible(true)
-            .buffer_capacity(1 << 18)
+            .buffer_capacity(1 << 16)
             .from_reader(std::io::Cursor::new(head).chain(src));
         Records::start(file, rdr, Decoding::Utf8 { non_ascii: bom }, problems)
     }
