@@ -9,8 +9,9 @@
 # For each size it generates a synthetic campaign (examples/gen_campaign.rs; the fixture is
 # fixtures/peninsula), times `check`, `contacts` and `export hex <a contact hex>` (and
 # `apply` and `audit` once the binary has them), and prints the median wall time beside the
-# floor (the same files read and parsed with the csv crate alone, and the same output bytes
-# written and synced), the growth between sizes, and the peak memory, each with PASS or
+# floor (every file of the campaign folder and the result file apply is given, read and
+# parsed with the csv and toml crates alone, and the same output bytes written and synced),
+# the growth between sizes, and the peak memory, each with PASS or
 # FAIL against its target: a command within 3x its floor; ten times the units in at most
 # twelve times the time; under 200 MiB at the largest size. Exit status 0 when all pass.
 set -euo pipefail
