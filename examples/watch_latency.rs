@@ -12,7 +12,7 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
+use std::process::{Command, ExitCode, Stdio};
 use std::time::{Duration, Instant};
 
 fn bin() -> PathBuf {
@@ -85,7 +85,7 @@ fn applies(campaign: &Path) -> usize {
         .unwrap_or(0)
 }
 
-fn main() {
+fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().collect();
     let opt = |name: &str, default: u64| {
         args.iter()
@@ -148,4 +148,5 @@ fn main() {
         if median <= target { "PASS" } else { "FAIL" }
     );
     let _ = std::fs::remove_dir_all(&tmp);
+    if median <= target { ExitCode::SUCCESS } else { ExitCode::FAILURE }
 }
