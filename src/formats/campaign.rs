@@ -6,15 +6,14 @@ use std::fmt::Write as _;
 use std::sync::mpsc;
 
 use compact_str::CompactString;
-use thin_vec::ThinVec;
 
 use crate::error::{Problem, Problems};
 use crate::model::kinds::parse_status_list;
 use crate::model::oob::IdMap;
 use crate::model::{
     Arm, ArmClass, BattleMapChoice, Campaign, CampaignConfig, CampaignMap, Commander, Control, HexGrid,
-    HexId, HexInfo, Level, Nation, OrderOfBattle, Quality, RoadClass, RulesConfig, Settlement, Side, Side2,
-    Supply, Terrain, Unit,
+    HexId, HexInfo, Level, Nation, OrderOfBattle, Quality, Rare, RoadClass, RulesConfig, Settlement, Side,
+    Side2, Supply, Terrain, Unit,
 };
 
 use super::table::{
@@ -532,7 +531,7 @@ impl<'g> UnitBuilder<'g> {
             c_status,
         ] = std::array::from_fn(|k| Col { idx: Some(k), name: FORCE_COLUMNS[k] });
         let mut known = [""; FORCE_COLUMNS.len()];
-        let mut extra = ThinVec::new();
+        let mut extra = Vec::new();
         for (i, field) in rec.iter().map(str::trim_ascii).enumerate() {
             if let Some(&Some(k)) = self.slot.get(i) {
                 known[k] = field;
@@ -639,13 +638,14 @@ impl<'g> UnitBuilder<'g> {
             _ => squadrons.unwrap_or(0),
         };
         let optional = |s: &str| (!s.is_empty()).then(|| CompactString::from(s));
-        let rare = |s: &str| (!s.is_empty()).then(|| Box::<str>::from(s));
+        let given = |s: &str| (!s.is_empty()).then(|| s.to_string());
+        let rare =
+            Rare { commander: given(f.text(c_commander)), depot: given(f.text(c_depot)), status, extra };
         out.units.push(Unit {
             id: CompactString::from(id),
             parent: optional(parent),
             level,
             name: CompactString::from(f.text(c_name)),
-            commander: rare(f.text(c_commander)),
             nation,
             arm,
             men: men.unwrap_or(0),
@@ -653,12 +653,10 @@ impl<'g> UnitBuilder<'g> {
             guns: guns.unwrap_or(0),
             hex,
             moving_to,
-            depot: rare(f.text(c_depot)),
             supply,
             quality,
             ammo: ammo.map(|a| a.min(100) as u8),
-            status: status.into(),
-            extra,
+            rare: rare.boxed(),
         });
         // A file of more than 4 billion lines cannot be held in memory in the first place.
         out.lines.push(u32::try_from(line).unwrap_or(u32::MAX));
@@ -734,15 +732,15 @@ fn validate_tree(
                         p.push(Problem::at(file, line, "moving_to", format!("no road joins {h} to {m}")));
                     }
                 }
-                if let Some(d) = &u.depot
-                    && !settlement_names.contains_key(&**d)
+                if let Some(d) = u.depot()
+                    && !settlement_names.contains_key(d)
                 {
                     p.push(Problem::at(file, line, "depot", format!("unknown settlement '{d}'")));
                 }
             }
         }
-        if let Some(c) = &u.commander {
-            match commander_by_name.get(&**c) {
+        if let Some(c) = u.commander() {
+            match commander_by_name.get(c) {
                 None => {
                     p.push(Problem::at(file, line, "commander", format!("'{c}' is not in commanders.csv")))
                 }
@@ -947,7 +945,7 @@ pub fn write_forces(oob: &OrderOfBattle) -> Vec<u8> {
         f[1].push_str(u.parent.as_deref().unwrap_or(""));
         f[2].push_str(u.level.word());
         f[3].push_str(&u.name);
-        f[4].push_str(u.commander.as_deref().unwrap_or(""));
+        f[4].push_str(u.commander().unwrap_or(""));
         f[5].push_str(u.nation.word());
         f[6].push_str(u.arm.map_or("", Arm::word));
         if u.is_unit() {
@@ -961,7 +959,7 @@ pub fn write_forces(oob: &OrderOfBattle) -> Vec<u8> {
         }
         push_hex(&mut f[10], u.hex);
         push_hex(&mut f[11], u.moving_to);
-        f[12].push_str(u.depot.as_deref().unwrap_or(""));
+        f[12].push_str(u.depot().unwrap_or(""));
         if u.parent.is_none() {
             f[13].push_str(u.supply.word());
         }
@@ -969,13 +967,13 @@ pub fn write_forces(oob: &OrderOfBattle) -> Vec<u8> {
         if let Some(a) = u.ammo {
             push_u32(&mut f[15], u32::from(a));
         }
-        for (k, st) in u.status.iter().enumerate() {
+        for (k, st) in u.status().iter().enumerate() {
             if k > 0 {
                 f[16].push(';');
             }
             let _ = write!(f[16], "{st}");
         }
-        let _ = w.write_record(f.iter().map(String::as_bytes).chain(u.extra.iter().map(String::as_bytes)));
+        let _ = w.write_record(f.iter().map(String::as_bytes).chain(u.extra().iter().map(String::as_bytes)));
     }
     w.into_inner().unwrap_or_default()
 }

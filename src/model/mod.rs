@@ -19,6 +19,6 @@ pub use config::{CampaignConfig, RulesConfig};
 pub use hex::{Direction, HexGrid, HexId, HexLayout};
 pub use kinds::{Arm, ArmClass, Level, Nation, Quality, Side, Status, StatusKind, Supply};
 pub use map::{CampaignMap, Control, HexInfo, RoadClass, Settlement, SettlementKind, Side2, Terrain};
-pub use oob::{OrderOfBattle, Strength, Unit};
+pub use oob::{OrderOfBattle, Rare, Strength, Unit};
 pub mod vocabulary;
 pub use chain::Chain;

@@ -7,14 +7,14 @@ use std::collections::{BTreeMap, HashMap};
 use std::hash::{BuildHasherDefault, Hasher};
 
 use compact_str::CompactString;
-use thin_vec::ThinVec;
 
 use super::hex::HexId;
 use super::kinds::{Arm, ArmClass, Level, Nation, Quality, Side, Status, StatusKind, Supply};
 
 /// One row of `forces.csv`. A large order of battle has hundreds of thousands of rows, so a
 /// row is kept small: ids and names are [`CompactString`]s (up to 24 bytes held in place,
-/// not allocated), the fields most rows leave empty take 8 or 16 bytes when empty.
+/// not allocated), and the fields most rows leave empty are boxed together in [`Rare`]
+/// (one pointer when they are all empty).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Unit {
     /// Unique id.
@@ -25,8 +25,6 @@ pub struct Unit {
     pub level: Level,
     /// Display name.
     pub name: CompactString,
-    /// Commanding general of a formation (a `commanders.csv` name), if named.
-    pub commander: Option<Box<str>>,
     /// Nation.
     pub nation: Nation,
     /// Arm (units only).
@@ -41,18 +39,34 @@ pub struct Unit {
     pub hex: Option<HexId>,
     /// Adjacent hex the force is marching to along a road (top-level forces only).
     pub moving_to: Option<HexId>,
-    /// Depot settlement (top-level forces only).
-    pub depot: Option<Box<str>>,
     /// Supply state (top-level forces; blank is in supply).
     pub supply: Supply,
     /// Quality; `None` inherits the parent's, and `trained` at the top.
     pub quality: Option<Quality>,
     /// Ammunition in per cent of a full load; `None` is full.
     pub ammo: Option<u8>,
+    /// The commander, depot, penalties and extra columns, when any is there.
+    pub rare: Option<Box<Rare>>,
+}
+
+/// The fields of a row that most rows leave empty.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Rare {
+    /// Commanding general of a formation (a `commanders.csv` name), if named.
+    pub commander: Option<String>,
+    /// Depot settlement (top-level forces only).
+    pub depot: Option<String>,
     /// Penalties with the turn they end.
-    pub status: ThinVec<Status>,
+    pub status: Vec<Status>,
     /// Values of columns sowbridge does not know, kept as the umpire wrote them.
-    pub extra: ThinVec<String>,
+    pub extra: Vec<String>,
+}
+
+impl Rare {
+    /// The box for a row: `None` when every field is empty.
+    pub fn boxed(self) -> Option<Box<Rare>> {
+        (self != Rare::default()).then(|| Box::new(self))
+    }
 }
 
 impl Unit {
@@ -70,7 +84,27 @@ impl Unit {
     }
     /// True while a penalty of this kind runs at `turn`.
     pub fn has_status(&self, kind: StatusKind, turn: u32) -> bool {
-        self.status.iter().any(|s| s.kind == kind && s.until > turn)
+        self.status().iter().any(|s| s.kind == kind && s.until > turn)
+    }
+    /// Commanding general of a formation (a `commanders.csv` name), if named.
+    pub fn commander(&self) -> Option<&str> {
+        self.rare.as_ref().and_then(|r| r.commander.as_deref())
+    }
+    /// Depot settlement (top-level forces only).
+    pub fn depot(&self) -> Option<&str> {
+        self.rare.as_ref().and_then(|r| r.depot.as_deref())
+    }
+    /// Penalties with the turn they end.
+    pub fn status(&self) -> &[Status] {
+        self.rare.as_ref().map_or(&[], |r| r.status.as_slice())
+    }
+    /// Values of columns sowbridge does not know.
+    pub fn extra(&self) -> &[String] {
+        self.rare.as_ref().map_or(&[], |r| r.extra.as_slice())
+    }
+    /// The penalties, to change them.
+    pub fn status_mut(&mut self) -> &mut Vec<Status> {
+        &mut self.rare.get_or_insert_with(Box::default).status
     }
 }
 
@@ -411,7 +445,6 @@ mod tests {
             parent: parent.map(CompactString::from),
             level: if men == 0 { Level::Brigade } else { Level::Battalion },
             name: id.into(),
-            commander: None,
             nation: Nation::Fr,
             arm: (men > 0).then_some(Arm::Line),
             men,
@@ -419,12 +452,10 @@ mod tests {
             guns: 0,
             hex: None,
             moving_to: None,
-            depot: None,
             supply: Supply::In,
             quality: None,
             ammo: None,
-            status: ThinVec::new(),
-            extra: ThinVec::new(),
+            rare: None,
         }
     }
 

@@ -340,12 +340,12 @@ impl RiverPenalties {
         for (id, statuses) in &self.statuses {
             let Some(unit) = oob.get_mut(id) else { continue };
             for s in statuses {
-                match unit.status.iter_mut().find(|x| x.kind == s.kind) {
+                match unit.status_mut().iter_mut().find(|x| x.kind == s.kind) {
                     Some(x) => x.until = x.until.max(s.until),
-                    None => unit.status.push(*s),
+                    None => unit.status_mut().push(*s),
                 }
             }
-            unit.status.sort();
+            unit.status_mut().sort();
         }
         for (id, lost) in &self.battery_guns_lost {
             if let Some(unit) = oob.get_mut(id) {

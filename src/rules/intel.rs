@@ -128,7 +128,7 @@ pub fn senior_commander<'a>(c: &'a Campaign, forces: &[String]) -> Option<&'a Co
         }
     }
     by_seniority(c, &mut tops);
-    let named = |u: &Unit| u.commander.as_deref().and_then(|n| c.commander(n));
+    let named = |u: &Unit| u.commander().and_then(|n| c.commander(n));
     for top in tops {
         let mut below: Vec<&Unit> = c
             .oob

@@ -42,7 +42,7 @@ pub fn validate_reserve(c: &Campaign, id: &str, participating: &[String]) -> Res
             if squadrons == 1 { "" } else { "s" }
         )));
     }
-    let Some(commander) = u.commander.as_deref().map(str::to_string) else {
+    let Some(commander) = u.commander().map(str::to_string) else {
         return Err(Error::refused(format!(
             "--reserve {id}: {} has no brigade commander in forces.csv (rule 8.7)",
             u.name

@@ -133,7 +133,7 @@ pub fn advance(c: &Campaign) -> TurnChanges {
     let mut penalties_ended = Vec::new();
     let mut ammo_restored = Vec::new();
     for u in c.oob.units() {
-        for s in u.status.iter().filter(|s| s.until <= to.0) {
+        for s in u.status().iter().filter(|s| s.until <= to.0) {
             penalties_ended.push(EndedPenalty { unit: u.id.to_string(), kind: s.kind, until: s.until });
         }
         let Some(was) = u.ammo else { continue };
@@ -167,7 +167,7 @@ pub fn apply_changes(c: &mut Campaign, ch: &TurnChanges) {
     }
     for p in &ch.penalties_ended {
         if let Some(u) = c.oob.get_mut(&p.unit) {
-            u.status.retain(|s| !(s.kind == p.kind && s.until == p.until));
+            u.status_mut().retain(|s| !(s.kind == p.kind && s.until == p.until));
         }
     }
     for a in &ch.ammo_restored {
@@ -234,7 +234,7 @@ mod tests {
     }
 
     fn statuses(c: &Campaign, id: &str) -> Vec<Status> {
-        c.oob.get(id).unwrap().status.to_vec()
+        c.oob.get(id).unwrap().status().to_vec()
     }
 
     fn advanced(turn: u32) -> (Campaign, TurnChanges) {
@@ -339,7 +339,7 @@ mod tests {
         c.returns.clear();
         for u in c.oob.units_mut() {
             u.ammo = None;
-            u.status.clear();
+            u.status_mut().clear();
         }
         let before = c.clone();
         let ch = advance(&c);

@@ -455,8 +455,8 @@ fn road_distances(c: &Campaign, start: HexId) -> BTreeMap<HexId, u32> {
 /// The force's supply source: its depot settlement if it names one, else the friendly
 /// capital, city or fortress city nearest by road (ties by name, then hex).
 fn supply_source(c: &Campaign, force: &Unit, from: HexId) -> Option<(String, HexId)> {
-    if let Some(depot) = &force.depot {
-        return c.map.settlements.iter().find(|s| *s.name == **depot).map(|s| (s.name.clone(), s.hex));
+    if let Some(depot) = force.depot() {
+        return c.map.settlements.iter().find(|s| s.name == depot).map(|s| (s.name.clone(), s.hex));
     }
     let dist = road_distances(c, from);
     c.map

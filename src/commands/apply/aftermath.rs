@@ -350,7 +350,7 @@ impl Aftermath {
         let mut generals: BTreeSet<(String, Side)> = BTreeSet::new();
         for p in &b.participants {
             for u in c.oob.subtree(&p.force) {
-                if let Some(cmd) = &u.commander {
+                if let Some(cmd) = u.commander() {
                     generals.insert((cmd.to_string(), p.side));
                 }
             }
@@ -365,8 +365,7 @@ impl Aftermath {
         }
         let mut hit_names = Vec::new();
         for h in &self.commanders {
-            let Some(name) = c.oob.get(&h.formation).and_then(|f| f.commander.as_deref().map(str::to_string))
-            else {
+            let Some(name) = c.oob.get(&h.formation).and_then(|f| f.commander().map(str::to_string)) else {
                 continue;
             };
             if let Some(cm) = c.commanders.iter_mut().find(|x| x.name == name) {

@@ -48,7 +48,7 @@ pub(super) fn anchors(
         let depot_bearing = participants
             .iter()
             .filter(|p| p.side == av)
-            .filter_map(|p| c.oob.get(&p.force).and_then(|f| f.depot.clone()))
+            .filter_map(|p| c.oob.get(&p.force).and_then(|f| f.depot().map(str::to_string)))
             .find_map(|d| c.map.settlements.iter().find(|s| *s.name == *d).map(|s| s.hex))
             .and_then(|h| participants.first().map(|p0| (p0, h)))
             .map(|(_, h)| rot(c.map.grid.bearing(participants.iter().map(|p| p.hex).min().unwrap_or(h), h)));
@@ -107,7 +107,7 @@ pub(super) fn intro_text(
             .iter()
             .filter(|p| p.side == side && p.role == Role::Principal)
             .map(|p| {
-                c.oob.get(&p.force).map_or(p.name.clone(), |f| match &f.commander {
+                c.oob.get(&p.force).map_or(p.name.clone(), |f| match f.commander() {
                     Some(cmd) => format!("{} ({cmd})", f.name),
                     None => f.name.to_string(),
                 })

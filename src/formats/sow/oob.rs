@@ -140,7 +140,7 @@ impl<'a> Builder<'a, '_> {
     fn unit_node(&self, level: u8, u: &'a Unit, force: &str) -> Node<'a> {
         let c = self.c();
         let (kind, name1, name2, arm) = if u.level.is_formation() {
-            let cmd = u.commander.as_deref().unwrap_or("Acting commander").to_string();
+            let cmd = u.commander().unwrap_or("Acting commander").to_string();
             (RowKind::Commander, cmd, u.name.to_string(), common_arm(c, &u.id))
         } else if u.level == Level::Battery {
             (RowKind::Battery, format!("{} commander", u.name), u.name.to_string(), u.arm)
@@ -262,8 +262,7 @@ pub fn build_side(input: &SideInput<'_>) -> Result<Vec<SowRow>> {
     let c = input.campaign;
     let b = Builder { input };
     let senior_force = senior(c, &input.forces);
-    let senior_name =
-        senior_force.and_then(|f| f.commander.as_deref()).unwrap_or("Acting commander").to_string();
+    let senior_name = senior_force.and_then(|f| f.commander()).unwrap_or("Acting commander").to_string();
     let mut side_node = Node::acting(1, format!("{} at {}", input.side, input.place), "", false);
     side_node.name1 = senior_name.clone();
     let armies: Vec<&Unit> = input.forces.iter().copied().filter(|f| f.level == Level::Army).collect();

@@ -434,7 +434,7 @@ fn a_river_at_the_losers_back_costs_brigades_and_guns_rule_6_5_2_4() {
     assert!(unit("FR-I-1-1-a").has_status(StatusKind::AmmoHalved, 24), "a later end already there stays");
     assert!(!unit("FR-I-1-2-a").has_status(StatusKind::Unavailable, 21));
     assert!(unit("FR-I-1-2-a").has_status(StatusKind::NoWagons, 22));
-    assert_eq!(unit("SP-1-a").status, []);
+    assert_eq!(unit("SP-1-a").status(), []);
 }
 
 #[test]
