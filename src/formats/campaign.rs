@@ -1006,3 +1006,48 @@ pub fn write_battle_maps(maps: &BTreeMap<HexId, BattleMapChoice>) -> Vec<u8> {
             .map(|(h, c)| vec![h.to_string(), c.map.clone(), c.orientation.to_string(), c.battle.clone()]),
     )
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A `forces.csv` of many batches, with a bad row now and then.
+    fn many_rows() -> String {
+        let mut s = FORCE_COLUMNS.join(",") + ",note\n";
+        for i in 0..1500 {
+            s.push_str(&format!("F{i},,division,Division {i},,Fr,,,,,10.10,,,in,,,,kept {i}\n"));
+            let men = if i % 97 == 0 { "many".to_string() } else { (300 + i % 400).to_string() };
+            s.push_str(&format!("F{i}-1,F{i},battalion,Battalion {i},,Fr,line,{men},,,,,,,,,\n"));
+            if i % 211 == 0 {
+                s.push('\n');
+            }
+        }
+        s
+    }
+
+    fn read(text: &str, size: u64) -> (Option<ForceRows>, Vec<String>) {
+        let grid = HexGrid { columns: 64, rows: 48, layout: Default::default() };
+        let mut p = Problems::default();
+        let records = Records::open(names::FORCES, text, &mut p).unwrap();
+        let rows = build_forces(records, size, &grid, &mut p);
+        let mut problems: Vec<String> = p.0.iter().map(ToString::to_string).collect();
+        problems.sort();
+        (rows, problems)
+    }
+
+    #[test]
+    fn the_threaded_reader_builds_what_one_thread_builds() {
+        let text = many_rows();
+        let (one, one_problems) = read(&text, 0);
+        let (two, two_problems) = read(&text, u64::MAX);
+        let (one, two) = (one.unwrap(), two.unwrap());
+        assert_eq!(one.units.len(), 3000);
+        assert_eq!(one.units, two.units);
+        assert_eq!(one.lines, two.lines);
+        assert_eq!(one.extra_cols, ["note"]);
+        assert_eq!(one.units[0].extra(), ["kept 0"]);
+        assert_eq!(one_problems.len(), 16);
+        assert!(one_problems[0].contains("'many' is not a whole number"), "{one_problems:?}");
+        assert_eq!(one_problems, two_problems);
+    }
+}
