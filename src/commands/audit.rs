@@ -257,3 +257,27 @@ pub fn run(dir: &CampaignDir, json: bool) -> Result<()> {
         other => other.into(),
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_men_of_units_read_the_same_through_the_quick_path_and_the_whole_file() {
+        let ids: BTreeSet<&str> = ["B-1", "B-3"].into();
+        let want: BTreeMap<String, u32> = [("B-1".to_string(), 500), ("B-3".to_string(), 300)].into();
+        // Unquoted, id first: only the lines of B-1 and B-3 are read as CSV.
+        let plain = "id,parent,name,men\nB,,Brigade,\nB-1,B,First,500\nB-2,B,Second,400\nB-3,B,Third,300\n";
+        assert_eq!(men_of(Some(plain.as_bytes()), &ids), want);
+        // A quoted field (it may hold a line end) or another first column: the whole file.
+        let quoted = plain.replace("Second", "\"Second, the old\"");
+        assert_eq!(men_of(Some(quoted.as_bytes()), &ids), want);
+        let reordered = "men,id\n500,B-1\n400,B-2\n300,B-3\n";
+        assert_eq!(men_of(Some(reordered.as_bytes()), &ids), want);
+        // A prefix of an id is not the id.
+        let prefix = "id,men\nB-1x,7\nB-1,500\nB-3,300\n";
+        assert_eq!(men_of(Some(prefix.as_bytes()), &ids), want);
+        assert!(men_of(None, &ids).is_empty());
+        assert!(men_of(Some(plain.as_bytes()), &BTreeSet::new()).is_empty());
+    }
+}
