@@ -222,47 +222,48 @@ impl OrderOfBattle {
     /// an orphan; a cycle is left for validation to find.
     pub fn new(units: Vec<Unit>, extra_columns: Vec<String>) -> Self {
         assert!(units.len() < NO_ROW as usize, "an order of battle of more than 4 billion rows");
-        let mut oob = OrderOfBattle { extra_columns, ..OrderOfBattle::default() };
-        oob.index.reserve(units.len());
-        for (i, u) in units.iter().enumerate() {
-            match oob.index.entry(hash_id(&u.id)) {
+        let n = units.len();
+        let mut oob = OrderOfBattle { units, extra_columns, ..OrderOfBattle::default() };
+        oob.index.reserve(n);
+        // One pass over the rows: each id goes into the index, and each row's parent is
+        // found among the rows before it. Rows come in tree order, so a parent is mostly
+        // the row before or that row's parent, found without a lookup; one listed further
+        // down is looked up once every id is in.
+        let mut parent_rows = vec![NO_ROW; n];
+        let mut start = vec![0u32; n + 1];
+        let mut later = Vec::new();
+        let mut prev_is_first = false;
+        for i in 0..n {
+            let u = &oob.units[i];
+            let is_first = match oob.index.entry(hash_id(&u.id)) {
                 Entry::Vacant(e) => {
                     e.insert(i as u32);
+                    true
                 }
                 Entry::Occupied(e) => {
                     let first = *e.get() as usize;
-                    if units[first].id == u.id {
+                    if oob.units[first].id == u.id {
                         oob.duplicates.push((i, first));
-                    } else if let Some(&k) = oob.clashes.iter().find(|&&k| units[k as usize].id == u.id) {
+                        false
+                    } else if let Some(&k) = oob.clashes.iter().find(|&&k| oob.units[k as usize].id == u.id) {
                         oob.duplicates.push((i, k as usize));
+                        false
                     } else {
                         oob.clashes.push(i as u32);
+                        true
                     }
                 }
-            }
-        }
-        oob.units = units;
-        // Children grouped by parent row, in file order (counting sort).
-        let n = oob.units.len();
-        let mut parent_rows = vec![NO_ROW; n];
-        let mut start = vec![0u32; n + 1];
-        for (i, u) in oob.units.iter().enumerate() {
+            };
             let Some(name) = &u.parent else {
                 oob.tops.push(i as u32);
+                prev_is_first = is_first;
                 continue;
             };
-            // Rows come in tree order: a row's parent is mostly the row before it or that
-            // row's parent, found without a lookup.
-            let prev = i.checked_sub(1).map(|k| (k, &oob.units[k]));
-            let found = match prev {
-                Some((k, pu)) if parent_rows[k] != NO_ROW && pu.parent.as_ref() == Some(name) => {
+            let found = match i.checked_sub(1) {
+                Some(k) if parent_rows[k] != NO_ROW && oob.units[k].parent.as_ref() == Some(name) => {
                     Some(parent_rows[k] as usize)
                 }
-                Some((k, pu))
-                    if pu.id == *name && oob.duplicates.binary_search_by_key(&k, |d| d.0).is_err() =>
-                {
-                    Some(k)
-                }
+                Some(k) if prev_is_first && oob.units[k].id == *name => Some(k),
                 _ => oob.position(name),
             };
             match found {
@@ -270,9 +271,21 @@ impl OrderOfBattle {
                     parent_rows[i] = p as u32;
                     start[p + 1] += 1;
                 }
+                None => later.push(i),
+            }
+            prev_is_first = is_first;
+        }
+        for i in later {
+            let Some(name) = &oob.units[i].parent else { continue };
+            match oob.position(name) {
+                Some(p) => {
+                    parent_rows[i] = p as u32;
+                    start[p + 1] += 1;
+                }
                 None => oob.orphans.entry(name.to_string()).or_default().push(i as u32),
             }
         }
+        // Children grouped by parent row, in file order (counting sort).
         for i in 1..start.len() {
             start[i] += start[i - 1];
         }
@@ -484,6 +497,25 @@ mod tests {
         assert_eq!(oob.duplicates(), [(3, 0)]);
         assert_eq!(oob.parent_row(2), Some(0));
         assert_eq!(oob.parent_row(4), None);
+    }
+
+    #[test]
+    fn a_parent_listed_after_its_children_is_found() {
+        let oob = OrderOfBattle::new(
+            vec![
+                unit("C-1", Some("C"), 100),
+                unit("C-2", Some("C"), 200),
+                unit("C", None, 0),
+                unit("D-1", Some("C-1"), 0),
+            ],
+            Vec::new(),
+        );
+        assert_eq!(oob.parent_row(0), Some(2));
+        assert_eq!(oob.parent_row(1), Some(2));
+        assert_eq!(oob.parent_row(3), Some(0));
+        let kids: Vec<&str> = oob.children("C").map(|u| u.id.as_str()).collect();
+        assert_eq!(kids, ["C-1", "C-2"]);
+        assert_eq!(oob.forces().map(|u| u.id.as_str()).collect::<Vec<_>>(), ["C"]);
     }
 
     #[test]
