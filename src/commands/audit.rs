@@ -153,10 +153,12 @@ pub fn run(dir: &CampaignDir, json: bool) -> Result<()> {
                         ));
                     }
                 }
-                let scheduled =
-                    returns_by_battle(state.get("returns.csv").and_then(Option::as_deref), &battle)
-                        - returns_before;
-                if scheduled != returning {
+                // Signed: a journal edited by hand may even take men out of returns.csv.
+                let scheduled = i128::from(returns_by_battle(
+                    state.get("returns.csv").and_then(Option::as_deref),
+                    &battle,
+                )) - i128::from(returns_before);
+                if scheduled != i128::from(returning) {
                     problems.push(Problem::in_file(
                         &at,
                         format!("battle {battle}: {scheduled} men scheduled in returns.csv, the carry-over returns {returning}"),
