@@ -11,7 +11,7 @@
 //! (every file of the campaign folder, and the result file `apply` is given) read, the CSV
 //! files parsed with the csv crate alone and the TOML files with the toml crate, and, for a
 //! command that writes, the same output bytes written and synced; in a process of its own
-//! so that both pay the same start-up. Then the growth between sizes and the peak memory (`/usr/bin/time -f %M`), each
+//! so that both pay the same start-up, taking turns with the command run by run. Then the growth between sizes and the peak memory (`/usr/bin/time -f %M`), each
 //! against its target with PASS or FAIL.
 //!
 //! `bench floor DIR [--input FILE]... [--write PAYLOAD DEST]` is the floor itself, run as a
@@ -285,25 +285,26 @@ fn measure(o: &Opts, camp: &Path, out: &Path, c: &Cmd) -> Measure {
         }
         write_tree(&payload, &written);
     }
-    let times: Vec<Duration> = (0..o.runs).map(|_| timed(&o.bin, camp, &pristine, out, c).0).collect();
     let me = std::env::current_exe().unwrap();
     let dest = o.work.join("floor-out");
-    let floors: Vec<Duration> = (0..o.runs)
-        .map(|_| {
-            fresh(&dest);
-            let mut cmd = Command::new(&me);
-            cmd.arg("floor").arg(camp);
-            for f in &c.inputs {
-                cmd.arg("--input").arg(f);
-            }
-            if c.writes {
-                cmd.arg("--write").arg(&payload).arg(&dest);
-            }
-            let t = Instant::now();
-            cmd.status().unwrap();
-            t.elapsed()
-        })
-        .collect();
+    let floor = || {
+        fresh(&dest);
+        let mut cmd = Command::new(&me);
+        cmd.arg("floor").arg(camp);
+        for f in &c.inputs {
+            cmd.arg("--input").arg(f);
+        }
+        if c.writes {
+            cmd.arg("--write").arg(&payload).arg(&dest);
+        }
+        let t = Instant::now();
+        cmd.status().unwrap();
+        t.elapsed()
+    };
+    // The command and its floor take turns, so that a machine busier at one moment than at
+    // another weighs on both alike.
+    let (times, floors): (Vec<Duration>, Vec<Duration>) =
+        (0..o.runs).map(|_| (timed(&o.bin, camp, &pristine, out, c).0, floor())).unzip();
     let peak = peak_kib(&o.bin, camp, &pristine, out, c);
     // Leave the campaign as it was generated.
     fresh(camp);
