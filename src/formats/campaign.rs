@@ -382,10 +382,8 @@ fn parse_forces(src: ForcesSource<'_>, grid: &HexGrid, p: &mut Problems) -> Forc
         ForcesSource::Bytes(bytes) => {
             let (text, _) = decode(bytes);
             let Some(records) = Records::open(names::FORCES, &text, p) else { return ForceRows::default() };
-            let mut fp = Problems::default();
-            let rows = build_forces(records, bytes.len() as u64, grid, &mut fp);
-            p.0.extend(fp.0);
-            rows.unwrap_or_default()
+            // Decoded text is never undecidable.
+            build_forces(records, bytes.len() as u64, grid, p).unwrap_or_default()
         }
         ForcesSource::File(path) => {
             let cannot = |p: &mut Problems, e: std::io::Error| {

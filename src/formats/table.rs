@@ -230,27 +230,6 @@ impl RecordBatch {
     }
 }
 
-impl<R: std::io::Read> Records<'_, R> {
-    /// Reads up to `max` more records into a table (emptied first, its buffers kept, its
-    /// header left as it is); false once the file is done.
-    pub fn fill(&mut self, t: &mut Table, max: usize, problems: &mut Problems) -> bool {
-        t.rows.clear();
-        t.text.clear();
-        t.ends.clear();
-        while t.rows.len() < max {
-            let Some((line, r)) = self.next_record(problems) else { return false };
-            let first = t.ends.len();
-            // Fields are trimmed once, as they are stored.
-            for f in r {
-                t.text.push_str(f.trim_ascii());
-                t.ends.push(t.text.len());
-            }
-            t.rows.push(Row { line, first, len: r.len() });
-        }
-        true
-    }
-}
-
 /// A CSV file read into rows, with the line each row came from.
 #[derive(Debug, Clone, Default)]
 pub struct Table {
@@ -286,7 +265,15 @@ impl Table {
         let mut t = Table { file: file.to_string(), ..Table::default() };
         if let Some(mut records) = Records::open(file, &decoded, problems) {
             t.text.reserve(bytes.len());
-            records.fill(&mut t, usize::MAX, problems);
+            while let Some((line, r)) = records.next_record(problems) {
+                let first = t.ends.len();
+                // Fields are trimmed once, as they are stored.
+                for f in r {
+                    t.text.push_str(f.trim_ascii());
+                    t.ends.push(t.text.len());
+                }
+                t.rows.push(Row { line, first, len: r.len() });
+            }
             t.headers = records.headers;
         }
         t

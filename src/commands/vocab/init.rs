@@ -179,11 +179,11 @@ fn level_words(level: SowLevel, arm: Option<Arm>) -> &'static [&'static str] {
     }
 }
 
-/// Nation (`*` rows take the French ids, as the built-in profile does), arm and arm-class
-/// words, each with a reason for the comment.
-fn common_score(e: &VocabEntry, w: &Words, why: &mut Vec<&'static str>) -> i32 {
-    let mut s = 0;
+/// The row's nation named in the id (`*` rows take the French ids, as the built-in profile
+/// does), and another nation named against it.
+fn nation_score(e: &VocabEntry, w: &Words, why: &mut Vec<&'static str>) -> i32 {
     let nation = e.nation.unwrap_or(Nation::Fr);
+    let mut s = 0;
     if w.any(nation_words(nation)) {
         s += 4;
         why.push("nation");
@@ -191,6 +191,12 @@ fn common_score(e: &VocabEntry, w: &Words, why: &mut Vec<&'static str>) -> i32 {
     if Nation::ALL.iter().any(|n| *n != nation && w.any(nation_words(*n))) {
         s -= 3;
     }
+    s
+}
+
+/// Nation, arm and arm-class words, each with a reason for the comment.
+fn common_score(e: &VocabEntry, w: &Words, why: &mut Vec<&'static str>) -> i32 {
+    let mut s = nation_score(e, w, why);
     let class = e.arm.map_or(ArmClass::Infantry, Arm::class);
     if let Some(a) = e.arm {
         let own = arm_words(a);
@@ -244,15 +250,7 @@ fn class_score(e: &VocabEntry, id: &str) -> (i32, Vec<&'static str>) {
 fn weapon_score(e: &VocabEntry, id: &str) -> (i32, Vec<&'static str>) {
     let w = Words::new(id);
     let mut why = Vec::new();
-    let mut s = 0;
-    let nation = e.nation.unwrap_or(Nation::Fr);
-    if w.any(nation_words(nation)) {
-        s += 4;
-        why.push("nation");
-    }
-    if Nation::ALL.iter().any(|n| *n != nation && w.any(nation_words(*n))) {
-        s -= 3;
-    }
+    let mut s = nation_score(e, &w, &mut why);
     let words: &[&str] = match e.arm {
         Some(Arm::Line | Arm::Grenadier) | None => &["MUSKET", "CHARLEVILLE", "BESS", "INF", "LINE"],
         Some(Arm::Light) => &["RIFLE", "BAKER", "LIGHT", "JAGER", "LEGER"],
