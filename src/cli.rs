@@ -73,9 +73,22 @@ pub enum BattleCommand {
         /// Print one side's briefing (rule 8.5) instead.
         #[arg(long, value_name = "french|allies")]
         briefing: Option<crate::model::Side>,
+        /// With --briefing: the umpire's copy, with the dice faces behind each estimate.
+        #[arg(long, requires = "briefing")]
+        umpire: bool,
         /// Print the record as JSON.
         #[arg(long)]
         json: bool,
+    },
+    /// Write the hand-result CSV of a pending battle: every exported unit, no losses yet.
+    /// Fill in killed, wounded, missing, captured (and guns_lost, ammo) and `apply` it.
+    #[command(after_help = "Example:\n  sowbridge battle template T20-18.28 --out T20-18.28.result.csv")]
+    Template {
+        /// The battle id.
+        id: String,
+        /// Write it to this file (default: standard output). An existing file is not replaced.
+        #[arg(long, value_name = "FILE")]
+        out: Option<PathBuf>,
     },
 }
 
@@ -94,6 +107,10 @@ pub struct WatchArgs {
     /// Stop after N results handled (applied, rejected or set aside).
     #[arg(long, value_name = "N")]
     pub exit_after: Option<usize>,
+    /// How long a file whose last line has no line ending (still being written) may stay so,
+    /// unchanged, before it is set aside in rejected/.
+    #[arg(long, value_name = "SECONDS", default_value_t = 900)]
+    pub incomplete_limit: u64,
 }
 
 /// Subcommands of `turn`.
@@ -154,6 +171,13 @@ pub struct ApplyArgs {
     /// Accept a result that lacks some exported units (they had no losses).
     #[arg(long)]
     pub allow_missing: bool,
+    /// Apply a dump written before the battle's end (a battle that crashed): only the final
+    /// dump is applied otherwise.
+    #[arg(long)]
+    pub interim: bool,
+    /// A refused dump also shows how each of its rows differs from the nearest battle.
+    #[arg(long, short)]
+    pub verbose: bool,
     /// Print the report and every change, and change nothing.
     #[arg(long)]
     pub dry_run: bool,

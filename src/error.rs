@@ -98,6 +98,17 @@ pub enum Error {
     /// Not yet: the input is not complete or final (the watcher waits; exit 1 by hand).
     #[error("{0}")]
     Pending(String),
+    /// An interim dump of a battle, refused as its result (the watcher sets it aside).
+    #[error("{message}")]
+    Interim {
+        /// The battle it belongs to.
+        battle: String,
+        /// What the umpire reads.
+        message: String,
+    },
+    /// A result of a battle that is no longer pending: nothing to do (exit 1).
+    #[error("{0}")]
+    Settled(String),
     /// The file system failed.
     #[error("{path}: {source}")]
     Io {
@@ -126,7 +137,14 @@ impl Error {
     }
     /// True for input rejected by validation or a rule (exit code 1).
     pub fn is_rejection(&self) -> bool {
-        matches!(self, Error::Rejected(_) | Error::Refused(_) | Error::Pending(_))
+        matches!(
+            self,
+            Error::Rejected(_)
+                | Error::Refused(_)
+                | Error::Pending(_)
+                | Error::Interim { .. }
+                | Error::Settled(_)
+        )
     }
 }
 

@@ -21,6 +21,8 @@ struct AuditReport {
     battles_applied: usize,
     units_checked: usize,
     men_accounted: u64,
+    /// Applies later undone: replayed and checked, but not counted above.
+    undone: Vec<String>,
     unrecorded_edits: Vec<String>,
     problems: Vec<Problem>,
 }
@@ -103,6 +105,16 @@ pub fn run(dir: &CampaignDir, json: bool) -> Result<()> {
     });
     let baseline_hashes = if baseline_undone { state_hashes(&state) } else { BTreeMap::new() };
     let mut before_apply: BTreeMap<String, &BTreeMap<String, String>> = BTreeMap::new();
+    // An apply stands unless an undo of its battle follows it (before any later apply of it).
+    let undone_by = |i: usize| {
+        let battle = journal.entries[i].battle.as_deref();
+        journal.entries[i + 1..]
+            .iter()
+            .filter(|x| x.battle.as_deref() == battle)
+            .find(|x| matches!(x.kind, EntryKind::Apply | EntryKind::Undo))
+            .filter(|x| x.kind == EntryKind::Undo)
+            .map(|x| x.seq)
+    };
     for (i, e) in journal.entries.iter().enumerate() {
         // What the checks need of the state before the entry, taken before it is replayed.
         let ids: BTreeSet<&str> = match e.kind {
@@ -127,9 +139,15 @@ pub fn run(dir: &CampaignDir, json: bool) -> Result<()> {
                 let before = men_before;
                 let after = men_of(state.get("forces.csv").and_then(Option::as_deref), &ids);
                 let mut returning = 0u64;
+                let undo = undone_by(i);
+                if let Some(u) = undo {
+                    rep.undone.push(format!("entry {} (battle {battle}), undone by entry {u}", e.seq));
+                }
                 for co in &e.carryover {
-                    rep.units_checked += 1;
-                    rep.men_accounted += u64::from(co.men_before);
+                    if undo.is_none() {
+                        rep.units_checked += 1;
+                        rep.men_accounted += u64::from(co.men_before);
+                    }
                     returning += u64::from(co.stragglers_returning + co.wounded_returning);
                     if !co.conserved() {
                         problems.push(Problem::in_file(
@@ -244,6 +262,12 @@ pub fn run(dir: &CampaignDir, json: bool) -> Result<()> {
             "audit: {} journal entries replayed from the baseline; {} battles applied; {} unit results checked, {} men accounted for",
             rep.entries, rep.battles_applied, rep.units_checked, rep.men_accounted
         );
+        if !rep.undone.is_empty() {
+            println!(
+                "applied and undone (replayed and checked, not counted above): {}",
+                rep.undone.join("; ")
+            );
+        }
         if !rep.unrecorded_edits.is_empty() {
             println!(
                 "edited by hand since the last entry (journalled by the next writing command): {}",

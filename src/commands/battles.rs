@@ -4,6 +4,7 @@
 use anyhow::Result;
 
 use crate::error::Error;
+use crate::formats::results::{TemplateRow, write_template};
 use crate::model::Side;
 use crate::model::battle::{BattleRecord, Role};
 use crate::store::CampaignDir;
@@ -52,10 +53,11 @@ pub fn list(dir: &CampaignDir, json: bool) -> Result<()> {
 }
 
 /// Runs `battle show`.
-pub fn show(dir: &CampaignDir, id: &str, briefing: Option<Side>, json: bool) -> Result<()> {
+pub fn show(dir: &CampaignDir, id: &str, briefing: Option<(Side, bool)>, json: bool) -> Result<()> {
     let b = dir.read_battle(id)?;
-    if let Some(side) = briefing {
-        let path = briefing_path(id, side.slug());
+    if let Some((side, umpire)) = briefing {
+        let slug = if umpire { format!("{}-umpire", side.slug()) } else { side.slug().to_string() };
+        let path = briefing_path(id, &slug);
         let text = dir.read(&path)?.ok_or_else(|| Error::refused(format!("battle {id} has no {path}")))?;
         print!("{}", String::from_utf8_lossy(&text));
         return Ok(());
@@ -67,6 +69,58 @@ pub fn show(dir: &CampaignDir, id: &str, briefing: Option<Side>, json: bool) -> 
     if let Some(report) = dir.read(&report_path(id))? {
         println!();
         print!("{}", String::from_utf8_lossy(&report));
+    }
+    Ok(())
+}
+
+/// Runs `battle template`: the hand-result CSV of a pending battle, every exported unit with
+/// no losses, to stdout or a new file.
+pub fn template(dir: &CampaignDir, id: &str, out: Option<&std::path::Path>) -> Result<()> {
+    let b = dir.read_battle(id)?;
+    if !b.state.is_pending() {
+        return Err(Error::refused(format!(
+            "battle {id} is {:?}, not waiting for a result: there is nothing to fill in",
+            b.state
+        ))
+        .into());
+    }
+    let c = dir.load()?;
+    let rows: Vec<TemplateRow> = b
+        .units
+        .iter()
+        .map(|u| TemplateRow {
+            unit: u.unit.clone(),
+            name: c.oob.get(&u.unit).map_or_else(String::new, |x| x.name.to_string()),
+            side: u.side.to_string(),
+            force: u.force.clone(),
+            men: u.men,
+            guns: u.guns,
+        })
+        .collect();
+    let bytes = write_template(id, &rows);
+    match out {
+        None => {
+            use std::io::Write as _;
+            let mut so = std::io::stdout().lock();
+            so.write_all(&bytes)?;
+            so.flush()?;
+        }
+        Some(path) => {
+            if path.exists() {
+                return Err(Error::refused(format!(
+                    "{}: already exists; sowbridge does not replace it (delete it, or give another --out)",
+                    path.display()
+                ))
+                .into());
+            }
+            crate::store::atomic_write(path, &bytes)?;
+            eprintln!(
+                "wrote {} ({} units of battle {id}); fill in the losses, then: sowbridge apply {}",
+                path.display(),
+                rows.len(),
+                path.display()
+            );
+        }
     }
     Ok(())
 }

@@ -30,9 +30,10 @@ pub fn run(cli: Cli) -> Result<()> {
         Command::Undo { battle, dry_run } => undo::run(&dir, &battle, dry_run),
         Command::Audit(j) => audit::run(&dir, j.json),
         Command::Battles(j) => battles::list(&dir, j.json),
-        Command::Battle(BattleCommand::Show { id, briefing, json }) => {
-            battles::show(&dir, &id, briefing, json)
+        Command::Battle(BattleCommand::Show { id, briefing, umpire, json }) => {
+            battles::show(&dir, &id, briefing.map(|s| (s, umpire)), json)
         }
+        Command::Battle(BattleCommand::Template { id, out }) => battles::template(&dir, &id, out.as_deref()),
         Command::Watch(a) => watch::run(&dir, &a),
         Command::Turn(TurnCommand::Advance(a)) => turn::run(&dir, &a),
     }

@@ -44,6 +44,19 @@ pub struct Advanced {
 
 /// Runs `turn advance`.
 pub fn run(dir: &CampaignDir, a: &crate::cli::TurnAdvanceArgs) -> anyhow::Result<()> {
+    // Said before anything changes, where the umpire looks: a battle left pending is a result
+    // forgotten, and its losses will fall into the wrong turn.
+    for b in dir.battles()?.into_iter().filter(|b| b.state.is_pending()) {
+        eprintln!(
+            "WARNING: battle {} ({}, {}) of turn {} is still pending: no result has been applied to it. \
+             The turn advances without it{}; apply its result first if it was fought.",
+            b.id,
+            b.place,
+            b.hex,
+            b.turn,
+            if a.dry_run { " (dry run: nothing changes now)" } else { "" }
+        );
+    }
     let r = advance_turn(dir, a.dry_run)?;
     if a.json {
         return super::print_json(&r);

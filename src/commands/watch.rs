@@ -10,9 +10,12 @@ use std::time::Duration;
 use anyhow::Result;
 
 use crate::cli::WatchArgs;
-use crate::commands::apply::{ApplyRequest, apply_result};
+use crate::commands::apply::matching::rows_listed;
+use crate::commands::apply::{ApplyRequest, INCOMPLETE, apply_result, still_being_written};
 use crate::error::Error;
+use crate::formats::results::{STARTLOCS, parse_startlocs};
 use crate::inbox::{self, Judge, Judgement, SystemClock, WatchOptions};
+use crate::model::battle::BattleRecord;
 use crate::store::{CampaignDir, CampaignLock};
 
 /// The judge that applies results to a campaign.
@@ -83,9 +86,72 @@ impl ApplyJudge {
     }
 }
 
+impl ApplyJudge {
+    /// Judges a `startlocs.csv`: the final one of a pending battle waits for its dump; one
+    /// already applied finishes its move to `processed/`; any other is set aside, so that it
+    /// cannot be taken for the final record of a later battle.
+    fn judge_startlocs(&mut self, path: &Path) -> Judgement {
+        let bytes = match std::fs::read(path) {
+            Ok(b) => b,
+            Err(e) => return Judgement::Wait { reason: format!("cannot read it yet: {e}") },
+        };
+        if still_being_written(&bytes) {
+            return Judgement::Incomplete {
+                reason: format!("{INCOMPLETE}: its last line has no line ending yet"),
+            };
+        }
+        let battles = match self.dir.battles() {
+            Ok(b) => b,
+            Err(e) => return Judgement::Wait { reason: format!("will try again: {e}") },
+        };
+        let hash = crate::store::journal::sha256_hex(&bytes);
+        for b in battles.iter().filter(|b| b.result.is_some()) {
+            let kept = self.dir.read(&format!("battles/{}/results/{STARTLOCS}", b.id));
+            if kept.ok().flatten().is_some_and(|k| crate::store::journal::sha256_hex(&k) == hash) {
+                return Judgement::AlreadyApplied { battle: b.id.clone(), applied_as: STARTLOCS.to_string() };
+            }
+        }
+        let locs = match parse_startlocs(STARTLOCS, &bytes) {
+            Ok(l) => l,
+            Err(p) => {
+                return Judgement::Stray { reason: format!("not a startlocs.csv sowbridge can read: {p}") };
+            }
+        };
+        let listing = |b: &BattleRecord| {
+            let listed = rows_listed(b, &locs);
+            (listed * 2 >= b.chains.len() && listed > 0).then_some(listed)
+        };
+        if let Some(b) = battles.iter().filter(|b| b.state.is_pending()).find(|b| listing(b).is_some()) {
+            return Judgement::Wait {
+                reason: format!(
+                    "startlocs.csv of battle {} ({}): waiting for its final dump, which the game writes two seconds later",
+                    b.id, b.place
+                ),
+            };
+        }
+        let whose = battles
+            .iter()
+            .find(|b| listing(b).is_some())
+            .map_or("no battle sowbridge exported".to_string(), |b| {
+                format!("battle {} ({}), which is not pending", b.id, b.place)
+            });
+        Judgement::Stray {
+            reason: format!("startlocs.csv lists the units of {whose}: it belongs to no pending battle"),
+        }
+    }
+}
+
 impl Judge for ApplyJudge {
     fn is_candidate(&self, name: &str) -> bool {
-        self.patterns.iter().any(|p| glob_match(p, name))
+        self.is_companion(name) || self.patterns.iter().any(|p| glob_match(p, name))
+    }
+
+    fn is_companion(&self, name: &str) -> bool {
+        name.eq_ignore_ascii_case(STARTLOCS)
+    }
+
+    fn names_taken(&self) -> String {
+        format!("{} and {STARTLOCS}", self.patterns.join(", "))
     }
 
     fn applied_hash(&mut self, sha256_hex: &str) -> Option<(String, String)> {
@@ -100,6 +166,9 @@ impl Judge for ApplyJudge {
             Ok(false) => {}
             Err(e) => return Judgement::Wait { reason: format!("will try again: {e}") },
         }
+        if path.file_name().is_some_and(|n| self.is_companion(&n.to_string_lossy())) {
+            return self.judge_startlocs(path);
+        }
         if let Ok(input) = crate::formats::results::read_result_input(path)
             && let Some((battle, applied_as)) =
                 self.applied_hash(&crate::store::journal::sha256_hex(&input.bytes))
@@ -113,8 +182,12 @@ impl Judge for ApplyJudge {
             Ok(a) => Judgement::Applied {
                 battle: a.battle,
                 summary: a.winner.map_or("draw".to_string(), |w| format!("{w} victory")),
+                companions: a.startlocs_sha256.map(|h| (STARTLOCS.to_string(), h)).into_iter().collect(),
             },
+            Err(Error::Pending(why)) if why.starts_with(INCOMPLETE) => Judgement::Incomplete { reason: why },
             Err(Error::Pending(why)) => Judgement::Wait { reason: why },
+            Err(Error::Interim { battle, message }) => Judgement::Interim { battle, reason: message },
+            Err(Error::Settled(why)) => Judgement::Stray { reason: why },
             Err(e @ (Error::Rejected(_) | Error::Refused(_))) => {
                 Judgement::Rejected { reason: e.to_string() }
             }
@@ -151,6 +224,7 @@ pub fn run(dir: &CampaignDir, a: &WatchArgs) -> Result<()> {
         poll: a.poll.map(Duration::from_millis),
         settle: Duration::from_millis(a.settle),
         exit_after: a.exit_after,
+        incomplete_limit: Duration::from_secs(a.incomplete_limit),
         progress: std::io::stderr().is_terminal(),
         ..WatchOptions::new(inbox_dir)
     };

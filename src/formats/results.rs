@@ -17,7 +17,7 @@ use crate::model::Chain;
 use super::text::decode;
 
 pub use gamedb::{DumpUnit, GameDump, Hit, parse_gamedb};
-pub use manual::{ManualResult, ManualRow, parse_manual};
+pub use manual::{ManualResult, ManualRow, TemplateRow, parse_manual, write_template};
 pub use startlocs::{EndLocation, StartLocs, parse_startlocs};
 
 /// A figure above this is taken for garbage, not a battle's losses or a unit's men.
@@ -258,21 +258,39 @@ mod tests {
 }
 
 /// A result file as read from disk, with the `startlocs.csv` lying beside it (the final
-/// `dumplocs` of the battle, when the game wrote one).
+/// `dumplocs` of the battle, when the game wrote one) and the times the file system gives both.
 #[derive(Debug, Clone)]
 pub struct ResultInput {
     /// The file's name.
     pub name: String,
     /// Its bytes.
     pub bytes: Vec<u8>,
+    /// When it was last written.
+    pub modified: Option<std::time::SystemTime>,
     /// The bytes of `startlocs.csv` in the same folder, if there is one.
     pub startlocs: Option<Vec<u8>>,
+    /// When that `startlocs.csv` was last written.
+    pub startlocs_modified: Option<std::time::SystemTime>,
 }
 
-/// Reads a result file and the `startlocs.csv` beside it.
+/// The name `dumplocs` writes.
+pub const STARTLOCS: &str = "startlocs.csv";
+
+/// Reads a result file and the `startlocs.csv` beside it. A file that is not there is a
+/// refusal in one line (exit 1), not an error of the system.
 pub fn read_result_input(path: &std::path::Path) -> Result<ResultInput, crate::error::Error> {
-    let bytes = std::fs::read(path).map_err(|e| crate::error::Error::io(path, e))?;
+    use crate::error::Error;
+    let bytes = std::fs::read(path).map_err(|e| match e.kind() {
+        std::io::ErrorKind::NotFound => Error::refused(format!("{}: no such file", path.display())),
+        _ if path.is_dir() => Error::refused(format!("{}: is a folder, not a result file", path.display())),
+        _ => Error::io(path, e),
+    })?;
+    let modified = std::fs::metadata(path).and_then(|m| m.modified()).ok();
     let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
-    let startlocs = path.parent().map(|d| d.join("startlocs.csv")).and_then(|p| std::fs::read(p).ok());
-    Ok(ResultInput { name, bytes, startlocs })
+    let beside = path.parent().map(|d| d.join(STARTLOCS)).filter(|p| p != path);
+    let startlocs = beside.as_ref().and_then(|p| std::fs::read(p).ok());
+    let startlocs_modified = beside
+        .filter(|_| startlocs.is_some())
+        .and_then(|p| std::fs::metadata(p).and_then(|m| m.modified()).ok());
+    Ok(ResultInput { name, bytes, modified, startlocs, startlocs_modified })
 }

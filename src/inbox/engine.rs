@@ -10,7 +10,9 @@ use std::time::{Duration, Instant};
 
 use indicatif::{ProgressBar, ProgressStyle};
 
-use super::folder::{Inbox, Look, holds_content, is_hidden_or_temp, list, look, sha256_hex};
+use super::folder::{
+    INTERIM, Inbox, Look, REJECTED, holds_content, is_hidden_or_temp, list, look, sha256_hex,
+};
 use super::hints::Hints;
 use super::settle::{Observed, Settle, Signature};
 use super::{Clock, Judge, Judgement, WAIT_RETRY, WatchOptions, WatchSummary};
@@ -44,6 +46,8 @@ pub(super) struct Engine<'a> {
     known: BTreeSet<String>,
     /// What was last said of each file, so that a reason is logged once.
     said: BTreeMap<String, String>,
+    /// Since when each file still being written has been seen so, unchanged.
+    incomplete_since: BTreeMap<String, Instant>,
     /// Files present at start and not yet handled.
     startup: BTreeSet<String>,
     bar: Option<ProgressBar>,
@@ -84,6 +88,7 @@ impl<'a> Engine<'a> {
             hashes: BTreeMap::new(),
             known: BTreeSet::new(),
             said: BTreeMap::new(),
+            incomplete_since: BTreeMap::new(),
             startup: BTreeSet::new(),
             bar: None,
             summary: WatchSummary::default(),
@@ -94,6 +99,8 @@ impl<'a> Engine<'a> {
             if engine.judge.is_candidate(&name) {
                 engine.startup.insert(name.clone());
                 engine.observe(&name, sig);
+            } else {
+                engine.ignored_by_name(&name);
             }
         }
         let how = match opts.poll {
@@ -198,14 +205,30 @@ impl<'a> Engine<'a> {
         for (name, sig) in &present {
             if self.judge.is_candidate(name) {
                 self.observe(name, *sig);
+            } else {
+                self.ignored_by_name(name);
             }
         }
     }
 
+    /// Says once of a CSV file that its name is not one the watcher takes, and which are: a
+    /// result saved under another name would otherwise wait unseen.
+    fn ignored_by_name(&mut self, name: &str) {
+        if is_hidden_or_temp(name) || !name.to_ascii_lowercase().ends_with(".csv") {
+            return;
+        }
+        let text =
+            format!("ignored: not a result file name (the watcher takes {})", self.judge.names_taken());
+        self.say_once(name, "-", &text);
+    }
+
     /// Follows a hint about `name`.
     fn look_at(&mut self, name: &str) {
-        if is_hidden_or_temp(name) || !self.judge.is_candidate(name) {
+        if is_hidden_or_temp(name) {
             return;
+        }
+        if !self.judge.is_candidate(name) {
+            return self.ignored_by_name(name);
         }
         match look(&self.inbox.path(name)) {
             Ok(Look::File(sig)) => self.observe(name, sig),
@@ -221,6 +244,9 @@ impl<'a> Engine<'a> {
         if self.settle.observe(name, sig, self.clock.now()) == Observed::Same {
             return;
         }
+        // It grew or changed: whoever writes it is still at work, so its time without a line
+        // ending starts again.
+        self.incomplete_since.remove(name);
         if self.parked.get(name).is_some_and(|p| p.sig != sig) {
             self.parked.remove(name);
         }
@@ -244,6 +270,7 @@ impl<'a> Engine<'a> {
         self.hashes.remove(name);
         self.known.remove(name);
         self.said.remove(name);
+        self.incomplete_since.remove(name);
         self.resolve_startup(name);
     }
 
@@ -296,13 +323,17 @@ impl<'a> Engine<'a> {
         if !stable {
             return;
         }
+        let companion = self.judge.is_companion(name);
         match self.judge.judge(&path) {
-            Judgement::Applied { battle, summary } => {
+            Judgement::Applied { battle, summary, companions } => {
                 self.summary.applied += 1;
                 match self.inbox.move_to_processed(name) {
                     Ok(to) => {
                         self.say(name, &battle, &format!("applied: {summary} -> processed/{to}"));
                         self.forget(name);
+                        for (other, hash) in companions {
+                            self.move_companion(&other, &hash, &to, &battle);
+                        }
                     }
                     Err(e) => self.fail(
                         name,
@@ -322,18 +353,112 @@ impl<'a> Engine<'a> {
                 }
                 Err(e) => self.fail(name, "-", &format!("rejected ({reason}), but cannot move it: {e}")),
             },
+            Judgement::Interim { battle, reason } => {
+                let note = format!(
+                    "{reason}\n\nsowbridge watch set {name} aside as an interim dump of battle {battle}: \
+                     written during the battle, not at its end. Only the battle's final dump is applied. \
+                     If the battle crashed before its end and this is the best record of it, apply it \
+                     deliberately: sowbridge apply --interim \"{}\"\n",
+                    self.inbox.interim.join(name).display()
+                );
+                let sub = self.inbox.interim.clone();
+                self.put_aside(name, &battle, &sub, INTERIM, "interim", &reason, &note);
+            }
+            Judgement::Stray { reason } => {
+                let note = format!(
+                    "{reason}\n\nsowbridge watch set {name} aside so that it cannot be taken for the \
+                     final record of a later battle. Nothing to do with it.\n"
+                );
+                let sub = self.inbox.rejected.clone();
+                self.put_aside(name, "-", &sub, REJECTED, "set aside", &reason, &note);
+            }
             Judgement::Wait { reason } => {
                 let retry_at = Some(self.clock.now() + WAIT_RETRY);
                 self.parked.insert(name.to_string(), Parked { sig, retry_at, waiting: true });
                 self.say_once(name, "-", &format!("waiting: {reason}"));
                 self.resolve_startup(name);
             }
+            Judgement::Incomplete { reason } => self.incomplete(name, sig, &reason),
             Judgement::Ignore => {
                 self.parked.insert(name.to_string(), Parked { sig, retry_at: None, waiting: false });
                 self.say_once(name, "-", "ignored: not a battle result");
                 self.resolve_startup(name);
             }
         }
+        if companion {
+            self.wake_waiting(name);
+        }
+    }
+
+    /// A file still being written: it waits, unless it has stayed so for the incomplete limit,
+    /// when it is set aside with its reason.
+    fn incomplete(&mut self, name: &str, sig: Signature, reason: &str) {
+        let now = self.clock.now();
+        let since = *self.incomplete_since.entry(name.to_string()).or_insert(now);
+        let waited = now.saturating_duration_since(since);
+        let limit = self.opts.incomplete_limit;
+        if waited >= limit {
+            let why = format!(
+                "{reason}, and it has not changed for {} s: the game (or a copy) stopped writing it mid-line",
+                waited.as_secs()
+            );
+            match self.inbox.move_to_rejected(name, &why) {
+                Ok(to) => {
+                    self.summary.rejected += 1;
+                    self.say(name, "-", &format!("rejected: {why} -> rejected/{to}"));
+                    self.forget(name);
+                }
+                Err(e) => self.fail(name, "-", &format!("{why}, but cannot move it: {e}")),
+            }
+            return;
+        }
+        let retry_at = Some(now + WAIT_RETRY.min(limit - waited));
+        self.parked.insert(name.to_string(), Parked { sig, retry_at, waiting: true });
+        self.say_once(name, "-", &format!("waiting: {reason}"));
+        self.resolve_startup(name);
+    }
+
+    /// Moves a file into `interim/` or `rejected/` with its note; logs `what` and the reason.
+    #[allow(clippy::too_many_arguments)]
+    fn put_aside(
+        &mut self,
+        name: &str,
+        battle: &str,
+        sub: &std::path::Path,
+        folder: &str,
+        what: &str,
+        reason: &str,
+        note: &str,
+    ) {
+        match self.inbox.set_aside(sub, name, note) {
+            Ok(to) => {
+                self.summary.set_aside += 1;
+                self.say(name, battle, &format!("{what}: {reason} -> {folder}/{to}"));
+                self.forget(name);
+            }
+            Err(e) => self.fail(name, battle, &format!("{what} ({reason}), but cannot move it: {e}")),
+        }
+    }
+
+    /// Moves a file read with an applied result into `processed/` beside it, if it still holds
+    /// the bytes that were read.
+    fn move_companion(&mut self, other: &str, hash: &str, result_as: &str, battle: &str) {
+        let path = self.inbox.path(other);
+        if !std::fs::read(&path).is_ok_and(|b| sha256_hex(&b) == hash) {
+            return;
+        }
+        match self.inbox.move_to_processed_as(other, &format!("{result_as}.{other}")) {
+            Ok(to) => {
+                self.say(other, battle, &format!("read with processed/{result_as} -> processed/{to}"));
+                self.forget(other);
+            }
+            Err(e) => self.fail(other, battle, &format!("cannot move it to processed/: {e}")),
+        }
+    }
+
+    /// Every waiting file is judged again at once (a companion file has come or changed).
+    fn wake_waiting(&mut self, except: &str) {
+        self.parked.retain(|n, p| n == except || !p.waiting);
     }
 
     /// A file whose content was applied before. Under its own name and not yet in
@@ -352,15 +477,14 @@ impl<'a> Engine<'a> {
             }
             return;
         }
-        let reason = format!("already applied to battle {battle} as {applied_as}");
-        match self.inbox.move_to_rejected(name, &reason) {
-            Ok(to) => {
-                self.summary.set_aside += 1;
-                self.say(name, battle, &format!("set aside: {reason} -> rejected/{to}"));
-                self.forget(name);
-            }
-            Err(e) => self.fail(name, battle, &format!("{reason}, but cannot move it: {e}")),
-        }
+        let reason = format!("already applied to battle {battle} as {applied_as}; nothing to do");
+        let note = format!(
+            "{reason}\n\nThis file holds the same bytes as the result applied to battle {battle}: \
+             nothing to do. sowbridge watch keeps the copy here only so that nothing is lost; \
+             delete it when you like.\n"
+        );
+        let sub = self.inbox.rejected.clone();
+        self.put_aside(name, battle, &sub, REJECTED, "set aside", &reason, &note);
     }
 
     /// A problem with one file: logged once, the file tried again after [`WAIT_RETRY`].
@@ -419,7 +543,11 @@ mod tests {
         }
         fn judge(&mut self, path: &std::path::Path) -> Judgement {
             self.0.push(path.display().to_string());
-            Judgement::Applied { battle: "T3-4.5".to_string(), summary: "ok".to_string() }
+            Judgement::Applied {
+                battle: "T3-4.5".to_string(),
+                summary: "ok".to_string(),
+                companions: Vec::new(),
+            }
         }
     }
 

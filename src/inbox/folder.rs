@@ -14,6 +14,8 @@ use crate::error::{Error, Result};
 pub const PROCESSED: &str = "processed";
 /// The folder of files set aside, each with a `<name>.err` saying why.
 pub const REJECTED: &str = "rejected";
+/// The folder of interim dumps (written during a battle), each with a `<name>.err` saying so.
+pub const INTERIM: &str = "interim";
 
 /// True for names the watcher never looks at: hidden files, and the temporary files of
 /// editors, downloads and sowbridge's own atomic writes.
@@ -107,6 +109,8 @@ pub struct Inbox {
     pub processed: PathBuf,
     /// `rejected/` inside it.
     pub rejected: PathBuf,
+    /// `interim/` inside it.
+    pub interim: PathBuf,
 }
 
 impl Inbox {
@@ -119,9 +123,13 @@ impl Inbox {
                 dir.display()
             )));
         }
-        let inbox =
-            Inbox { dir: dir.to_path_buf(), processed: dir.join(PROCESSED), rejected: dir.join(REJECTED) };
-        for sub in [&inbox.processed, &inbox.rejected] {
+        let inbox = Inbox {
+            dir: dir.to_path_buf(),
+            processed: dir.join(PROCESSED),
+            rejected: dir.join(REJECTED),
+            interim: dir.join(INTERIM),
+        };
+        for sub in [&inbox.processed, &inbox.rejected, &inbox.interim] {
             std::fs::create_dir_all(sub).map_err(|e| Error::io(sub, e))?;
         }
         Ok(inbox)
@@ -135,25 +143,36 @@ impl Inbox {
     /// Moves `name` into `processed/`, numbering it if that name is taken there. Returns the
     /// name it has there.
     pub fn move_to_processed(&self, name: &str) -> Result<String> {
-        let target = free_name(&self.processed, name);
+        self.move_to_processed_as(name, name)
+    }
+
+    /// Moves `name` into `processed/` under the name `as_name` (numbered if taken).
+    pub fn move_to_processed_as(&self, name: &str, as_name: &str) -> Result<String> {
+        let target = free_name(&self.processed, as_name);
         let to = self.processed.join(&target);
         std::fs::rename(self.path(name), &to).map_err(|e| Error::io(self.path(name), e))?;
         Ok(target)
     }
 
-    /// Sets `name` aside in `rejected/` with `<name>.err` holding `reason`. The `.err` is
-    /// written first (atomically), then the file is renamed: a crash between the two leaves
-    /// the file in the inbox, to be judged again, and its `.err` is written anew. Returns the
-    /// name it has there.
+    /// Sets `name` aside in `rejected/` with `<name>.err` holding `reason` and how to go on
+    /// from a refusal. Returns the name it has there.
     pub fn move_to_rejected(&self, name: &str, reason: &str) -> Result<String> {
-        let target = free_name(&self.rejected, name);
-        let err = self.rejected.join(format!("{target}.err"));
-        let text = format!(
+        let note = format!(
             "{reason}\n\nsowbridge watch set {name} aside. Fix it or export the battle again, then \
              run `sowbridge apply` on it by hand.\n"
         );
-        crate::store::atomic_write(&err, text.as_bytes())?;
-        let to = self.rejected.join(&target);
+        self.set_aside(&self.rejected, name, &note)
+    }
+
+    /// Sets `name` aside in `sub` (`rejected/` or `interim/`) with `<name>.err` holding `note`.
+    /// The `.err` is written first (atomically), then the file is renamed: a crash between the
+    /// two leaves the file in the inbox, to be judged again, and its `.err` is written anew.
+    /// Returns the name it has there.
+    pub fn set_aside(&self, sub: &Path, name: &str, note: &str) -> Result<String> {
+        let target = free_name(sub, name);
+        let err = sub.join(format!("{target}.err"));
+        crate::store::atomic_write(&err, note.as_bytes())?;
+        let to = sub.join(&target);
         std::fs::rename(self.path(name), &to).map_err(|e| Error::io(self.path(name), e))?;
         Ok(target)
     }

@@ -41,6 +41,14 @@ pub const DEFAULT_SETTLE: Duration = Duration::from_secs(2);
 /// How often a waiting file is judged again when it does not change.
 pub const WAIT_RETRY: Duration = Duration::from_secs(30);
 
+/// How long a file whose last line has no line ending may stay so before it is set aside: the
+/// game (or a copy) is still writing it until then. Long, since a large battle on a slow disk
+/// may pause for a while.
+pub const DEFAULT_INCOMPLETE_LIMIT: Duration = Duration::from_secs(15 * 60);
+
+/// The folder of interim dumps set aside: written during a battle, not at its end.
+pub use folder::INTERIM;
+
 /// What the judge makes of one stable file of the inbox.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Judgement {
@@ -50,6 +58,10 @@ pub enum Judgement {
         battle: String,
         /// One line saying what changed, for the log.
         summary: String,
+        /// Other files of the inbox the result was read with (the battle's final
+        /// `startlocs.csv`), by name with the SHA-256 of the bytes used: they move to
+        /// `processed/` with it, as `<result name>.<name>`, if they still hold those bytes.
+        companions: Vec<(String, String)>,
     },
     /// This content was applied before, to `battle`, from a file named `applied_as`.
     AlreadyApplied {
@@ -63,10 +75,30 @@ pub enum Judgement {
         /// Why, in the umpire's words (may span lines; the log shows it on one).
         reason: String,
     },
+    /// A dump written during the battle, not at its end: it moves to `interim/` with a note.
+    Interim {
+        /// Its battle.
+        battle: String,
+        /// How that is known.
+        reason: String,
+    },
+    /// A file that belongs to nothing the watcher could apply (a `startlocs.csv` of no
+    /// pending battle): it moves to `rejected/` with a note, so that it cannot mislead later.
+    Stray {
+        /// Why.
+        reason: String,
+    },
     /// Not yet (e.g. "not final: no final startlocs.csv"): the file stays, the reason is
     /// logged once, and the file is judged again when it changes or every [`WAIT_RETRY`].
     Wait {
         /// Why it waits.
+        reason: String,
+    },
+    /// Still being written (its last line has no line ending): it waits like
+    /// [`Judgement::Wait`], and is set aside in `rejected/` only when it has stayed so for the
+    /// incomplete limit.
+    Incomplete {
+        /// What is missing.
         reason: String,
     },
     /// Not a result after all: left alone.
@@ -76,8 +108,17 @@ pub enum Judgement {
 /// What the watcher asks about the files of the inbox.
 pub trait Judge {
     /// Is this file name possibly a result? (e.g. `sowgb_gamedb_*.csv` or the own result CSV
-    /// `*.result.csv`); others are ignored without reading.
+    /// `*.result.csv'), or a file read with one (`startlocs.csv`); others are not read.
     fn is_candidate(&self, name: &str) -> bool;
+    /// Is this a file read beside the results (`startlocs.csv`)? When one has been judged,
+    /// every waiting file is judged again at once.
+    fn is_companion(&self, _name: &str) -> bool {
+        false
+    }
+    /// The names taken, in words, for the line logged about a file whose name is not one.
+    fn names_taken(&self) -> String {
+        "result files".to_string()
+    }
     /// The battle and file name under which this content hash was applied, if it was.
     fn applied_hash(&mut self, sha256_hex: &str) -> Option<(String, String)>;
     /// Judges a stable file (takes the campaign lock itself only while applying). On
@@ -98,6 +139,8 @@ pub struct WatchOptions {
     pub settle: Duration,
     /// Stop after this many results were handled (applied, rejected or set aside).
     pub exit_after: Option<usize>,
+    /// How long a file may stay without an ending to its last line ([`DEFAULT_INCOMPLETE_LIMIT`]).
+    pub incomplete_limit: Duration,
     /// Show a progress bar while the files present at start are worked through (pass true
     /// only when stderr is a terminal).
     pub progress: bool,
@@ -111,6 +154,7 @@ impl WatchOptions {
             poll: None,
             settle: DEFAULT_SETTLE,
             exit_after: None,
+            incomplete_limit: DEFAULT_INCOMPLETE_LIMIT,
             progress: false,
         }
     }
@@ -124,7 +168,8 @@ pub struct WatchSummary {
     /// Files rejected by the judge and moved to `rejected/`.
     pub rejected: usize,
     /// Files whose content had already been applied: second copies moved to `rejected/`, and
-    /// originals whose move to `processed/` had been interrupted, moved there now.
+    /// originals whose move to `processed/` had been interrupted, moved there now; interim
+    /// dumps moved to `interim/`; files that belong to no battle.
     pub set_aside: usize,
     /// Files still waiting (e.g. not final) when the watcher stopped.
     pub waiting: usize,

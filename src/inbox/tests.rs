@@ -60,7 +60,11 @@ impl Judge for FakeJudge {
         if text.starts_with("GOOD ") && text.ends_with("END\n") {
             let battle = text[5..].split_whitespace().next().unwrap().to_string();
             self.applied.insert(sha256_hex(&bytes), (battle.clone(), name));
-            Judgement::Applied { battle, summary: "2 units, 0 casualties".to_string() }
+            Judgement::Applied {
+                battle,
+                summary: "2 units, 0 casualties".to_string(),
+                companions: Vec::new(),
+            }
         } else if text.starts_with("WAIT") {
             Judgement::Wait { reason: "not final: no final startlocs.csv".to_string() }
         } else if text.starts_with("IGNORE") {
@@ -169,9 +173,13 @@ fn a_second_copy_of_an_applied_result_is_set_aside_with_its_reason() {
     assert_eq!(judged(&calls), ["sowgb_gamedb_a.csv"], "the copy is never judged");
     assert!(dir.path().join("rejected/sowgb_gamedb_b.csv").is_file());
     let err = std::fs::read_to_string(dir.path().join("rejected/sowgb_gamedb_b.csv.err")).unwrap();
-    assert!(err.starts_with("already applied to battle T1-1.1 as sowgb_gamedb_a.csv\n"), "{err}");
     assert!(
-        log.contains("sowgb_gamedb_b.csv T1-1.1 set aside: already applied to battle T1-1.1 as sowgb_gamedb_a.csv -> rejected/sowgb_gamedb_b.csv"),
+        err.starts_with("already applied to battle T1-1.1 as sowgb_gamedb_a.csv; nothing to do\n"),
+        "{err}"
+    );
+    assert!(!err.contains("export the battle again"), "a copy needs nothing done: {err}");
+    assert!(
+        log.contains("sowgb_gamedb_b.csv T1-1.1 set aside: already applied to battle T1-1.1 as sowgb_gamedb_a.csv; nothing to do -> rejected/sowgb_gamedb_b.csv"),
         "{log}"
     );
 }

@@ -139,6 +139,16 @@ pub fn who_fights(c: &Campaign, hex: HexId, opts: &WhoFightsOptions) -> Result<C
             Some(_) => {}
         }
     }
+    let grid = c.map.grid;
+    if !grid.contains(hex) {
+        return Err(Error::refused(format!(
+            "{hex} is outside the {} × {} map (columns 00-{:02}, rows 00-{:02})",
+            grid.columns,
+            grid.rows,
+            grid.columns.saturating_sub(1),
+            grid.rows.saturating_sub(1)
+        )));
+    }
     let forces: Vec<&Unit> = c.oob.forces().filter(|f| usable(c, f)).collect();
     let in_hex: Vec<&Unit> = forces.iter().copied().filter(|f| f.hex == Some(hex)).collect();
     if in_hex.is_empty() {

@@ -3,6 +3,7 @@
 pub mod battle;
 pub mod carryover;
 pub mod dice;
+pub mod finality;
 pub mod intel;
 pub mod map_choice;
 pub mod movement;

@@ -83,17 +83,13 @@ pub fn policy_verdict(
         .map(|(n, h)| format!("{n}: {}", h.map_or("nobody".to_string(), |s| s.to_string())))
         .collect();
     let explanation = format!(
-        "casualties inflicted plus objective points: French {f} (inflicted {}), Allies {a} (inflicted {}); objectives at the end: {}; a side wins with at least {win_ratio} times the other's score: {}",
+        "Casualties inflicted plus objective points: French {f} (inflicted {}), Allies {a} (inflicted {}); objectives at the end: {}; a side wins with at least {win_ratio} times the other's score.",
         inflicted.get(&Side::French).copied().unwrap_or(0),
         inflicted.get(&Side::Allies).copied().unwrap_or(0),
         if held_txt.is_empty() {
             "no end positions (no startlocs.csv)".to_string()
         } else {
             held_txt.join(", ")
-        },
-        match winner {
-            Some(s) => format!("{s} victory"),
-            None => "draw".to_string(),
         }
     );
     Verdict { winner, scores, held, explanation }

@@ -44,6 +44,17 @@ impl CampaignDir {
         Ok(m)
     }
 
+    /// The journal entry the next journalled change would get, and whether an entry recording
+    /// manual edits would come before it (for dry runs, which take no lock and write nothing).
+    pub fn planned_seq(&self) -> Result<(u64, bool)> {
+        let journal = self.read_journal()?;
+        if journal.entries.is_empty() {
+            return Ok((journal.next_seq(), false));
+        }
+        let edited = journal.last_state() != Some(&state_hashes(&self.read_state()?));
+        Ok((journal.next_seq() + u64::from(edited), edited))
+    }
+
     /// Opens a journalled change: recovers an interrupted commit, then records manual edits.
     pub fn begin<'a>(&'a self, lock: &'a CampaignLock) -> Result<StateTxn<'a>> {
         self.recover(lock)?;

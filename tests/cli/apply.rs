@@ -104,7 +104,11 @@ fn the_same_result_twice_or_a_copy_of_it_is_refused_and_nothing_changes() {
         );
     let o = apply(&c, &other, &[]);
     assert_code(&o, 1);
-    assert!(stderr(&o).contains("not waiting for a result"), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("which is applied from sowgb_gamedb_1.csv in journal entry 1: nothing to do"),
+        "{}",
+        stderr(&o)
+    );
     assert_eq!(c.snapshot(), before);
 }
 

@@ -80,7 +80,8 @@ fn a_dump_written_slowly_is_applied_once_when_complete() {
     assert!(err.contains("T20-18.28"), "{err}");
     assert!(inbox.join("processed").join(DUMP).is_file());
     assert!(!inbox.join(DUMP).exists());
-    assert!(inbox.join("startlocs.csv").is_file(), "startlocs.csv is left alone");
+    assert!(!inbox.join("startlocs.csv").exists(), "the startlocs.csv used leaves the inbox with its dump");
+    assert!(inbox.join("processed").join(format!("{DUMP}.startlocs.csv")).is_file());
     assert_eq!(applied_entries(&c), 1);
     assert_code(&c.run(&["audit"]), 0);
 }

@@ -291,6 +291,7 @@ impl Aftermath {
         file: &str,
         hash: &str,
         seq: u64,
+        evidence: &str,
     ) -> Result<String> {
         let turn = c.config.turn;
         let year = Turn(turn).campaign_year();
@@ -389,6 +390,7 @@ impl Aftermath {
                 file,
                 hash,
                 seq,
+                evidence,
             },
         ))
     }

@@ -2,10 +2,10 @@
 //! chain map (or the hand-settled CSV's unit ids against its exported units), refusing
 //! anything that does not belong, and summing each campaign unit's losses.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeMap;
 
 use crate::error::{Problem, Problems};
-use crate::formats::results::{GameDump, ManualResult};
+use crate::formats::results::{DumpUnit, GameDump, ManualResult, StartLocs};
 use crate::formats::text::sow_field;
 use crate::model::Chain;
 use crate::model::battle::{BattleRecord, ChainEntry, RowKind};
@@ -47,10 +47,33 @@ pub struct Matched {
     pub missing: Vec<String>,
 }
 
-/// How many of a dump's chains a battle exported.
-pub fn chains_known(b: &BattleRecord, d: &GameDump) -> usize {
-    let chains: BTreeSet<Chain> = b.chains.iter().map(|e| e.chain).collect();
-    d.units.keys().filter(|c| chains.contains(c)).count()
+/// True when a dump row names the exported row: by its display name, or by its SoW id.
+fn same_unit(u: &DumpUnit, e: &ChainEntry) -> bool {
+    let name = sow_field(&u.name);
+    name.eq_ignore_ascii_case(&sow_field(&e.name)) || name.eq_ignore_ascii_case(&e.id)
+}
+
+/// How many of a dump's units a battle exported under the same chain and name (or id).
+pub fn units_recognised(b: &BattleRecord, d: &GameDump) -> usize {
+    let by_chain: BTreeMap<Chain, &ChainEntry> = b.chains.iter().map(|e| (e.chain, e)).collect();
+    d.units.iter().filter(|(c, u)| by_chain.get(c).is_some_and(|e| same_unit(u, e))).count()
+}
+
+/// True when most of a dump's units are a battle's own: the dump was written by that battle.
+pub fn dump_belongs(b: &BattleRecord, d: &GameDump) -> bool {
+    let n = units_recognised(b, d);
+    n > 0 && n * 2 >= d.units.len()
+}
+
+/// How many of a battle's exported rows a `startlocs.csv` lists, by SoW id or by name.
+pub fn rows_listed(b: &BattleRecord, sl: &StartLocs) -> usize {
+    b.chains
+        .iter()
+        .filter(|e| {
+            sl.units.contains_key(&e.id.to_uppercase())
+                || sl.units.contains_key(&sow_field(&e.name).to_uppercase())
+        })
+        .count()
 }
 
 /// Matches a game dump to a battle.
@@ -69,7 +92,7 @@ pub fn match_dump(b: &BattleRecord, d: &GameDump, allow_missing: bool) -> Result
             ));
             continue;
         };
-        if !sow_field(&u.name).eq_ignore_ascii_case(&sow_field(&e.name)) {
+        if !same_unit(u, e) {
             p.push(Problem::at(
                 &d.file,
                 u.line,

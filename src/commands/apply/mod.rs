@@ -14,17 +14,18 @@ use crate::error::{Error, Problem, Result};
 use crate::formats::campaign::{write_commanders, write_forces};
 use crate::formats::ledger::{write_returns, write_score};
 use crate::formats::results::{
-    ResultFile, ResultInput, StartLocs, parse_result, parse_startlocs, read_result_input,
+    ResultFile, ResultInput, STARTLOCS, StartLocs, parse_result, parse_startlocs, read_result_input,
 };
 use crate::formats::sow::scenario::parse_time;
 use crate::model::battle::{AppliedResult, BattleRecord, BattleState};
 use crate::model::{Campaign, HexId, Side};
+use crate::rules::finality::{Finality, LocsEvidence, finality};
 use crate::rules::withdrawal::WithdrawalPlan;
 use crate::store::battles::{record_bytes, record_path, report_path};
 use crate::store::journal::{Entry, EntryKind, STATE_FILES, sha256_hex};
 use crate::store::{CampaignDir, CampaignLock, Commit};
 
-use matching::{chains_known, match_dump, match_manual};
+use matching::{dump_belongs, match_dump, match_manual, rows_listed, units_recognised};
 
 /// How the umpire asks for a result to be applied.
 #[derive(Debug, Clone, Default)]
@@ -45,6 +46,10 @@ pub struct ApplyRequest {
     pub dry_run: bool,
     /// Refuse a dump unless the battle's final `startlocs.csv` lies beside it (the watcher).
     pub require_final: bool,
+    /// `--interim`: apply a dump written before the battle's end (a battle that crashed).
+    pub interim: bool,
+    /// `--verbose`: a refused dump shows its rows' problems too.
+    pub verbose: bool,
 }
 
 /// What applying did (or would do).
@@ -54,12 +59,17 @@ pub struct Applied {
     pub battle: String,
     /// The winner (None: draw).
     pub winner: Option<Side>,
-    /// Journal sequence number (0 on a dry run).
+    /// Journal sequence number (on a dry run, the one the real run would write).
     pub journal_seq: u64,
+    /// True when an entry recording manual edits of the state files comes (or would come)
+    /// just before it.
+    pub manual_edit_first: bool,
     /// The report (markdown).
     pub report: String,
     /// Every change to the state files, as a diff for people.
     pub diff: String,
+    /// The SHA-256 of the `startlocs.csv` read with the result, when one was.
+    pub startlocs_sha256: Option<String>,
 }
 
 /// A force's withdrawal and whether a river lay at its back.
@@ -91,6 +101,8 @@ pub fn run(dir: &CampaignDir, a: &crate::cli::ApplyArgs) -> anyhow::Result<()> {
         allow_missing: a.allow_missing,
         dry_run: a.dry_run,
         require_final: false,
+        interim: a.interim,
+        verbose: a.verbose,
     };
     let r = apply_result(dir, &req)?;
     if a.json {
@@ -100,6 +112,17 @@ pub fn run(dir: &CampaignDir, a: &crate::cli::ApplyArgs) -> anyhow::Result<()> {
     if a.dry_run {
         println!("\n## Changes (dry run: nothing written)\n");
         print!("{}", r.diff);
+        let edits = if r.manual_edit_first {
+            format!(", after entry {} recording the manual edits of the state files found", r.journal_seq - 1)
+        } else {
+            String::new()
+        };
+        eprintln!(
+            "dry run: nothing written; without --dry-run, {} would be applied to battle {} as journal entry {}{edits}",
+            a.file.display(),
+            r.battle,
+            r.journal_seq
+        );
     } else {
         eprintln!("applied {} to battle {} (journal entry {})", a.file.display(), r.battle, r.journal_seq);
     }
@@ -119,6 +142,15 @@ fn pick_battle<'a>(
     rf: &ResultFile,
     wanted: Option<&str>,
 ) -> Result<&'a BattleRecord> {
+    if let (Some(id), ResultFile::Manual(m)) = (wanted, rf)
+        && m.battle != id
+    {
+        return Err(Error::refused(format!(
+            "{}: the result names battle {} in its battle column, but --battle says {id}; \
+             a hand result names its own battle: correct the file (or leave out --battle); nothing changed",
+            m.file, m.battle
+        )));
+    }
     if let Some(id) = wanted {
         return battles
             .iter()
@@ -130,32 +162,56 @@ fn pick_battle<'a>(
             Error::problem(Problem::at(&m.file, 2, "battle", format!("no battle '{}'", m.battle)))
         }),
         ResultFile::GameDump(d) => {
-            // Pending battles first: an applied battle's chains may be reused by a later one.
-            // A file that fits no pending battle as well as an applied one is for that one.
-            let mut scored: Vec<(bool, usize, &BattleRecord)> = battles
+            // The battle whose exported units most of the dump's rows are (chain and name);
+            // pending battles first, since an applied battle's chains may be reused by a later one.
+            let mut scored: Vec<(usize, bool, &BattleRecord)> = battles
                 .iter()
-                .map(|b| (b.state.is_pending(), chains_known(b, d), b))
-                .filter(|(_, n, _)| *n > 0)
+                .map(|b| (units_recognised(b, d), b.state.is_pending(), b))
+                .filter(|(n, _, _)| *n > 0)
                 .collect();
-            scored.sort_by_key(|(pending, n, _)| std::cmp::Reverse((*n, *pending)));
+            scored.sort_by_key(|(n, pending, _)| std::cmp::Reverse((*n, *pending)));
             match scored.as_slice() {
-                [] => Err(Error::problem(Problem::in_file(
-                    &d.file,
-                    "no chain of this dump belongs to any exported battle".to_string(),
-                ))),
-                [(p1, n, b), (p2, m, other), ..] if n == m && p1 == p2 => Err(Error::refused(format!(
-                    "{}: matches battles {} and {} equally; say --battle",
-                    d.file, b.id, other.id
-                ))),
-                [(_, _, b), ..] => Ok(b),
+                [(n1, p1, b), (n2, p2, other), ..] if n1 == n2 && p1 == p2 && dump_belongs(b, d) => {
+                    Err(Error::refused(format!(
+                        "{}: matches battles {} and {} equally; say --battle",
+                        d.file, b.id, other.id
+                    )))
+                }
+                [(_, _, b), ..] if dump_belongs(b, d) => Ok(b),
+                best => {
+                    let near = best.first().map_or(String::new(), |(n, _, b)| {
+                        format!(" (at most {n} match battle {}, {})", b.id, state_words(b))
+                    });
+                    Err(Error::refused(format!(
+                        "{}: a dump of no battle sowbridge exported: of its {} units, too few carry the chain \
+                         and name of one{near}. Is it from another game? Nothing changed",
+                        d.file,
+                        d.units.len()
+                    )))
+                }
             }
         }
     }
 }
 
+/// A battle's state in the umpire's words.
+fn state_words(b: &BattleRecord) -> String {
+    match (b.state, &b.result) {
+        (BattleState::Applied, Some(r)) => {
+            format!("applied from {} in journal entry {}", r.file, r.journal_seq)
+        }
+        (BattleState::Applied, None) => "applied".to_string(),
+        (BattleState::Replaced, _) => "replaced by a later export".to_string(),
+        (BattleState::Exported, _) => "pending".to_string(),
+        (BattleState::Undone, _) => "pending (its result was undone)".to_string(),
+    }
+}
+
 /// Applies a result file (or, with `dry_run`, reports what it would do).
 pub fn apply_result(dir: &CampaignDir, req: &ApplyRequest) -> Result<Applied> {
-    let ResultInput { name, bytes, startlocs: startlocs_bytes } = read_result_input(&req.path)?;
+    let input = read_result_input(&req.path)?;
+    let ResultInput { name, bytes, .. } = &input;
+    let (name, bytes) = (name.clone(), bytes.clone());
     let hash = sha256_hex(&bytes);
     let lock = if req.dry_run { None } else { Some(CampaignLock::acquire(dir, Duration::from_secs(60))?) };
     if let Some(l) = &lock {
@@ -163,28 +219,33 @@ pub fn apply_result(dir: &CampaignDir, req: &ApplyRequest) -> Result<Applied> {
     }
     if let Some((battle, as_file)) = applied_hash(dir, &hash)? {
         return Err(Error::refused(format!(
-            "{name}: this result (same content) was already applied to battle {battle} as {as_file}; nothing changed"
+            "{name}: this result (same content) was already applied to battle {battle} as {as_file}; nothing to do"
         )));
+    }
+    if req.require_final && still_being_written(&bytes) {
+        return Err(Error::Pending(format!("{INCOMPLETE}: its last line has no line ending yet")));
     }
     let rf = parse_result(&name, &bytes).map_err(Error::Rejected)?;
     let battles = dir.battles()?;
-    let battle = pick_battle(&battles, &rf, req.battle.as_deref())?.clone();
+    let battle = match pick_battle(&battles, &rf, req.battle.as_deref()) {
+        Ok(b) => b.clone(),
+        Err(e) => return Err(with_details(e, req, &battles, &rf)),
+    };
     if !battle.state.is_pending() {
-        return Err(Error::refused(format!(
-            "battle {} is {:?}, not waiting for a result: nothing changed",
-            battle.id, battle.state
+        return Err(Error::Settled(format!(
+            "{name}: a result of battle {} ({}, {}), which is {}: nothing to do",
+            battle.id,
+            battle.place,
+            battle.hex,
+            state_words(&battle)
         )));
     }
-    let startlocs = match &rf {
-        ResultFile::GameDump(_) => startlocs_bytes
-            .as_deref()
-            .map(|b| parse_startlocs("startlocs.csv", b).map_err(Error::Rejected))
-            .transpose()?,
-        ResultFile::Manual(_) => None,
+    let (startlocs, evidence) = match &rf {
+        ResultFile::GameDump(_) => final_evidence(&battle, &input, req)?,
+        ResultFile::Manual(_) => (None, "settled by hand".to_string()),
     };
-    if req.require_final && matches!(rf, ResultFile::GameDump(_)) {
-        check_final(&battle, startlocs.as_ref())?;
-    }
+    let startlocs_bytes = startlocs.as_ref().and(input.startlocs.clone());
+    let startlocs_sha256 = startlocs_bytes.as_deref().map(sha256_hex);
     let matched = match &rf {
         ResultFile::GameDump(d) => match_dump(&battle, d, req.allow_missing),
         ResultFile::Manual(m) => match_manual(&battle, m, req.allow_missing),
@@ -198,8 +259,11 @@ pub fn apply_result(dir: &CampaignDir, req: &ApplyRequest) -> Result<Applied> {
         Some(l) => Some(dir.begin(l)?),
         None => None,
     };
-    let seq = txn.as_ref().map_or(0, |t| t.next_seq());
-    let report = outcome.apply_to(&mut c, &battle, &name, &hash, seq)?;
+    let (seq, manual_first) = match &txn {
+        Some(t) => (t.next_seq(), t.manual_edit().is_some()),
+        None => dir.planned_seq()?,
+    };
+    let report = outcome.apply_to(&mut c, &battle, &name, &hash, seq, &evidence)?;
     let new_files = state_files(&c);
     let diff = match &mut txn {
         Some(t) => report::state_diff(t.current()?, &new_files),
@@ -217,9 +281,11 @@ pub fn apply_result(dir: &CampaignDir, req: &ApplyRequest) -> Result<Applied> {
         return Ok(Applied {
             battle: battle.id,
             winner: outcome.verdict.winner,
-            journal_seq: 0,
+            journal_seq: seq,
+            manual_edit_first: manual_first,
             report,
             diff,
+            startlocs_sha256,
         });
     };
     let mut extra = Commit::default();
@@ -247,7 +313,15 @@ pub fn apply_result(dir: &CampaignDir, req: &ApplyRequest) -> Result<Applied> {
         returned: Vec::new(),
     };
     let seq = txn.finish(new_files, Some(entry), extra)?;
-    Ok(Applied { battle: record.id, winner: outcome.verdict.winner, journal_seq: seq, report, diff })
+    Ok(Applied {
+        battle: record.id,
+        winner: outcome.verdict.winner,
+        journal_seq: seq,
+        manual_edit_first: manual_first,
+        report,
+        diff,
+        startlocs_sha256,
+    })
 }
 
 /// The state files of a campaign value.
@@ -266,22 +340,83 @@ pub fn state_files(c: &Campaign) -> crate::store::journal::StateFiles {
     m
 }
 
-/// A dump is final when the `startlocs.csv` beside it was written by the battle's final
-/// `dumplocs` (three seconds before the end), as export's battlescript schedules it.
-pub fn check_final(b: &BattleRecord, sl: Option<&StartLocs>) -> Result<()> {
-    let end = parse_time(&b.end_time).unwrap_or(0);
-    let final_locs = end.saturating_sub(3);
-    match sl.and_then(|s| s.time.as_deref()).and_then(parse_time) {
-        Some(t) if t >= final_locs => Ok(()),
-        Some(t) => Err(Error::Pending(format!(
-            "not final: startlocs.csv is from {} but battle {} ends at {}",
-            crate::formats::sow::scenario::format_time(t),
-            b.id,
-            b.end_time
-        ))),
-        None => Err(Error::Pending(format!(
-            "not final: no startlocs.csv from the final dumplocs of battle {} beside it",
-            b.id
-        ))),
+/// The first words of a waiting reason for a file the game is still writing.
+pub const INCOMPLETE: &str = "still being written";
+
+/// True for text whose last line has no line ending yet: the game (or a copy) is still
+/// writing it. A file with a NUL byte is no text the game writes, and is judged as it is.
+pub fn still_being_written(bytes: &[u8]) -> bool {
+    !bytes.is_empty() && !bytes.ends_with(b"\n") && !bytes.ends_with(b"\r") && !bytes.contains(&0)
+}
+
+/// The game time of a battle's final `dumplocs` (three seconds before its end, as export's
+/// battlescript schedules it).
+fn final_dumplocs(b: &BattleRecord) -> u32 {
+    parse_time(&b.end_time).unwrap_or(0).saturating_sub(3)
+}
+
+/// Decides whether a dump is the battle's final one (rules 8.4's battle, by the evidence of
+/// [`crate::rules::finality`]), and returns the `startlocs.csv` to use (only one written by
+/// this battle) with the evidence in words for the report. An interim dump is refused unless
+/// `--interim`; a dump whose finality is not shown waits in the watcher and is taken as the
+/// umpire's choice by hand.
+fn final_evidence(
+    battle: &BattleRecord,
+    input: &ResultInput,
+    req: &ApplyRequest,
+) -> Result<(Option<StartLocs>, String)> {
+    let locs = match input.startlocs.as_deref().map(|b| parse_startlocs(STARTLOCS, b)) {
+        None => None,
+        Some(Ok(l)) => Some(l),
+        // The game may still be writing it: the watcher waits for it to be whole.
+        Some(Err(p)) if req.require_final => {
+            return Err(Error::Pending(format!(
+                "the startlocs.csv beside it cannot be read yet: {}",
+                one_line(&p.to_string())
+            )));
+        }
+        Some(Err(p)) => return Err(Error::Rejected(p)),
+    };
+    let seen = locs.as_ref().map(|l| LocsEvidence {
+        listed: rows_listed(battle, l),
+        exported: battle.chains.len(),
+        game_time: l.time.as_deref().and_then(parse_time),
+        modified: input.startlocs_modified,
+    });
+    let ours = seen.is_some_and(|s| s.lists_the_battle());
+    let locs = locs.filter(|_| ours);
+    match finality(&battle.id, final_dumplocs(battle), input.modified, seen) {
+        _ if req.interim => Ok((locs, "an interim dump, applied deliberately (--interim)".to_string())),
+        Finality::Final(why) => Ok((locs, format!("final: {why}"))),
+        Finality::Interim(why) => Err(Error::Interim {
+            battle: battle.id.clone(),
+            message: format!(
+                "{}: an interim dump of battle {} ({}): {why}. Only the final dump is applied; \
+                 `sowbridge apply --interim {}` applies this one deliberately (a battle that crashed before its end). \
+                 Nothing changed",
+                input.name,
+                battle.id,
+                battle.place,
+                req.path.display()
+            ),
+        }),
+        Finality::Unknown(why) if req.require_final => Err(Error::Pending(format!("not final: {why}"))),
+        Finality::Unknown(why) => Ok((locs, format!("not shown ({why}); applied as the umpire's choice"))),
+    }
+}
+
+/// A line of text with its line breaks folded.
+fn one_line(text: &str) -> String {
+    text.lines().map(str::trim).filter(|l| !l.is_empty()).collect::<Vec<_>>().join("; ")
+}
+
+/// With `--verbose`, a dump that belongs to no battle also shows, row by row, how it differs
+/// from the battle it comes nearest to.
+fn with_details(e: Error, req: &ApplyRequest, battles: &[BattleRecord], rf: &ResultFile) -> Error {
+    let (true, Error::Refused(msg), ResultFile::GameDump(d)) = (req.verbose, &e, rf) else { return e };
+    let Some(best) = battles.iter().max_by_key(|b| units_recognised(b, d)) else { return e };
+    match match_dump(best, d, false) {
+        Err(p) => Error::Refused(format!("{msg}\nRow by row against battle {}:\n{p}", best.id)),
+        Ok(_) => e,
     }
 }

@@ -3,7 +3,7 @@
 use std::fmt::Write as _;
 
 use crate::model::battle::BattleRecord;
-use crate::model::{Campaign, Side};
+use crate::model::{ArmClass, Campaign, Side};
 use crate::rules::carryover::{RiverPenalties, UnitCarryover};
 use crate::rules::dice::Roll;
 use crate::rules::verdict::Verdict;
@@ -38,6 +38,8 @@ pub struct ReportInput<'a> {
     pub hash: &'a str,
     /// Journal entry.
     pub seq: u64,
+    /// Which evidence made the result final (or that it was settled by hand).
+    pub evidence: &'a str,
 }
 
 #[derive(Default)]
@@ -60,9 +62,8 @@ impl Tot {
         self.after += u64::from(c.men_after);
         self.killed += u64::from(c.killed);
         self.wounded += u64::from(c.wounded_returning + c.wounded_captured + c.wounded_lost);
-        self.stragglers += u64::from(
-            c.stragglers_returning + c.stragglers_captured + c.stragglers_lost + c.stragglers_drowned,
-        );
+        // Stragglers taken prisoner are counted under captured, never twice.
+        self.stragglers += u64::from(c.stragglers_returning + c.stragglers_lost + c.stragglers_drowned);
         self.returning += u64::from(c.wounded_returning + c.stragglers_returning);
         self.captured += u64::from(c.wounded_captured + c.stragglers_captured);
         self.lost += u64::from(c.wounded_lost + c.stragglers_lost);
@@ -84,6 +85,7 @@ pub fn render(c: &Campaign, b: &BattleRecord, r: &ReportInput<'_>) -> String {
         &r.hash[..16.min(r.hash.len())],
         r.seq
     );
+    let _ = writeln!(s, "Result: {}.\n", r.evidence);
     let _ = writeln!(s, "## Verdict\n");
     let _ = writeln!(
         s,
@@ -126,7 +128,12 @@ pub fn render(c: &Campaign, b: &BattleRecord, r: &ReportInput<'_>) -> String {
             t.guns_lost
         );
     }
-    let _ = writeln!(s, "\n### By brigade\n");
+    let _ = writeln!(
+        s,
+        "\nWounded counts every wounded man, those captured too; stragglers are the missing not taken \
+         prisoner; captured are the wounded and stragglers the enemy took; lost are men who will not return.\n"
+    );
+    let _ = writeln!(s, "### By brigade\n");
     let _ = writeln!(
         s,
         "| brigade | men before | after | killed | wounded | stragglers | returning | captured |"
@@ -134,12 +141,17 @@ pub fn render(c: &Campaign, b: &BattleRecord, r: &ReportInput<'_>) -> String {
     let _ = writeln!(s, "|---|---:|---:|---:|---:|---:|---:|---:|");
     let mut groups: Vec<(String, Tot)> = Vec::new();
     for co in r.carryover {
-        let parent = c
-            .oob
-            .get(&co.unit)
-            .and_then(|u| u.parent.clone())
-            .and_then(|p| c.oob.get(&p).map(|f| format!("{} ({})", f.name, f.id)))
-            .unwrap_or_else(|| co.unit.clone());
+        // A battery stands on its own row under its own name: a division's (or a corps')
+        // battery is no brigade of that division.
+        let unit = c.oob.get(&co.unit);
+        let battery = unit.is_some_and(|u| u.arm.is_some_and(|a| a.class() == ArmClass::Artillery));
+        let parent = match unit {
+            Some(u) if battery => format!("{} ({}), battery", u.name, u.id),
+            _ => unit
+                .and_then(|u| u.parent.clone())
+                .and_then(|p| c.oob.get(&p).map(|f| format!("{} ({})", f.name, f.id)))
+                .unwrap_or_else(|| co.unit.clone()),
+        };
         match groups.iter_mut().find(|(n, _)| *n == parent) {
             Some((_, t)) => t.add(co),
             None => {
@@ -164,7 +176,7 @@ pub fn render(c: &Campaign, b: &BattleRecord, r: &ReportInput<'_>) -> String {
         *returns.entry((co.wounded_return_turn, "wounded")).or_default() += u64::from(co.wounded_returning);
     }
     for ((turn, kind), men) in returns.iter().filter(|(_, m)| **m > 0) {
-        let _ = writeln!(s, "- turn {turn}: {men} {kind}");
+        let _ = writeln!(s, "- turn {turn}, {}: {men} {kind}", crate::model::Turn(*turn).date());
     }
     let _ = writeln!(s, "\n## Withdrawal (8.4)\n");
     if r.withdrawals.is_empty() {
@@ -181,8 +193,8 @@ pub fn render(c: &Campaign, b: &BattleRecord, r: &ReportInput<'_>) -> String {
                     s,
                     "- {} withdraws from {} to {}{} along {} (allowance {} hexes, at least {}; {} legal destinations){}",
                     p.force,
-                    p.from,
-                    to,
+                    place(c, p.from),
+                    place(c, *to),
                     if w.chosen_by_umpire { " (--withdraw-to)" } else { "" },
                     path.join(" - "),
                     p.allowance,
@@ -196,7 +208,7 @@ pub fn render(c: &Campaign, b: &BattleRecord, r: &ReportInput<'_>) -> String {
                     s,
                     "- {} is trapped at {} (6.5.1): no legal destination{}{}",
                     p.force,
-                    p.from,
+                    place(c, p.from),
                     p.note.as_ref().map(|n| format!(" ({n})")).unwrap_or_default(),
                     w.river.as_ref().map(|r| format!("; the {r} at its back")).unwrap_or_default()
                 );
@@ -234,6 +246,14 @@ pub fn render(c: &Campaign, b: &BattleRecord, r: &ReportInput<'_>) -> String {
         let _ = writeln!(s, "- {}: d{} = {}", d.purpose, d.sides, d.value);
     }
     s
+}
+
+/// A hex as the umpire names it: `Badajoz (13.29)`, or the hex alone where no place stands.
+fn place(c: &Campaign, hex: crate::model::HexId) -> String {
+    match c.map.settlements_in(hex).first() {
+        Some(s) => format!("{} ({hex})", s.name),
+        None => hex.to_string(),
+    }
 }
 
 /// A line diff of the state files for people (`--dry-run`).

@@ -131,6 +131,11 @@ pub fn run(dir: &CampaignDir, a: &ExportHexArgs) -> Result<()> {
     let plan = plan(dir, &c, hex, a)?;
     if a.dry_run {
         print_plan(&plan, a.json)?;
+        eprintln!(
+            "dry run: nothing written; without --dry-run, battle {} and its SoW files would go to {}",
+            plan.record.id,
+            plan.out.display()
+        );
         return Ok(());
     }
     let Some(lock) = lock else { return Ok(()) };
@@ -209,22 +214,54 @@ fn plan(dir: &CampaignDir, c: &Campaign, hex: HexId, a: &ExportHexArgs) -> Resul
     }
     let (skip, unavailable) = skipped(c, &all_forces, &reserves);
 
-    // Battle id and pending battles.
+    // Battle id and pending battles: one contact, one battle. A force already in a pending
+    // battle cannot be exported into another; `--replace` replaces that battle only.
     let existing = dir.battles()?;
-    let pending_here: Vec<&BattleRecord> =
-        existing.iter().filter(|b| b.state.is_pending() && b.hex == hex).collect();
-    if let Some(p) = pending_here.first()
-        && !a.replace
+    let overlapping: Vec<&BattleRecord> = existing
+        .iter()
+        .filter(|b| b.state.is_pending())
+        .filter(|b| b.hex == hex || b.participants.iter().any(|p| all_forces.contains(&p.force)))
+        .collect();
+    if !a.replace
+        && let Some(p) = overlapping.first()
     {
+        let shared: Vec<&str> = p
+            .participants
+            .iter()
+            .filter(|x| all_forces.contains(&x.force))
+            .map(|x| x.force.as_str())
+            .collect();
+        let why = if p.hex == hex && shared.is_empty() {
+            format!("battle {} at {hex} is still pending (exported, no result applied)", p.id)
+        } else {
+            format!(
+                "{} already fight{} in battle {} at {} ({}), still pending (exported, no result applied): \
+                 one contact is one battle",
+                shared.join(", "),
+                if shared.len() == 1 { "s" } else { "" },
+                p.id,
+                p.hex,
+                p.place
+            )
+        };
         return Err(Error::refused(format!(
-                "battle {} at {hex} is still pending (exported, no result applied); use --replace to export it again",
-                p.id
-            ))
-            .into());
+            "{why}; apply its result first, or use --replace to export this battle in its place; nothing written"
+        ))
+        .into());
+    }
+    if overlapping.len() > 1 {
+        let ids: Vec<&str> = overlapping.iter().map(|b| b.id.as_str()).collect();
+        return Err(Error::refused(format!(
+            "--replace: this battle's forces are in {} pending battles ({}); --replace replaces one: \
+             apply or replace them one at a time; nothing written",
+            ids.len(),
+            ids.join(", ")
+        ))
+        .into());
     }
     let base = format!("T{}-{hex}", c.config.turn);
     let id = choose_id(&existing, &base, a.replace)?;
-    let replaces = pending_here.first().map(|b| (*b).clone());
+    let replaces = overlapping.first().map(|b| (*b).clone());
     // Army indices: never one of a pending battle (so a dump can only match its own
     // battle), and while any is left, one no battle has used (so a late dump of an old
     // battle cannot match a new one either).

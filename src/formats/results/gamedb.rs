@@ -36,6 +36,53 @@ const DUMP_COLUMNS: [&str; 20] = [
 /// Fields a dump row must have: the chain, name, ammo, status and the three own losses.
 const DUMP_MIN_FIELDS: usize = 12;
 
+/// The row layouts the game writes: own losses only, or with one killer's data.
+const DUMP_LAYOUTS: [usize; 2] = [DUMP_MIN_FIELDS, DUMP_COLUMNS.len()];
+
+/// The layout, said in words for a refusal.
+fn layout_words() -> String {
+    format!(
+        "the dump layout is {} ({} fields; the first {DUMP_MIN_FIELDS} when a row has no killer data)",
+        DUMP_COLUMNS.join(","),
+        DUMP_COLUMNS.len()
+    )
+}
+
+/// A header label, compared without case or spaces.
+fn label(s: &str) -> String {
+    s.chars().filter(|c| !c.is_whitespace()).collect::<String>().to_ascii_lowercase()
+}
+
+/// True for a preamble line that names the dump's columns (its first field is `Side`).
+fn is_header(fields: &[String]) -> bool {
+    fields.len() >= 6 && label(&fields[0]) == "side"
+}
+
+/// Checks a header line against the layout read: as many labels as a layout has, each in
+/// its place (the unit column may be called by name or by id). Says what differs first.
+fn header_mismatch(fields: &[String]) -> Option<String> {
+    let n = significant(fields);
+    if !DUMP_LAYOUTS.contains(&n) {
+        return Some(format!("the header names {n} columns"));
+    }
+    fields[..n].iter().enumerate().find_map(|(i, l)| {
+        let ok = match i {
+            6 => ["ourname", "name", "id", "unit", "name1"].contains(&label(l).as_str()),
+            _ => label(l) == label(DUMP_COLUMNS[i]),
+        };
+        (!ok).then(|| format!("the header's column {} is '{l}', not '{}'", i + 1, DUMP_COLUMNS[i]))
+    })
+}
+
+/// The fields of a row without trailing blank ones past the own losses.
+fn significant(fields: &[String]) -> usize {
+    let mut n = fields.len();
+    while n > DUMP_MIN_FIELDS && fields[n - 1].is_empty() {
+        n -= 1;
+    }
+    n
+}
+
 /// One unit of the game's dump, with its own losses taken once.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct DumpUnit {
@@ -122,6 +169,16 @@ pub fn parse_gamedb(file: &str, bytes: &[u8]) -> Result<GameDump, Problems> {
             if fields.len() >= DUMP_MIN_FIELDS {
                 header_len = Some(fields.len());
             }
+            if is_header(&fields)
+                && let Some(what) = header_mismatch(&fields)
+            {
+                problems.push(Problem::at(
+                    file,
+                    line.number,
+                    "",
+                    format!("{what}; {}: not read, so that no column is read shifted", layout_words()),
+                ));
+            }
             dump.preamble.push(line.text.to_string());
             continue;
         }
@@ -147,8 +204,8 @@ pub fn parse_gamedb(file: &str, bytes: &[u8]) -> Result<GameDump, Problems> {
             continue;
         }
         dump.rows += 1;
-        if fields.len() < DUMP_MIN_FIELDS {
-            at.problem("", format!("{} fields; a unit row has at least {DUMP_MIN_FIELDS}", fields.len()));
+        if !DUMP_LAYOUTS.contains(&significant(&fields)) {
+            at.problem("", format!("{} fields; {}", fields.len(), layout_words()));
             continue;
         }
         if let Some(unit) = dump_row(&mut at, &fields) {
@@ -377,7 +434,7 @@ mod tests {
         assert_eq!(
             shown,
             [
-                "sowgb_gamedb_1.csv:10: 8 fields; a unit row has at least 12",
+                "sowgb_gamedb_1.csv:10: 8 fields; the dump layout is Side,Army,Corp,Div,Brig,Reg,Our Name,Ammo,Status,Deserted,Killed,Wounded,R1,R2,R3,R4,R5,R6,Killer Name,Casualties (20 fields; the first 12 when a row has no killer data)",
                 "sowgb_gamedb_1.csv:11: not a unit row (its first six fields are not integers) after the unit rows",
                 "sowgb_gamedb_1.csv:12: R3: 'x' is not a hierarchy index 0-99",
             ]

@@ -43,6 +43,81 @@ pub struct ManualResult {
 const MANUAL_COLUMNS: [&str; 8] =
     ["battle", "unit", "killed", "wounded", "missing", "captured", "guns_lost", "ammo"];
 
+/// Columns that help the umpire fill the file in (`battle template` writes them); read past.
+const INFO_COLUMNS: [&str; 5] = ["name", "side", "force", "men", "guns"];
+
+/// One exported unit of a battle, as `battle template` lists it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TemplateRow {
+    /// Campaign unit id.
+    pub unit: String,
+    /// Its name.
+    pub name: String,
+    /// Its side, as the campaign writes it.
+    pub side: String,
+    /// Its top-level force.
+    pub force: String,
+    /// Men exported.
+    pub men: u32,
+    /// Guns exported.
+    pub guns: u32,
+}
+
+/// The hand-result CSV of a battle with every exported unit and no losses, ready to be filled
+/// in (by [`parse_manual`]'s columns; the informational ones are read past).
+pub fn write_template(battle: &str, rows: &[TemplateRow]) -> Vec<u8> {
+    let headers = [
+        "battle",
+        "unit",
+        "name",
+        "side",
+        "force",
+        "men",
+        "guns",
+        "killed",
+        "wounded",
+        "missing",
+        "captured",
+        "guns_lost",
+        "ammo",
+    ];
+    let zero = || "0".to_string();
+    crate::formats::table::write_csv(
+        &headers,
+        &[],
+        rows.iter().map(|r| {
+            [
+                battle.to_string(),
+                r.unit.clone(),
+                r.name.clone(),
+                r.side.clone(),
+                r.force.clone(),
+                r.men.to_string(),
+                r.guns.to_string(),
+                zero(),
+                zero(),
+                zero(),
+                zero(),
+                zero(),
+                String::new(),
+            ]
+        }),
+    )
+}
+
+/// The last line of a file that was cut before its line ending, with its field count, when
+/// it has fewer fields than the header: the file was still being written.
+fn cut_last_line(bytes: &[u8], header_len: usize) -> Option<usize> {
+    if bytes.is_empty() || bytes.ends_with(b"\n") || bytes.ends_with(b"\r") {
+        return None;
+    }
+    let (text, _) = crate::formats::text::decode(bytes);
+    let last = text.rsplit('\n').next().unwrap_or("");
+    let mut r = csv::ReaderBuilder::new().has_headers(false).flexible(true).from_reader(last.as_bytes());
+    let n = r.records().next().and_then(Result::ok).map_or(0, |rec| rec.len());
+    (n < header_len).then_some(n)
+}
+
 /// Reads sowbridge's result CSV for a battle settled by hand:
 /// `battle,unit,killed,wounded,missing,captured[,guns_lost][,ammo]`. Every row names the same
 /// battle, each unit once; figures are whole numbers, ammo a percentage 0–100.
@@ -53,18 +128,33 @@ pub fn parse_manual(file: &str, bytes: &[u8]) -> Result<ManualResult, Problems> 
     if !table.require(&MANUAL_COLUMNS[..6], &mut problems) {
         return finish(result, problems);
     }
-    for extra in table.extra_columns(&MANUAL_COLUMNS) {
+    let known: Vec<&str> = MANUAL_COLUMNS.iter().chain(INFO_COLUMNS.iter()).copied().collect();
+    for extra in table.extra_columns(&known) {
         problems.push(Problem::at(
             file,
             1,
             &extra,
-            "unknown column (expected battle,unit,killed,wounded,missing,captured,guns_lost,ammo)",
+            "unknown column (expected battle,unit,killed,wounded,missing,captured,guns_lost,ammo; \
+             name,side,force,men,guns are read past)",
         ));
     }
+    let cut = cut_last_line(bytes, table.headers.len());
+    let last_line = table.rows.last().map(|r| Fields::new(&table, r, &mut Problems::default()).line());
     let mut seen: BTreeMap<String, u64> = BTreeMap::new();
     let mut first_battle: Option<(String, u64)> = None;
     for row in &table.rows {
         let mut f = Fields::new(&table, row, &mut problems);
+        if let (Some(n), Some(last)) = (cut, last_line)
+            && f.line() == last
+        {
+            let msg = format!(
+                "truncated: the last line has no line ending and {n} of the header's {} fields; \
+                 the file was cut while being written (save it again, whole)",
+                table.headers.len()
+            );
+            f.problem("", msg);
+            continue;
+        }
         let battle = f.text("battle").to_string();
         if battle.is_empty() {
             f.problem("battle", "is empty");
@@ -194,11 +284,53 @@ T20-18.28,br-48,12,,8,0,1,120
     }
 
     #[test]
+    fn the_template_is_read_back_as_a_result_of_no_losses() {
+        let rows = [TemplateRow {
+            unit: "fr-9leger-1".to_string(),
+            name: "9e Léger, 1er Bn".to_string(),
+            side: "French".to_string(),
+            force: "FR-I".to_string(),
+            men: 500,
+            guns: 0,
+        }];
+        let bytes = write_template("T20-18.28", &rows);
+        let text = String::from_utf8(bytes.clone()).unwrap();
+        assert!(text.starts_with("battle,unit,name,side,force,men,guns,killed,wounded,missing,captured,guns_lost,ammo\n"));
+        assert!(text.contains("\"9e Léger, 1er Bn\""), "a name with a comma is quoted: {text}");
+        let r = parse_manual("t.csv", &bytes).unwrap();
+        assert_eq!(r.battle, "T20-18.28");
+        assert_eq!(
+            r.rows,
+            [ManualRow {
+                line: 2,
+                unit: "fr-9leger-1".to_string(),
+                killed: 0,
+                wounded: 0,
+                missing: 0,
+                captured: 0,
+                guns_lost: 0,
+                ammo: None
+            }]
+        );
+    }
+
+    #[test]
+    fn a_result_cut_mid_line_says_it_was_cut() {
+        let cut = &GOOD.as_bytes()[..GOOD.len() - 8];
+        assert_eq!(
+            shown(cut),
+            ["result.csv:4: truncated: the last line has no line ending and 5 of the header's 8 fields; the file was cut while being written (save it again, whole)"]
+        );
+        // A whole last row without its line ending is read as it is.
+        assert!(parse_manual("r.csv", GOOD.trim_end().as_bytes()).is_ok());
+    }
+
+    #[test]
     fn missing_and_unknown_columns_and_empty_files_are_refused() {
         assert_eq!(
             shown(b"battle,unit,killed,wounded,missing,captured,gun_lost\nT1,u,1,1,1,1,3\n"),
             [
-                "result.csv:1: gun_lost: unknown column (expected battle,unit,killed,wounded,missing,captured,guns_lost,ammo)"
+                "result.csv:1: gun_lost: unknown column (expected battle,unit,killed,wounded,missing,captured,guns_lost,ammo; name,side,force,men,guns are read past)"
             ]
         );
         assert_eq!(
