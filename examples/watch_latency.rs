@@ -4,9 +4,9 @@
 //! `cargo run --release --example watch_latency -- [--files N] [--settle MS]`
 //!
 //! It copies `fixtures/peninsula` into a temporary folder, exports Medellín, starts
-//! `sowbridge watch`, and for each file: writes a dump (with different losses each time, so
-//! each has its own content hash) and the final `startlocs.csv` beside the inbox, renames the
-//! dump in, waits until `journal.jsonl` holds one more apply entry, then undoes the battle so
+//! `sowbridge watch`, and for each file: renames the final `startlocs.csv` into the inbox
+//! (the watcher moves the one it used to `processed/`), writes a dump (with different losses
+//! each time, so each has its own content hash) beside the inbox, renames the dump in, waits until `journal.jsonl` holds one more apply entry, then undoes the battle so
 //! that the next file finds it pending again. Prints each latency, the median and the target
 //! (the settle window plus 300 ms).
 #![allow(clippy::unwrap_used, clippy::expect_used)]
@@ -108,7 +108,6 @@ fn main() -> ExitCode {
     let record: serde_json::Value =
         serde_json::from_slice(&std::fs::read(campaign.join("battles/T20-18.28/battle.json")).unwrap())
             .unwrap();
-    std::fs::write(inbox.join("startlocs.csv"), startlocs(&record)).unwrap();
     let mut watcher = Command::new(bin())
         .arg("--campaign")
         .arg(&campaign)
@@ -120,6 +119,10 @@ fn main() -> ExitCode {
     let mut lat = Vec::new();
     for k in 0..files {
         let name = format!("sowgb_gamedb_{k:04}.csv");
+        // As the game writes them: the final dumplocs, then the dump (the watcher moves the
+        // startlocs.csv it used to processed/ with its dump).
+        std::fs::write(staging.join("startlocs.csv"), startlocs(&record)).unwrap();
+        std::fs::rename(staging.join("startlocs.csv"), inbox.join("startlocs.csv")).unwrap();
         std::fs::write(staging.join(&name), dump(&record, k as u32)).unwrap();
         let before = applies(&campaign);
         let t0 = Instant::now();

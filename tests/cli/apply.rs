@@ -296,7 +296,7 @@ fn a_french_defeat_sends_the_french_back_over_the_guadiana() {
     let o = apply(&c, &dump, &["--winner", "allies"]);
     assert_code(&o, 0);
     let report = c.read("battles/T20-18.28/report.md");
-    assert!(report.contains("FR-I withdraws from 18.28 to"), "{report}");
+    assert!(report.contains("FR-I withdraws from Medellin (18.28) to"), "{report}");
     assert!(report.contains("crosses the Rio Guadiana"), "{report}");
     let hex = force_field(&c, "FR-I", "hex");
     assert_ne!(hex, "18.28");

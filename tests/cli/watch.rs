@@ -15,12 +15,24 @@ fn losses(kind: &str, _unit: Option<&str>, men: u32) -> RowLosses {
 }
 
 fn start(c: &Camp, inbox: &Path, exit_after: usize, crash_at: Option<&str>) -> Child {
+    start_with(c, inbox, exit_after, crash_at, &[])
+}
+
+/// Starts `watch` on an inbox with a 300 ms settle window and further arguments.
+pub fn start_with(
+    c: &Camp,
+    inbox: &Path,
+    exit_after: usize,
+    crash_at: Option<&str>,
+    extra: &[&str],
+) -> Child {
     let mut cmd = Command::new(env!("CARGO_BIN_EXE_sowbridge"));
     cmd.arg("--campaign")
         .arg(&c.dir)
         .args(["watch", "--inbox"])
         .arg(inbox)
         .args(["--settle", "300", "--exit-after", &exit_after.to_string()])
+        .args(extra)
         .env_remove("SOWBRIDGE_CAMPAIGN")
         .stdout(Stdio::null())
         .stderr(Stdio::piped());
@@ -31,7 +43,7 @@ fn start(c: &Camp, inbox: &Path, exit_after: usize, crash_at: Option<&str>) -> C
 }
 
 /// Waits for the watcher to exit (killing it after `limit`); returns its stderr.
-fn finish(mut child: Child, limit: Duration) -> (Option<i32>, String) {
+pub fn finish(mut child: Child, limit: Duration) -> (Option<i32>, String) {
     let t = Instant::now();
     loop {
         if let Some(status) = child.try_wait().unwrap() {

@@ -62,16 +62,14 @@ fn is_header(fields: &[String]) -> bool {
 /// its place (the unit column may be called by name or by id). Says what differs first.
 fn header_mismatch(fields: &[String]) -> Option<String> {
     let n = significant(fields);
-    if !DUMP_LAYOUTS.contains(&n) {
-        return Some(format!("the header names {n} columns"));
-    }
-    fields[..n].iter().enumerate().find_map(|(i, l)| {
+    let misplaced = fields[..n.min(DUMP_COLUMNS.len())].iter().enumerate().find_map(|(i, l)| {
         let ok = match i {
             6 => ["ourname", "name", "id", "unit", "name1"].contains(&label(l).as_str()),
             _ => label(l) == label(DUMP_COLUMNS[i]),
         };
         (!ok).then(|| format!("the header's column {} is '{l}', not '{}'", i + 1, DUMP_COLUMNS[i]))
-    })
+    });
+    misplaced.or_else(|| (!DUMP_LAYOUTS.contains(&n)).then(|| format!("the header names {n} columns")))
 }
 
 /// The fields of a row without trailing blank ones past the own losses.

@@ -295,7 +295,9 @@ T20-18.28,br-48,12,,8,0,1,120
         }];
         let bytes = write_template("T20-18.28", &rows);
         let text = String::from_utf8(bytes.clone()).unwrap();
-        assert!(text.starts_with("battle,unit,name,side,force,men,guns,killed,wounded,missing,captured,guns_lost,ammo\n"));
+        assert!(text.starts_with(
+            "battle,unit,name,side,force,men,guns,killed,wounded,missing,captured,guns_lost,ammo\n"
+        ));
         assert!(text.contains("\"9e Léger, 1er Bn\""), "a name with a comma is quoted: {text}");
         let r = parse_manual("t.csv", &bytes).unwrap();
         assert_eq!(r.battle, "T20-18.28");
@@ -319,7 +321,9 @@ T20-18.28,br-48,12,,8,0,1,120
         let cut = &GOOD.as_bytes()[..GOOD.len() - 8];
         assert_eq!(
             shown(cut),
-            ["result.csv:4: truncated: the last line has no line ending and 5 of the header's 8 fields; the file was cut while being written (save it again, whole)"]
+            [
+                "result.csv:4: truncated: the last line has no line ending and 5 of the header's 8 fields; the file was cut while being written (save it again, whole)"
+            ]
         );
         // A whole last row without its line ending is read as it is.
         assert!(parse_manual("r.csv", GOOD.trim_end().as_bytes()).is_ok());
