@@ -58,6 +58,16 @@ pub enum Command {
     Battle(BattleCommand),
     /// Apply result files as they appear in the inbox, exactly once.
     Watch(WatchArgs),
+    /// Try sowbridge on the example campaign, leaving the one shipped untouched: copies it
+    /// into a new folder and exports the battle of Medellín there.
+    #[command(
+        after_help = "Example:\n  sowbridge demo                 # into ./sowbridge-demo\n  sowbridge demo C:\\Temp\\demo"
+    )]
+    Demo {
+        /// The folder to create (must not exist, or be empty).
+        #[arg(default_value = "sowbridge-demo")]
+        dir: PathBuf,
+    },
     /// The campaign calendar.
     #[command(subcommand)]
     Turn(TurnCommand),
@@ -194,7 +204,7 @@ pub enum ExportCommand {
 }
 
 /// `export hex` options.
-#[derive(Debug, clap::Args)]
+#[derive(Debug, Default, clap::Args)]
 pub struct ExportHexArgs {
     /// The battle hex, CC.RR (any hex of a contact).
     pub hex: String,

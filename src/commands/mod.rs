@@ -5,6 +5,7 @@ pub mod audit;
 pub mod battles;
 pub mod check;
 pub mod contacts;
+pub mod demo;
 pub mod export;
 pub mod status;
 pub mod turn;
@@ -35,6 +36,7 @@ pub fn run(cli: Cli) -> Result<()> {
         }
         Command::Battle(BattleCommand::Template { id, out }) => battles::template(&dir, &id, out.as_deref()),
         Command::Watch(a) => watch::run(&dir, &a),
+        Command::Demo { dir: folder } => demo::run(&folder),
         Command::Turn(TurnCommand::Advance(a)) => turn::run(&dir, &a),
     }
 }
