@@ -29,19 +29,29 @@ pub struct JsonFlag {
 #[derive(Debug, Subcommand)]
 pub enum Command {
     /// Load and validate the whole campaign; list every problem with file and line.
+    #[command(after_help = "Examples:\n  sowbridge --campaign my-campaign check\n  sowbridge check --json")]
     Check(JsonFlag),
     /// Turn and date, forces per side, contacts.
+    #[command(after_help = "Examples:\n  sowbridge status\n  sowbridge status --json")]
     Status(JsonFlag),
     /// Every hex where enemy forces are in contact (rules 8.1, 8.3).
+    #[command(after_help = "Examples:\n  sowbridge contacts\n  sowbridge contacts --json")]
     Contacts(JsonFlag),
     /// Build a battle's SoW files.
     #[command(subcommand)]
     Export(ExportCommand),
     /// Prove the profile's SoW ids against an installed mod's Logistics folder.
+    #[command(
+        after_help = "Examples:\n  sowbridge vocab check \"C:\\Games\\SOWGB\\Mods\\NapMod\\Logistics\"\n  sowbridge vocab init \"C:\\Games\\SOWGB\\Mods\\NapMod\""
+    )]
     Vocab(VocabArgs),
-    /// Apply a battle result (the game's dump or sowbridge's result CSV).
+    /// Apply a battle result (the game's final dump or sowbridge's result CSV).
+    #[command(
+        after_help = "Examples:\n  sowbridge apply \"C:\\Games\\SOWGB\\Work\\sowgb_gamedb_03-28-09_15-00-00.csv\" --dry-run\n  sowbridge apply T20-18.28.result.csv --winner allies --withdraw-to SP-EXT=13.29"
+    )]
     Apply(ApplyArgs),
     /// Revert the newest applied battle.
+    #[command(after_help = "Examples:\n  sowbridge undo T20-18.28 --dry-run\n  sowbridge undo T20-18.28")]
     Undo {
         /// The battle id, e.g. T20-18.28.
         battle: String,
@@ -50,13 +60,18 @@ pub enum Command {
         dry_run: bool,
     },
     /// Rebuild the state from the journal and prove every man is accounted for.
+    #[command(after_help = "Examples:\n  sowbridge audit\n  sowbridge audit --json")]
     Audit(JsonFlag),
     /// List the battles with their state.
+    #[command(after_help = "Examples:\n  sowbridge battles\n  sowbridge battles --json")]
     Battles(JsonFlag),
     /// One battle.
     #[command(subcommand)]
     Battle(BattleCommand),
     /// Apply result files as they appear in the inbox, exactly once.
+    #[command(
+        after_help = "Examples:\n  sowbridge watch --inbox \"C:\\Games\\SOWGB\\Work\"\n  sowbridge watch --poll 1000      # network shares, Wine"
+    )]
     Watch(WatchArgs),
     /// Try sowbridge on the example campaign, leaving the one shipped untouched: copies it
     /// into a new folder and exports the battle of Medellín there.
@@ -77,6 +92,9 @@ pub enum Command {
 #[derive(Debug, Subcommand)]
 pub enum BattleCommand {
     /// The battle's record, report and dice.
+    #[command(
+        after_help = "Examples:\n  sowbridge battle show T20-18.28\n  sowbridge battle show T20-18.28 --briefing allies --umpire"
+    )]
     Show {
         /// The battle id.
         id: String,
@@ -127,6 +145,7 @@ pub struct WatchArgs {
 #[derive(Debug, Subcommand)]
 pub enum TurnCommand {
     /// Move to the next two-week turn: returns due, penalties ended, ammunition made good.
+    #[command(after_help = "Examples:\n  sowbridge turn advance --dry-run\n  sowbridge turn advance")]
     Advance(TurnAdvanceArgs),
 }
 
@@ -200,6 +219,9 @@ pub struct ApplyArgs {
 #[derive(Debug, Subcommand)]
 pub enum ExportCommand {
     /// The forces in contact at a hex, as a SoW NapMod multiplayer battle.
+    #[command(
+        after_help = "Examples:\n  sowbridge export hex 18.28 --dry-run\n  sowbridge export hex 18.28 --reserve FR-I-LAS-1 --out \"C:\\Games\\SOWGB\\Work\""
+    )]
     Hex(ExportHexArgs),
 }
 
@@ -266,8 +288,14 @@ pub struct VocabArgs {
 pub enum VocabCommand {
     /// List every class, drill, weapon and quality level of the vocabulary that the install
     /// lacks (exit 1 when anything is missing).
+    #[command(
+        after_help = "Examples:\n  sowbridge vocab check \"C:\\Games\\SOWGB\\Mods\\NapMod\\Logistics\"\n  sowbridge vocab check Mods/NapMod --base Logistics --json"
+    )]
     Check(VocabCheckArgs),
     /// Write a starting vocabulary chosen from the install's Logistics files.
+    #[command(
+        after_help = "Example:\n  sowbridge vocab init \"C:\\Games\\SOWGB\\Mods\\NapMod\" --out my-vocabulary"
+    )]
     Init(VocabInitArgs),
 }
 

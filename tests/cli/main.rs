@@ -11,6 +11,7 @@ mod check;
 mod crash;
 mod export;
 mod mutation;
+mod newcomer;
 mod results;
 mod scale;
 mod turn;
