@@ -87,7 +87,7 @@ pub fn policy_verdict(
         inflicted.get(&Side::French).copied().unwrap_or(0),
         inflicted.get(&Side::Allies).copied().unwrap_or(0),
         if held_txt.is_empty() {
-            "no end positions (no startlocs.csv)".to_string()
+            "not judged (no startlocs.csv of this battle beside the dump)".to_string()
         } else {
             held_txt.join(", ")
         }

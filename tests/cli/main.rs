@@ -12,6 +12,7 @@ mod crash;
 mod export;
 mod mutation;
 mod newcomer;
+mod realfiles;
 mod results;
 mod scale;
 mod turn;

@@ -18,7 +18,7 @@ use crate::rules::dice::{Dice, SeededDice};
 use crate::rules::verdict::{Presence, Verdict, objectives_held, policy_verdict};
 use crate::rules::withdrawal::{check_destination, plan_withdrawal};
 
-use super::matching::{self, Matched};
+use super::matching::{self, Matched, side_of_row};
 use super::{ApplyRequest, Withdrawal, report};
 
 /// Everything decided before the campaign is changed.
@@ -112,20 +112,11 @@ pub(super) fn compute(
             }
             let held = match startlocs {
                 Some(sl) => {
-                    let side_of: BTreeMap<String, Side> = b
-                        .chains
-                        .iter()
-                        .map(|e| {
-                            (
-                                e.id.to_uppercase(),
-                                if e.chain.side() == 1 { Side::French } else { Side::Allies },
-                            )
-                        })
-                        .collect();
                     let presence: Presence = sl
-                        .units
-                        .iter()
-                        .filter_map(|(id, loc)| side_of.get(id).map(|s| ((loc.x, loc.z), *s, loc.head_count)))
+                        .rows()
+                        .filter_map(|(key, loc)| {
+                            side_of_row(b, key).map(|s| ((loc.x, loc.z), s, loc.head_count))
+                        })
                         .collect();
                     objectives_held(
                         &b.objectives,

@@ -47,10 +47,15 @@ pub struct Matched {
     pub missing: Vec<String>,
 }
 
-/// True when a dump row names the exported row: by its display name, or by its SoW id.
+/// True when a dump row names the exported row: by its display name or its SoW id, as
+/// written or with a player's name in parentheses after it. Real names end in parentheses of
+/// their own (`1st/52nd (Oxfordshire) Regiment of Foot (Light Infantry)`, `95th (Rifles)`),
+/// so a trailing `(…)` is a player's only when what is left is the exported name.
 fn same_unit(u: &DumpUnit, e: &ChainEntry) -> bool {
-    let name = sow_field(&u.name);
-    name.eq_ignore_ascii_case(&sow_field(&e.name)) || name.eq_ignore_ascii_case(&e.id)
+    let exported = sow_field(&e.name);
+    [sow_field(&u.written), sow_field(&u.name)]
+        .iter()
+        .any(|n| n.eq_ignore_ascii_case(&exported) || n.eq_ignore_ascii_case(&e.id))
 }
 
 /// How many of a dump's units a battle exported under the same chain and name (or id).
@@ -63,6 +68,22 @@ pub fn units_recognised(b: &BattleRecord, d: &GameDump) -> usize {
 pub fn dump_belongs(b: &BattleRecord, d: &GameDump) -> bool {
     let n = units_recognised(b, d);
     n > 0 && n * 2 >= d.units.len()
+}
+
+/// The side of a `startlocs.csv` row, keyed by SoW id or by display name: by the exported row
+/// of that id, else by the exported rows of that name when they are all of one side (names
+/// repeat: couriers, wagons, sometimes battalions of two sides). `None` when no exported row
+/// has that key, or its rows are of both sides.
+pub fn side_of_row(b: &BattleRecord, key: &str) -> Option<crate::model::Side> {
+    let side = |e: &ChainEntry| {
+        if e.chain.side() == 1 { crate::model::Side::French } else { crate::model::Side::Allies }
+    };
+    if let Some(e) = b.chains.iter().find(|e| e.id.eq_ignore_ascii_case(key)) {
+        return Some(side(e));
+    }
+    let mut sides = b.chains.iter().filter(|e| sow_field(&e.name).eq_ignore_ascii_case(key)).map(side);
+    let first = sides.next()?;
+    sides.all(|s| s == first).then_some(first)
 }
 
 /// How many of a battle's exported rows a `startlocs.csv` lists, by SoW id or by name.

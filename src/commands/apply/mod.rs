@@ -70,6 +70,8 @@ pub struct Applied {
     pub diff: String,
     /// The SHA-256 of the `startlocs.csv` read with the result, when one was.
     pub startlocs_sha256: Option<String>,
+    /// Which evidence made the result final, in words (the report's `Result:` line).
+    pub evidence: String,
 }
 
 /// A force's withdrawal and whether a river lay at its back.
@@ -109,6 +111,9 @@ pub fn run(dir: &CampaignDir, a: &crate::cli::ApplyArgs) -> anyhow::Result<()> {
         return super::print_json(&r);
     }
     print!("{}", r.report);
+    if !r.evidence.starts_with("final") && r.evidence != MANUAL {
+        eprintln!("note: {}: {}", a.file.display(), r.evidence);
+    }
     if a.dry_run {
         println!("\n## Changes (dry run: nothing written)\n");
         print!("{}", r.diff);
@@ -242,7 +247,7 @@ pub fn apply_result(dir: &CampaignDir, req: &ApplyRequest) -> Result<Applied> {
     }
     let (startlocs, evidence) = match &rf {
         ResultFile::GameDump(_) => final_evidence(&battle, &input, req)?,
-        ResultFile::Manual(_) => (None, "settled by hand".to_string()),
+        ResultFile::Manual(_) => (None, MANUAL.to_string()),
     };
     let startlocs_bytes = startlocs.as_ref().and(input.startlocs.clone());
     let startlocs_sha256 = startlocs_bytes.as_deref().map(sha256_hex);
@@ -286,6 +291,7 @@ pub fn apply_result(dir: &CampaignDir, req: &ApplyRequest) -> Result<Applied> {
             report,
             diff,
             startlocs_sha256,
+            evidence,
         });
     };
     let mut extra = Commit::default();
@@ -321,6 +327,7 @@ pub fn apply_result(dir: &CampaignDir, req: &ApplyRequest) -> Result<Applied> {
         report,
         diff,
         startlocs_sha256,
+        evidence,
     })
 }
 
@@ -339,6 +346,9 @@ pub fn state_files(c: &Campaign) -> crate::store::journal::StateFiles {
     }
     m
 }
+
+/// The evidence of a result settled by hand.
+const MANUAL: &str = "settled by hand";
 
 /// The first words of a waiting reason for a file the game is still writing.
 pub const INCOMPLETE: &str = "still being written";

@@ -86,10 +86,14 @@ fn significant(fields: &[String]) -> usize {
 pub struct DumpUnit {
     /// The unit's SoW hierarchy chain (Side … Reg).
     pub chain: Chain,
-    /// `Our Name` without a trailing `(player)`.
+    /// `Our Name` without a trailing `(…)`, which may be a player's name.
     pub name: String,
-    /// The player named in parentheses at the end of `Our Name`, for player-led commanders.
+    /// The text in parentheses at the end of `Our Name`: a player's name for player-led
+    /// commanders, or part of the unit's own name (`95th (Rifles)`). Which one is decided
+    /// against the exported name, when the dump is matched to its battle.
     pub player: Option<String>,
+    /// `Our Name` as written.
+    pub written: String,
     /// The first line the unit appears on.
     pub line: u64,
     /// Ammunition left, as the game wrote it (blank: unknown).
@@ -229,6 +233,7 @@ fn dump_row(at: &mut At<'_>, fields: &[String]) -> Option<DumpUnit> {
         chain: chain?,
         name,
         player,
+        written: fields[6].clone(),
         line: at.line,
         ammo,
         status: fields[8].clone(),

@@ -36,8 +36,17 @@ pub struct StartLocs {
     pub file: String,
     /// The game time in the header's last field (`10:03:30`), when it looks like a time.
     pub time: Option<String>,
-    /// Units by their ID, upper-cased.
-    pub units: BTreeMap<String, EndLocation>,
+    /// Rows by their first column, upper-cased: the unit's ID, or its display name (the
+    /// editor's own code says both, sow-formats.md §7.2). Names repeat — every courier, every
+    /// supply wagon — so a key may hold several rows, in file order.
+    pub units: BTreeMap<String, Vec<EndLocation>>,
+}
+
+impl StartLocs {
+    /// Every row with its key, in key order.
+    pub fn rows(&self) -> impl Iterator<Item = (&str, &EndLocation)> {
+        self.units.iter().flat_map(|(k, v)| v.iter().map(move |l| (k.as_str(), l)))
+    }
 }
 
 /// The `startlocs.csv` columns, by position (sow-formats.md §3.2).
@@ -52,7 +61,8 @@ fn looks_like_time(s: &str) -> bool {
 }
 
 /// Reads `startlocs.csv` written by `dumplocs` (sow-formats.md §3.2): line 1 is the header,
-/// whose last field is the game time; each row is one unit's state, keyed by its ID.
+/// whose last field is the game time; each row is one unit's state, keyed by its ID or its
+/// name (a name may repeat).
 pub fn parse_startlocs(file: &str, bytes: &[u8]) -> Result<StartLocs, Problems> {
     let (text, _) = decode(bytes);
     let mut problems = Problems::default();
@@ -99,14 +109,10 @@ pub fn parse_startlocs(file: &str, bytes: &[u8]) -> Result<StartLocs, Problems> 
             at.problem("Name", "is empty");
             continue;
         }
-        if let Some(first) = locs.units.get(&id) {
-            at.problem("Name", format!("'{id}' is listed twice (also on line {})", first.line));
-            continue;
-        }
         if let (Some(x), Some(z), Some(head_count)) = (x, z, head_count) {
             let formation = get(6).to_string();
             let loc = EndLocation { line: line.number, ammo, x, z, formation, head_count, fatigue, morale };
-            locs.units.insert(id, loc);
+            locs.units.entry(id).or_default().push(loc);
         }
     }
     if locs.units.is_empty() && problems.is_empty() {
@@ -142,13 +148,13 @@ oob_2_1_1_1_2_3,15,-1,0,11000,9010.25,DRIL_Lvl6_Inf_Column,402,,
         let locs = parse_startlocs("startlocs.csv", &encode_sow(LOCS)).unwrap();
         assert_eq!(locs.time.as_deref(), Some("10:03:30"));
         assert_eq!(locs.units.keys().collect::<Vec<_>>(), ["OOB_1_1_1_1_1_1", "OOB_2_1_1_1_2_3"]);
-        let foot = &locs.units["OOB_1_1_1_1_1_1"];
+        let foot = &locs.units["OOB_1_1_1_1_1_1"][0];
         assert_eq!(
             (foot.line, foot.ammo, foot.x, foot.z, foot.formation.as_str()),
             (2, Some(27), 10234.5, 8832.1, "DRIL_Lvl6_Inf_Line")
         );
         assert_eq!((foot.head_count, foot.fatigue, foot.morale), (563, Some(120), Some(900)));
-        let leger = &locs.units["OOB_2_1_1_1_2_3"];
+        let leger = &locs.units["OOB_2_1_1_1_2_3"][0];
         assert_eq!((leger.line, leger.head_count, leger.fatigue, leger.morale), (4, 402, None, None));
     }
 
@@ -159,7 +165,18 @@ oob_2_1_1_1_2_3,15,-1,0,11000,9010.25,DRIL_Lvl6_Inf_Column,402,,
     }
 
     #[test]
-    fn bad_rows_twice_listed_units_and_a_torn_end_are_all_reported() {
+    fn rows_keyed_by_names_that_repeat_are_all_kept() {
+        let text = "Name,Ammo,dir x,dir z,loc x,loc z,Formation,Head Count,Fatigue,Morale,14:59:57\n\
+                    Courier,0,1,0,100,100,DRIL_SupplyWagon,10,0,0\n\
+                    1/29th Foot,27,1,0,200,200,DRIL_Lvl6_Inf_Line,420,4,10\n\
+                    Courier,0,1,0,900,900,DRIL_SupplyWagon,10,0,0\n";
+        let locs = parse_startlocs("startlocs.csv", text.as_bytes()).unwrap();
+        assert_eq!(locs.units["COURIER"].iter().map(|l| l.line).collect::<Vec<_>>(), [2, 4]);
+        assert_eq!(locs.rows().count(), 3);
+    }
+
+    #[test]
+    fn bad_rows_and_a_torn_end_are_all_reported() {
         let text = LOCS.to_string()
             + "OOB_1_1_1_1_1_1,27,0,0,1,2,DRIL,10,0,0\n"
             + "OOB_1_1_1_1_2_1,27,0,0,east,2,DRIL,-3,0,0\n"
@@ -167,7 +184,6 @@ oob_2_1_1_1_2_3,15,-1,0,11000,9010.25,DRIL_Lvl6_Inf_Column,402,,
         assert_eq!(
             shown(&text),
             [
-                "startlocs.csv:6: Name: 'OOB_1_1_1_1_1_1' is listed twice (also on line 2)",
                 "startlocs.csv:7: Head Count: '-3' is negative",
                 "startlocs.csv:7: loc x: 'east' is not a number",
                 "startlocs.csv:8: truncated: the last line has no line ending; the file was cut while being written",
