@@ -73,6 +73,32 @@ pub enum Command {
         after_help = "Examples:\n  sowbridge watch --inbox \"C:\\Games\\SOWGB\\Work\"\n  sowbridge watch --poll 1000      # network shares, Wine"
     )]
     Watch(WatchArgs),
+    /// Write a tiny calibration battle for your own install, to settle how it writes its
+    /// files (read them back with `inspect`).
+    #[command(
+        after_help = "Examples:\n  sowbridge calibrate\n  sowbridge calibrate --out calibration --profile x64"
+    )]
+    Calibrate {
+        /// Output folder (default: [paths] sow_work of campaign.toml, else ./calibration).
+        #[arg(long)]
+        out: Option<PathBuf>,
+        /// SoW profile (default: the campaign's).
+        #[arg(long)]
+        profile: Option<String>,
+    },
+    /// Report what sowbridge understands of the game's files: dumps, startlocs.csv, dumped
+    /// OOBs and scenarios, or a whole Work folder.
+    #[command(
+        after_help = "Examples:\n  sowbridge inspect \"C:\\Games\\SOWGB\\Work\"\n  sowbridge inspect sowgb_gamedb_03-28-09_15-00-00.csv startlocs.csv --json"
+    )]
+    Inspect {
+        /// Files or folders to read.
+        #[arg(required = true)]
+        paths: Vec<PathBuf>,
+        /// Print the report as JSON.
+        #[arg(long)]
+        json: bool,
+    },
     /// Try sowbridge on the example campaign, leaving the one shipped untouched: copies it
     /// into a new folder and exports the battle of Medellín there.
     #[command(

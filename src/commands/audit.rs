@@ -249,7 +249,7 @@ pub fn run(dir: &CampaignDir, json: bool) -> Result<()> {
             )),
             (_, Some(e)) if e.kind == EntryKind::Apply => problems.push(Problem::in_file(
                 &format!("battles/{}/battle.json", b.id),
-                format!("journal entry {} applied it, but the record says {:?}", e.seq, b.state),
+                format!("journal entry {} applied it, but the record says {}", e.seq, b.state.word()),
             )),
             _ => {}
         }
@@ -259,8 +259,13 @@ pub fn run(dir: &CampaignDir, json: bool) -> Result<()> {
         super::print_json(&rep)?;
     } else {
         println!(
-            "audit: {} journal entries replayed from the baseline; {} battles applied; {} unit results checked, {} men accounted for",
-            rep.entries, rep.battles_applied, rep.units_checked, rep.men_accounted
+            "audit: {} journal entr{} replayed from the baseline; {} battle{} applied; {} unit results checked, {} men accounted for",
+            rep.entries,
+            if rep.entries == 1 { "y" } else { "ies" },
+            rep.battles_applied,
+            if rep.battles_applied == 1 { "" } else { "s" },
+            rep.units_checked,
+            rep.men_accounted
         );
         if !rep.undone.is_empty() {
             println!(

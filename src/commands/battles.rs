@@ -42,7 +42,7 @@ pub fn list(dir: &CampaignDir, json: bool) -> Result<()> {
         println!(
             "{:<14} {:<9} turn {:<3} {} {:<20} {}",
             b.id,
-            format!("{:?}", b.state).to_lowercase(),
+            b.state.word().to_string(),
             b.turn,
             b.hex,
             b.place,
@@ -79,8 +79,8 @@ pub fn template(dir: &CampaignDir, id: &str, out: Option<&std::path::Path>) -> R
     let b = dir.read_battle(id)?;
     if !b.state.is_pending() {
         return Err(Error::refused(format!(
-            "battle {id} is {:?}, not waiting for a result: there is nothing to fill in",
-            b.state
+            "battle {id} is {}, not waiting for a result: there is nothing to fill in",
+            b.state.word()
         ))
         .into());
     }
@@ -127,12 +127,12 @@ pub fn template(dir: &CampaignDir, id: &str, out: Option<&std::path::Path>) -> R
 
 fn describe(b: &BattleRecord) -> String {
     let mut s = format!(
-        "battle {} at {} ({}), turn {}: {:?}\nattacker: {} ({})\nmap: {} at {}° ({})\nprofile: {}, seed {}, army indices {:?}\n",
+        "battle {} at {} ({}), turn {}: {}\nattacker: {} ({})\nmap: {} at {}° ({})\nprofile: {}, seed {}, SoW army index {}\n",
         b.id,
         b.hex,
         b.place,
         b.turn,
-        b.state,
+        b.state.word(),
         b.attacker,
         b.attacker_reason,
         b.map.id,
@@ -140,7 +140,7 @@ fn describe(b: &BattleRecord) -> String {
         b.map.reason,
         b.profile,
         b.seed,
-        b.army_index
+        b.army_index.iter().map(|(side, i)| format!("{side} {i}")).collect::<Vec<_>>().join(", ")
     );
     for p in &b.participants {
         let role = match p.role {

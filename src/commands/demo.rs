@@ -10,9 +10,10 @@ use crate::cli::ExportHexArgs;
 use crate::error::Error;
 use crate::store::{CampaignDir, atomic_write};
 
-/// The example campaign's files, by path inside the campaign folder.
-pub const EXAMPLE_CAMPAIGN: [(&str, &[u8]); 9] = [
-    (".gitignore", include_bytes!("../../fixtures/peninsula/.gitignore")),
+/// The example campaign's files, by path inside the campaign folder (the fixture's
+/// `.gitignore`, which keeps sowbridge's own files out of this repository, is no part of it:
+/// an umpire keeping a campaign in git wants the journal and battles kept).
+pub const EXAMPLE_CAMPAIGN: [(&str, &[u8]); 8] = [
     ("README.md", include_bytes!("../../fixtures/peninsula/README.md")),
     ("campaign.toml", include_bytes!("../../fixtures/peninsula/campaign.toml")),
     ("commanders.csv", include_bytes!("../../fixtures/peninsula/commanders.csv")),
@@ -85,6 +86,7 @@ mod tests {
                     .unwrap_or_default()
             })
             .filter(|p| !p.starts_with("battles/") && !p.starts_with("journal") && p != "campaign.lock")
+            .filter(|p| p != ".gitignore")
             .filter(|p| !["map/battle-maps.csv", "returns.csv", "score.csv"].contains(&p.as_str()))
             .collect();
         on_disk.sort();

@@ -3,10 +3,12 @@
 pub mod apply;
 pub mod audit;
 pub mod battles;
+pub mod calibrate;
 pub mod check;
 pub mod contacts;
 pub mod demo;
 pub mod export;
+pub mod inspect;
 pub mod status;
 pub mod turn;
 pub mod undo;
@@ -37,6 +39,8 @@ pub fn run(cli: Cli) -> Result<()> {
         Command::Battle(BattleCommand::Template { id, out }) => battles::template(&dir, &id, out.as_deref()),
         Command::Watch(a) => watch::run(&dir, &a),
         Command::Demo { dir: folder } => demo::run(&folder),
+        Command::Calibrate { out, profile } => calibrate::run(&dir, out.as_deref(), profile.as_deref()),
+        Command::Inspect { paths, json } => inspect::run(&dir, &paths, json),
         Command::Turn(TurnCommand::Advance(a)) => turn::run(&dir, &a),
     }
 }

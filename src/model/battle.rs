@@ -26,6 +26,16 @@ pub enum BattleState {
 }
 
 impl BattleState {
+    /// The state in the umpire's words, as `battles` lists it.
+    pub fn word(self) -> &'static str {
+        match self {
+            BattleState::Exported => "exported",
+            BattleState::Applied => "applied",
+            BattleState::Undone => "undone",
+            BattleState::Replaced => "replaced",
+        }
+    }
+
     /// True while a result may be applied to it.
     pub fn is_pending(self) -> bool {
         matches!(self, BattleState::Exported | BattleState::Undone)

@@ -7,6 +7,7 @@ mod common;
 mod synth;
 
 mod apply;
+mod calibrate;
 mod check;
 mod crash;
 mod export;

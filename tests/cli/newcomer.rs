@@ -105,6 +105,8 @@ fn every_command_s_help_shows_an_example() {
         &["battle", "template"],
         &["audit"],
         &["demo"],
+        &["calibrate"],
+        &["inspect"],
     ] {
         let mut args: Vec<&str> = cmd.to_vec();
         args.push("--help");

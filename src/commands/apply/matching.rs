@@ -60,8 +60,32 @@ fn same_unit(u: &DumpUnit, e: &ChainEntry) -> bool {
 
 /// How many of a dump's units a battle exported under the same chain and name (or id).
 pub fn units_recognised(b: &BattleRecord, d: &GameDump) -> usize {
-    let by_chain: BTreeMap<Chain, &ChainEntry> = b.chains.iter().map(|e| (e.chain, e)).collect();
+    recognised_in(&b.chains, d)
+}
+
+/// How many of a dump's units a chain map holds under the same chain and name (or id).
+pub fn recognised_in(chains: &[ChainEntry], d: &GameDump) -> usize {
+    let by_chain: BTreeMap<Chain, &ChainEntry> = chains.iter().map(|e| (e.chain, e)).collect();
     d.units.iter().filter(|(c, u)| by_chain.get(c).is_some_and(|e| same_unit(u, e))).count()
+}
+
+/// How a dump's unit column names the exported rows: (by SoW id, by display name, by display
+/// name with a player's name after it), counted over the rows a chain map holds.
+pub fn naming(chains: &[ChainEntry], d: &GameDump) -> (usize, usize, usize) {
+    let by_chain: BTreeMap<Chain, &ChainEntry> = chains.iter().map(|e| (e.chain, e)).collect();
+    let mut n = (0, 0, 0);
+    for (c, u) in &d.units {
+        let Some(e) = by_chain.get(c) else { continue };
+        let written = sow_field(&u.written);
+        if written.eq_ignore_ascii_case(&e.id) {
+            n.0 += 1;
+        } else if written.eq_ignore_ascii_case(&sow_field(&e.name)) {
+            n.1 += 1;
+        } else if same_unit(u, e) {
+            n.2 += 1;
+        }
+    }
+    n
 }
 
 /// True when most of a dump's units are a battle's own: the dump was written by that battle.
@@ -88,7 +112,12 @@ pub fn side_of_row(b: &BattleRecord, key: &str) -> Option<crate::model::Side> {
 
 /// How many of a battle's exported rows a `startlocs.csv` lists, by SoW id or by name.
 pub fn rows_listed(b: &BattleRecord, sl: &StartLocs) -> usize {
-    b.chains
+    listed_in(&b.chains, sl)
+}
+
+/// How many rows of a chain map a `startlocs.csv` lists, by SoW id or by name.
+pub fn listed_in(chains: &[ChainEntry], sl: &StartLocs) -> usize {
+    chains
         .iter()
         .filter(|e| {
             sl.units.contains_key(&e.id.to_uppercase())
@@ -233,8 +262,10 @@ pub fn match_manual(b: &BattleRecord, r: &ManualResult, allow_missing: bool) -> 
             },
         );
     }
+    // A unit whose row is there but refused above is not missing too.
+    let listed: std::collections::BTreeSet<&str> = r.rows.iter().map(|row| row.unit.as_str()).collect();
     for u in &b.units {
-        if !m.losses.contains_key(&u.unit) {
+        if !listed.contains(u.unit.as_str()) {
             m.missing.push(u.unit.clone());
         }
     }

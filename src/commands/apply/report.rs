@@ -93,7 +93,7 @@ pub fn render(c: &Campaign, b: &BattleRecord, r: &ReportInput<'_>) -> String {
         r.verdict.winner.map_or("Draw".to_string(), |w| format!("{w} victory")),
         r.verdict.explanation
     );
-    let _ = writeln!(s, "Pursuit (8.7): {}\n", r.pursuit);
+    let _ = writeln!(s, "Pursuit: {}\n", r.pursuit);
     if !r.missing.is_empty() {
         let _ = writeln!(
             s,

@@ -433,6 +433,7 @@ fn plan(dir: &CampaignDir, c: &Campaign, hex: HexId, a: &ExportHexArgs) -> Resul
         objectives: &objectives,
         intro: &intro,
         master: a.master,
+        script: &[],
     };
     let files = render(&input)?;
 

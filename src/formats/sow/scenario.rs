@@ -59,6 +59,10 @@ pub struct ScenarioInput<'a> {
     pub intro: &'a str,
     /// Write the MASTER form of `scenario.csv`.
     pub master: bool,
+    /// Further battlescript commands, each at seconds after the start (the calibration
+    /// battle's `dumpoobscen`, `dumpscen` and early dumps); written after the joiners are
+    /// hidden, in the order given.
+    pub script: &'a [(u32, &'a str)],
 }
 
 /// One file to write, relative to the output folder.
@@ -296,6 +300,9 @@ pub fn battlescript_csv(p: &Profile, input: &ScenarioInput<'_>) -> Result<String
         for id in &a.ids {
             line(&mut out, start, id, "hideunit");
         }
+    }
+    for (after, command) in input.script {
+        line(&mut out, start + after, "", command);
     }
     for a in input.arrivals {
         for id in &a.ids {
