@@ -8,6 +8,7 @@ use std::sync::mpsc;
 use compact_str::CompactString;
 
 use crate::error::{Problem, Problems};
+use crate::model::dialect::Dialect;
 use crate::model::kinds::parse_status_list;
 use crate::model::oob::IdMap;
 use crate::model::{
@@ -342,6 +343,8 @@ struct ForceRows {
     /// The line of each unit.
     lines: Vec<u32>,
     extra_cols: Vec<String>,
+    /// How the file was saved.
+    dialect: Dialect,
 }
 
 /// One record of `forces.csv` with its known columns picked out, in [`FORCE_COLUMNS`] order
@@ -380,8 +383,10 @@ enum ForcesSource<'f> {
 fn parse_forces(src: ForcesSource<'_>, grid: &HexGrid, p: &mut Problems) -> ForceRows {
     match src {
         ForcesSource::Bytes(bytes) => {
-            let (text, _) = decode(bytes);
-            let Some(records) = Records::open(names::FORCES, &text, p) else { return ForceRows::default() };
+            let (text, encoding) = decode(bytes);
+            let Some(records) = Records::open(names::FORCES, &text, encoding, p) else {
+                return ForceRows::default();
+            };
             // Decoded text is never undecidable.
             build_forces(records, bytes.len() as u64, grid, p).unwrap_or_default()
         }
@@ -436,10 +441,12 @@ fn build_forces<R: std::io::Read + Send>(
     grid: &HexGrid,
     p: &mut Problems,
 ) -> Option<ForceRows> {
-    let mut out = ForceRows::default();
+    let mut out = ForceRows { dialect: records.dialect(), ..ForceRows::default() };
     let headers = records.headers.clone();
     out.extra_cols = headers.iter().filter(|h| !FORCE_COLUMNS.contains(&h.as_str())).cloned().collect();
-    if !require_columns(names::FORCES, &headers, &["id", "parent", "level", "name", "nation", "men"], p) {
+    let sep = out.dialect.separator;
+    if !require_columns(names::FORCES, &headers, sep, &["id", "parent", "level", "name", "nation", "men"], p)
+    {
         return Some(out);
     }
     if size < THREADED_FROM {
@@ -447,6 +454,7 @@ fn build_forces<R: std::io::Read + Send>(
         while let Some((line, rec)) = records.next_record(p) {
             build.row(line, rec, &mut out, p);
         }
+        out.dialect = records.dialect();
         return (!records.undecidable()).then_some(out);
     }
     let undecidable = std::thread::scope(|s| {
@@ -462,7 +470,7 @@ fn build_forces<R: std::io::Read + Send>(
                     break;
                 }
             }
-            (problems, records.undecidable())
+            (problems, records.undecidable(), records.dialect())
         });
         let build = UnitBuilder::new(&headers, grid);
         for batch in full_rx {
@@ -473,8 +481,9 @@ fn build_forces<R: std::io::Read + Send>(
             let _ = empty_tx.send(batch);
         }
         match reader.join() {
-            Ok((problems, undecidable)) => {
+            Ok((problems, undecidable, dialect)) => {
                 p.0.extend(problems.0);
+                out.dialect = dialect;
                 undecidable
             }
             Err(panic) => std::panic::resume_unwind(panic),
@@ -661,6 +670,15 @@ impl<'g> UnitBuilder<'g> {
     }
 }
 
+/// Which of the files the order of battle refers to were read whole (see [`Table::whole`]):
+/// references into one that was not are not checked, since its own problems say why.
+#[derive(Debug, Clone, Copy)]
+struct WholeFiles {
+    roads: bool,
+    settlements: bool,
+    commanders: bool,
+}
+
 /// Checks the tree: duplicate ids, unknown parents, cycles, sides, levels, hexes, commanders.
 /// It walks the order of battle's own indexes (by id, first row of an id winning).
 fn validate_tree(
@@ -668,6 +686,7 @@ fn validate_tree(
     lines: &[u32],
     map: &CampaignMap,
     commanders: &[Commander],
+    whole: WholeFiles,
     p: &mut Problems,
 ) {
     let file = names::FORCES;
@@ -726,11 +745,12 @@ fn validate_tree(
                 if let (Some(h), Some(m)) = (u.hex, u.moving_to) {
                     if !map.grid.adjacent(h, m) {
                         p.push(Problem::at(file, line, "moving_to", format!("{m} is not adjacent to {h}")));
-                    } else if map.road(h, m).is_none() {
+                    } else if whole.roads && map.road(h, m).is_none() {
                         p.push(Problem::at(file, line, "moving_to", format!("no road joins {h} to {m}")));
                     }
                 }
                 if let Some(d) = u.depot()
+                    && whole.settlements
                     && !settlement_names.contains_key(d)
                 {
                     p.push(Problem::at(file, line, "depot", format!("unknown settlement '{d}'")));
@@ -739,6 +759,7 @@ fn validate_tree(
         }
         if let Some(c) = u.commander() {
             match commander_by_name.get(c) {
+                None if !whole.commanders => {}
                 None => {
                     p.push(Problem::at(file, line, "commander", format!("'{c}' is not in commanders.csv")))
                 }
@@ -812,44 +833,65 @@ struct Rest {
     battle_maps: BTreeMap<HexId, BattleMapChoice>,
     returns: Vec<crate::model::ledger::Return>,
     score: Vec<crate::model::ledger::ScoreRow>,
+    /// How each file read was saved.
+    dialects: BTreeMap<&'static str, Dialect>,
+    /// Which files were read whole.
+    whole: WholeFiles,
 }
 
 fn parse_rest(files: &CampaignFiles, grid: &HexGrid, p: &mut Problems) -> Rest {
-    let table = |name: &'static str, p: &mut Problems, req: bool| -> Table {
+    let mut dialects = BTreeMap::new();
+    let mut table = |name: &'static str, p: &mut Problems, req: bool| -> Table {
         let bytes = if req { required(files, name, p) } else { files.get(name) };
-        // A missing file reads as an empty table under its own name, so that what follows
-        // from it is still placed in that file.
-        bytes.map_or_else(
-            || {
-                let mut t = Table::default();
-                t.file = name.to_string();
-                t
-            },
-            |b| Table::parse(name, b, p),
-        )
+        // A missing file reads as an empty table under its own name, whose columns are not
+        // asked for: the missing file is the one problem.
+        let t = bytes.map_or_else(|| Table::absent(name), |b| Table::parse(name, b, p));
+        if t.present {
+            dialects.insert(name, t.dialect);
+        }
+        t
     };
     let hexes = parse_hexes(&table(names::HEXES, p, true), grid, p);
-    let roads = parse_sides(&table(names::ROADS, p, true), grid, "class", p, |f| {
-        match f.text("class").to_ascii_lowercase().as_str() {
+    let roads_t = table(names::ROADS, p, true);
+    let roads =
+        parse_sides(&roads_t, grid, "class", p, |f| match f.text("class").to_ascii_lowercase().as_str() {
             "major" | "" => Some(RoadClass::Major),
             "secondary" | "minor" => Some(RoadClass::Secondary),
             other => {
                 f.problem("class", format!("'{other}' is not major or secondary"));
                 None
             }
-        }
-    });
+        });
     let rivers =
         parse_sides(&table(names::RIVERS, p, true), grid, "name", p, |f| Some(f.text("name").to_string()));
-    let settlements = parse_settlements(&table(names::SETTLEMENTS, p, true), grid, p);
-    let (commanders, commander_columns) = parse_commanders(&table(names::COMMANDERS, p, true), p);
+    let settlements_t = table(names::SETTLEMENTS, p, true);
+    let settlements = parse_settlements(&settlements_t, grid, p);
+    let commanders_t = table(names::COMMANDERS, p, true);
+    let (commanders, commander_columns) = parse_commanders(&commanders_t, p);
+    let whole = WholeFiles {
+        roads: roads_t.whole(&["from", "to"]),
+        settlements: settlements_t.whole(&["name"]),
+        commanders: commanders_t.whole(&["name", "side"]),
+    };
     let battle_maps = match files.get(names::BATTLE_MAPS) {
         Some(_) => parse_battle_maps(&table(names::BATTLE_MAPS, p, false), grid, p),
         None => BTreeMap::new(),
     };
-    let returns = files.get(names::RETURNS).map(|b| super::ledger::parse_returns(b, p)).unwrap_or_default();
-    let score = files.get(names::SCORE).map(|b| super::ledger::parse_score(b, p)).unwrap_or_default();
-    Rest { hexes, roads, rivers, settlements, commanders, commander_columns, battle_maps, returns, score }
+    let returns = super::ledger::parse_returns(&table(names::RETURNS, p, false), p);
+    let score = super::ledger::parse_score(&table(names::SCORE, p, false), p);
+    Rest {
+        hexes,
+        roads,
+        rivers,
+        settlements,
+        commanders,
+        commander_columns,
+        battle_maps,
+        returns,
+        score,
+        dialects,
+        whole,
+    }
 }
 
 /// Parses and validates a whole campaign. Every problem is collected.
@@ -869,15 +911,20 @@ pub fn parse_campaign(files: &CampaignFiles) -> Result<Campaign, Problems> {
     let (rest, oob, lines) = std::thread::scope(|s| {
         let forces = s.spawn(|| {
             let mut fp = Problems::default();
-            let (oob, lines) = match forces_src.map(|src| parse_forces(src, &grid, &mut fp)) {
-                Some(f) => (OrderOfBattle::new(f.units, f.extra_cols), f.lines),
-                None => (OrderOfBattle::default(), Vec::new()),
+            let (oob, lines, dialect) = match forces_src.map(|src| parse_forces(src, &grid, &mut fp)) {
+                Some(f) => (OrderOfBattle::new(f.units, f.extra_cols), f.lines, Some(f.dialect)),
+                None => (OrderOfBattle::default(), Vec::new(), None),
             };
-            (oob, lines, fp)
+            (oob, lines, dialect, fp)
         });
         let rest = parse_rest(files, &grid, &mut p);
-        let (oob, lines, fp) = forces.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+        let (oob, lines, dialect, fp) =
+            forces.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic));
         p.0.extend(fp.0);
+        let mut rest = rest;
+        if let Some(d) = dialect {
+            rest.dialects.insert(names::FORCES, d);
+        }
         (rest, oob, lines)
     });
     let Rest {
@@ -890,21 +937,38 @@ pub fn parse_campaign(files: &CampaignFiles) -> Result<Campaign, Problems> {
         battle_maps,
         returns,
         score,
+        dialects,
+        whole,
     } = rest;
     let map = CampaignMap { grid, hexes, roads, rivers, settlements };
-    validate_tree(&oob, &lines, &map, &commanders, &mut p);
+    validate_tree(&oob, &lines, &map, &commanders, whole, &mut p);
     if !p.is_empty() {
         p.0.sort();
         p.0.dedup();
+        // A whole file's problem (missing, unreadable) is the likely cause of the rest:
+        // it comes first.
+        p.0.sort_by_key(|x| x.line.is_some());
         return Err(p);
     }
-    Ok(Campaign { config, rules, map, oob, commanders, commander_columns, battle_maps, returns, score })
+    Ok(Campaign {
+        config,
+        rules,
+        map,
+        oob,
+        commanders,
+        commander_columns,
+        battle_maps,
+        returns,
+        score,
+        dialects,
+    })
 }
 
 /// Writes `forces.csv` (known columns, then the umpire's own). Each field is formatted
 /// into a buffer kept from row to row: a large order of battle has hundreds of thousands of
-/// rows, and a string per field would be millions of allocations.
-pub fn write_forces(oob: &OrderOfBattle) -> Vec<u8> {
+/// rows, and a string per field would be millions of allocations. Written in the dialect
+/// given (the one the file was read in).
+pub fn write_forces(oob: &OrderOfBattle, dialect: Dialect) -> Vec<u8> {
     /// A whole number, without the formatting machinery (millions of them).
     fn push_u32(buf: &mut String, mut n: u32) {
         let mut digits = [0u8; 10];
@@ -927,9 +991,7 @@ pub fn write_forces(oob: &OrderOfBattle) -> Vec<u8> {
             let _ = write!(buf, "{h}");
         }
     }
-    let mut w = csv::WriterBuilder::new()
-        .terminator(csv::Terminator::Any(b'\n'))
-        .from_writer(Vec::with_capacity(oob.units().len() * 64));
+    let mut w = dialect.writer().from_writer(Vec::with_capacity(oob.units().len() * 64));
     let head: Vec<&str> =
         FORCE_COLUMNS.iter().copied().chain(oob.extra_columns.iter().map(String::as_str)).collect();
     // Writing into a Vec<u8> cannot fail.
@@ -973,12 +1035,13 @@ pub fn write_forces(oob: &OrderOfBattle) -> Vec<u8> {
         }
         let _ = w.write_record(f.iter().map(String::as_bytes).chain(u.extra().iter().map(String::as_bytes)));
     }
-    w.into_inner().unwrap_or_default()
+    dialect.encode(w.into_inner().unwrap_or_default())
 }
 
-/// Writes `commanders.csv`.
-pub fn write_commanders(commanders: &[Commander], extra_cols: &[String]) -> Vec<u8> {
+/// Writes `commanders.csv` in the dialect given.
+pub fn write_commanders(commanders: &[Commander], extra_cols: &[String], dialect: Dialect) -> Vec<u8> {
     write_csv(
+        dialect,
         &COMMANDER_COLUMNS,
         extra_cols,
         commanders.iter().map(|c| {
@@ -995,9 +1058,10 @@ pub fn write_commanders(commanders: &[Commander], extra_cols: &[String]) -> Vec<
     )
 }
 
-/// Writes `map/battle-maps.csv`.
-pub fn write_battle_maps(maps: &BTreeMap<HexId, BattleMapChoice>) -> Vec<u8> {
+/// Writes `map/battle-maps.csv` in the dialect given.
+pub fn write_battle_maps(maps: &BTreeMap<HexId, BattleMapChoice>, dialect: Dialect) -> Vec<u8> {
     write_csv(
+        dialect,
         &BATTLE_MAP_COLUMNS,
         &[],
         maps.iter()
@@ -1026,7 +1090,8 @@ mod tests {
     fn read(text: &str, size: u64) -> (Option<ForceRows>, Vec<String>) {
         let grid = HexGrid { columns: 64, rows: 48, layout: Default::default() };
         let mut p = Problems::default();
-        let records = Records::open(names::FORCES, text, &mut p).unwrap();
+        let records =
+            Records::open(names::FORCES, text, crate::formats::text::Encoding::Utf8, &mut p).unwrap();
         let rows = build_forces(records, size, &grid, &mut p);
         let mut problems: Vec<String> = p.0.iter().map(ToString::to_string).collect();
         problems.sort();

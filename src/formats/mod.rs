@@ -1,6 +1,7 @@
 //! Text in and out: the campaign's CSV and TOML files, SoW profiles and vocabularies.
 
 pub mod campaign;
+pub mod excel;
 pub mod ledger;
 pub mod logistics;
 pub mod maps;

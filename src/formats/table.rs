@@ -6,7 +6,10 @@ use std::str::FromStr;
 
 use crate::error::{Problem, Problems};
 
-use super::text::decode;
+use crate::model::dialect::{Dialect, separator_name};
+
+use super::excel::{foreign_separator, other_separator};
+use super::text::{Encoding, decode};
 
 /// The records of a CSV file one at a time, with the header read first: what both
 /// [`Table::parse`] and the streaming reader of the order of battle stand on. Problems with
@@ -23,6 +26,13 @@ pub struct Records<'b, R = &'b [u8]> {
     /// A record's buffers kept for the next raw read (no allocation per record).
     spare: Option<csv::ByteRecord>,
     decoding: Decoding,
+    /// How the file was saved, as far as read.
+    dialect: Dialect,
+    /// Records that were one field holding the other separator (the first one's line and
+    /// their number), reported once at the end of the file.
+    mixed: Option<(u64, u64)>,
+    /// Records left out for their shape (bad CSV, too many fields, the other separator).
+    skipped: u64,
 }
 
 /// How the records' bytes become text.
@@ -40,16 +50,25 @@ enum Decoding {
 }
 
 impl<'b> Records<'b> {
-    /// Opens already decoded text; `None` (with a problem pushed) when the header line
-    /// cannot be read.
-    pub fn open(file: &'b str, text: &'b str, problems: &mut Problems) -> Option<Records<'b>> {
-        let rdr = csv::ReaderBuilder::new().has_headers(true).flexible(true).from_reader(text.as_bytes());
-        Records::start(file, rdr, Decoding::Decoded, problems)
+    /// Opens already decoded text, read from a file in `encoding`; `None` (with a problem
+    /// pushed) when the header line cannot be read.
+    pub fn open(
+        file: &'b str,
+        text: &'b str,
+        encoding: Encoding,
+        problems: &mut Problems,
+    ) -> Option<Records<'b>> {
+        let dialect = Dialect::sniff(text.as_bytes(), encoding);
+        let rdr = dialect.reader().from_reader(text.as_bytes());
+        Records::start(file, rdr, Decoding::Decoded, dialect, problems)
     }
 }
 
 /// A UTF-8 byte-order mark.
 const BOM: &[u8] = b"\xEF\xBB\xBF";
+
+/// How far a streamed file is read ahead for its header line, to find its dialect.
+const HEADER_LOOKAHEAD: u64 = 1 << 16;
 
 impl<'b, R: std::io::Read> Records<'b, std::io::Chain<std::io::Cursor<Vec<u8>>, R>> {
     /// Reads a file straight from a reader, without holding it whole, and decides its
@@ -71,13 +90,22 @@ impl<'b, R: std::io::Read> Records<'b, std::io::Chain<std::io::Cursor<Vec<u8>>, 
         }
         // A UTF-16 byte-order mark: the whole file's decoding follows it.
         let utf16 = head.starts_with(b"\xFF\xFE") || head.starts_with(b"\xFE\xFF");
-        let rdr = csv::ReaderBuilder::new()
-            .has_headers(true)
-            .flexible(true)
-            .buffer_capacity(1 << 16)
-            .from_reader(std::io::Cursor::new(head).chain(src));
+        // The header line, read ahead, says how the file was saved.
+        while !head.contains(&b'\n') && (head.len() as u64) < HEADER_LOOKAHEAD {
+            match src.by_ref().take(4096).read_to_end(&mut head) {
+                Ok(0) => break,
+                Ok(_) => {}
+                Err(e) => {
+                    problems.push(Problem::in_file(file, format!("cannot read: {e}")));
+                    return None;
+                }
+            }
+        }
+        let dialect = Dialect::sniff(&head, if bom { Encoding::Utf8Bom } else { Encoding::Utf8 });
+        let rdr =
+            dialect.reader().buffer_capacity(1 << 16).from_reader(std::io::Cursor::new(head).chain(src));
         let decoding = if utf16 { Decoding::Undecidable } else { Decoding::Utf8 { non_ascii: bom } };
-        Records::start(file, rdr, decoding, problems)
+        Records::start(file, rdr, decoding, dialect, problems)
     }
 }
 
@@ -86,6 +114,7 @@ impl<'b, R: std::io::Read> Records<'b, R> {
         file: &'b str,
         mut rdr: csv::Reader<R>,
         decoding: Decoding,
+        dialect: Dialect,
         problems: &mut Problems,
     ) -> Option<Records<'b, R>> {
         let raw = match rdr.byte_headers() {
@@ -95,10 +124,30 @@ impl<'b, R: std::io::Read> Records<'b, R> {
                 return None;
             }
         };
-        let mut records = Records { file, rdr, headers: Vec::new(), rec: None, spare: None, decoding };
+        let mut records = Records {
+            file,
+            rdr,
+            headers: Vec::new(),
+            rec: None,
+            spare: None,
+            decoding,
+            dialect,
+            mixed: None,
+            skipped: 0,
+        };
         let header = records.text_of(raw);
         records.headers = header.iter().map(|s| s.trim().to_ascii_lowercase()).collect();
         Some(records)
+    }
+
+    /// How the file was saved (its encoding as far as read: settled once it is all read).
+    pub fn dialect(&self) -> Dialect {
+        self.dialect
+    }
+
+    /// Records left out so far for their shape (each with a problem pushed).
+    pub fn skipped(&self) -> u64 {
+        self.skipped
     }
 
     /// True when reading stopped at a record whose encoding only the whole file can decide.
@@ -124,7 +173,10 @@ impl<'b, R: std::io::Read> Records<'b, R> {
                         self.decoding = Decoding::Undecidable;
                         return csv::StringRecord::new();
                     }
-                    _ => self.decoding = Decoding::Windows1252,
+                    _ => {
+                        self.decoding = Decoding::Windows1252;
+                        self.dialect.encoding = Encoding::Windows1252;
+                    }
                 }
                 raw
             }
@@ -172,10 +224,20 @@ impl<'b, R: std::io::Read> Records<'b, R> {
     pub fn read_into(&mut self, rec: &mut csv::StringRecord, problems: &mut Problems) -> Option<u64> {
         loop {
             match self.read_text(rec) {
-                Ok(false) => return None,
+                Ok(false) => {
+                    self.report_mixed(problems);
+                    return None;
+                }
                 Ok(true) => {
                     let line = rec.position().map_or(0, csv::Position::line);
                     if rec.iter().all(|f| f.bytes().all(|b| b.is_ascii_whitespace())) {
+                        continue;
+                    }
+                    let other = other_separator(self.dialect.separator);
+                    if rec.len() == 1 && self.headers.len() > 1 && rec.as_slice().as_bytes().contains(&other)
+                    {
+                        self.mixed.get_or_insert((line, 0)).1 += 1;
+                        self.skipped += 1;
                         continue;
                     }
                     if rec.len() > self.headers.len() {
@@ -185,6 +247,7 @@ impl<'b, R: std::io::Read> Records<'b, R> {
                             "",
                             format!("{} fields but the header has {}", rec.len(), self.headers.len()),
                         ));
+                        self.skipped += 1;
                         continue;
                     }
                     return Some(line);
@@ -192,9 +255,32 @@ impl<'b, R: std::io::Read> Records<'b, R> {
                 Err(e) => {
                     let line = e.position().map_or(0, csv::Position::line);
                     problems.push(Problem::at(self.file, line, "", format!("malformed CSV: {e}")));
+                    self.skipped += 1;
                 }
             }
         }
+    }
+
+    /// One problem for every record that held the other separator: a file saved in two
+    /// ways is one mistake, not one per field.
+    fn report_mixed(&mut self, problems: &mut Problems) {
+        let Some((line, n)) = self.mixed.take() else { return };
+        let more = match n {
+            1 => String::new(),
+            2 => " and 1 more line".to_string(),
+            n => format!(" and {} more lines", n - 1),
+        };
+        problems.push(Problem::at(
+            self.file,
+            line,
+            "",
+            format!(
+                "this line{more} separate fields with {} but the header line with {}: save the whole \
+                 file again with one separator",
+                separator_name(other_separator(self.dialect.separator)),
+                self.dialect.separator_name(),
+            ),
+        ));
     }
 
     /// Reads up to `max` more records into a batch (emptied first, its records' buffers
@@ -244,6 +330,13 @@ pub struct Table {
     text: String,
     /// Where each field of `text` ends.
     ends: Vec<usize>,
+    /// How the file was saved, to write it back the same way.
+    pub dialect: Dialect,
+    /// False for a file that is not there: it reads as an empty table under its own name,
+    /// whose columns are not asked for (the missing file is the one problem).
+    pub present: bool,
+    /// Rows left out for their shape (each with a problem of its own).
+    pub skipped: u64,
 }
 
 /// One data row.
@@ -261,9 +354,9 @@ impl Table {
     /// Reads a CSV file's bytes (UTF-8, UTF-8 with BOM or Windows-1252). Problems with the
     /// file's shape (bad CSV, wrong number of fields) are pushed; good rows are kept.
     pub fn parse(file: &str, bytes: &[u8], problems: &mut Problems) -> Table {
-        let (decoded, _) = decode(bytes);
-        let mut t = Table { file: file.to_string(), ..Table::default() };
-        if let Some(mut records) = Records::open(file, &decoded, problems) {
+        let (decoded, encoding) = decode(bytes);
+        let mut t = Table { file: file.to_string(), present: true, ..Table::default() };
+        if let Some(mut records) = Records::open(file, &decoded, encoding, problems) {
             t.text.reserve(bytes.len());
             while let Some((line, r)) = records.next_record(problems) {
                 let first = t.ends.len();
@@ -274,9 +367,16 @@ impl Table {
                 }
                 t.rows.push(Row { line, first, len: r.len() });
             }
+            t.dialect = records.dialect();
+            t.skipped = records.skipped();
             t.headers = records.headers;
         }
         t
+    }
+
+    /// The empty table of a file that is not there.
+    pub fn absent(file: &str) -> Table {
+        Table { file: file.to_string(), ..Table::default() }
     }
 
     /// Field `i` of a row, trimmed ("" past the row's end).
@@ -300,8 +400,17 @@ impl Table {
     }
 
     /// Pushes a problem for each required column that is missing; true when all are there.
+    /// A file that is not there has no columns to ask for: false, and nothing pushed.
     pub fn require(&self, names: &[&str], problems: &mut Problems) -> bool {
-        require_columns(&self.file, &self.headers, names, problems)
+        self.present && require_columns(&self.file, &self.headers, self.dialect.separator, names, problems)
+    }
+
+    /// True when the file is there, has every one of `names` and no row was left out for
+    /// its shape: what other files refer to in it can then be checked against it. (When it
+    /// is not, its own problems say why, and the references are not checked: one cause,
+    /// one message.)
+    pub fn whole(&self, names: &[&str]) -> bool {
+        self.present && self.skipped == 0 && names.iter().all(|n| self.col(n).is_some())
     }
 
     /// Columns not in `known`, in file order.
@@ -310,16 +419,38 @@ impl Table {
     }
 }
 
-/// Pushes a problem for each required column missing from a header; true when all are there.
-pub fn require_columns(file: &str, headers: &[String], names: &[&str], problems: &mut Problems) -> bool {
-    let mut ok = true;
-    for n in names {
-        if !headers.iter().any(|h| h == n) {
-            problems.push(Problem::at(file, 1, n, "required column is missing from the header"));
-            ok = false;
-        }
+/// Pushes a problem for each required column missing from a header read with the separator
+/// `sep`; true when all are there. A header whose names are there but run together, joined
+/// by a separator sowbridge does not read, is one problem that names that separator.
+pub fn require_columns(
+    file: &str,
+    headers: &[String],
+    sep: u8,
+    names: &[&str],
+    problems: &mut Problems,
+) -> bool {
+    let missing: Vec<&str> = names.iter().copied().filter(|n| !headers.iter().any(|h| h == n)).collect();
+    if missing.is_empty() {
+        return true;
     }
-    ok
+    let glued = headers.iter().find_map(|h| foreign_separator(h, names).filter(|&b| b != sep));
+    if let Some(b) = glued {
+        problems.push(Problem::at(
+            file,
+            1,
+            "",
+            format!(
+                "the header line's column names are separated by {}, which sowbridge does not read as \
+                 a separator: save the file as CSV with ',' (comma) or ';' (semicolon) between fields",
+                separator_name(b)
+            ),
+        ));
+        return false;
+    }
+    for n in missing {
+        problems.push(Problem::at(file, 1, n, "required column is missing from the header"));
+    }
+    false
 }
 
 /// A column named once and looked up once per table, for readers that ask for the same
@@ -506,13 +637,14 @@ impl<'a, S: RowSource<'a>> Fields<'a, S> {
     }
 }
 
-/// Writes a CSV file for the campaign folder: UTF-8, LF, quoting only where needed.
-pub fn write_csv<I, R>(headers: &[&str], extra: &[String], rows: I) -> Vec<u8>
+/// Writes a CSV file for the campaign folder in the dialect it was read in (a new file:
+/// UTF-8, `,`, LF), quoting only where needed.
+pub fn write_csv<I, R>(dialect: Dialect, headers: &[&str], extra: &[String], rows: I) -> Vec<u8>
 where
     I: IntoIterator<Item = R>,
     R: IntoIterator<Item = String>,
 {
-    let mut w = csv::WriterBuilder::new().terminator(csv::Terminator::Any(b'\n')).from_writer(Vec::new());
+    let mut w = dialect.writer().from_writer(Vec::new());
     let head: Vec<&str> = headers.iter().copied().chain(extra.iter().map(String::as_str)).collect();
     // Writing into a Vec<u8> cannot fail.
     let _ = w.write_record(&head);
@@ -520,7 +652,7 @@ where
         let r: Vec<String> = r.into_iter().collect();
         let _ = w.write_record(&r);
     }
-    w.into_inner().unwrap_or_default()
+    dialect.encode(w.into_inner().unwrap_or_default())
 }
 
 #[cfg(test)]
@@ -545,9 +677,9 @@ mod tests {
     }
 
     fn whole(bytes: &[u8]) -> Option<Seen> {
-        let (text, _) = decode(bytes);
+        let (text, enc) = decode(bytes);
         let mut p = Problems::default();
-        let r = Records::open("f.csv", &text, &mut p)?;
+        let r = Records::open("f.csv", &text, enc, &mut p)?;
         collect(r, p)
     }
 

@@ -6,6 +6,7 @@ pub mod campaign;
 pub mod chain;
 pub mod commander;
 pub mod config;
+pub mod dialect;
 pub mod hex;
 pub mod kinds;
 pub mod ledger;

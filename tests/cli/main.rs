@@ -9,6 +9,7 @@ mod synth;
 mod apply;
 mod check;
 mod crash;
+mod excel;
 mod export;
 mod mutation;
 mod scale;

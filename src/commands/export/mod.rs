@@ -534,7 +534,7 @@ fn write(c: &Campaign, plan: &ExportPlan, txn: crate::store::state::StateTxn<'_>
     if let Some(m) = &plan.new_map {
         let mut maps = c.battle_maps.clone();
         maps.insert(plan.record.hex, m.clone());
-        commit.write(names::BATTLE_MAPS, write_battle_maps(&maps));
+        commit.write(names::BATTLE_MAPS, write_battle_maps(&maps, c.dialect(names::BATTLE_MAPS)));
     }
     // Export changes no state file; the commit carries only a manual edit it found.
     txn.finish(crate::store::journal::StateFiles::new(), None, commit)?;

@@ -1,0 +1,265 @@
+//! The campaign as Excel saves it: CRLF line ends, Windows-1252 or UTF-8 with a byte-order
+//! mark, `;` between fields in Spanish, French, Portuguese and German locales, and numbers
+//! Excel shortened. Every message names the true line; a campaign saved with `;` is read
+//! and written back as it was saved; a refusal leaves the campaign byte for byte as it was.
+
+use serde_json::Value;
+
+use crate::common::*;
+
+const FR: &str = "FR-I-RUF-1-9L1"; // 500 men
+const SP: &str = "SP-EXT-IZQ-1-REI1"; // 750 men
+
+/// How a test file ends its lines.
+#[derive(Debug, Clone, Copy)]
+enum Ending {
+    Lf,
+    CrLf,
+    /// CRLF, the last line without one.
+    CrLfOpenEnd,
+    /// LF, the last line without one.
+    LfOpenEnd,
+}
+
+const ENDINGS: [Ending; 4] = [Ending::Lf, Ending::CrLf, Ending::CrLfOpenEnd, Ending::LfOpenEnd];
+
+/// Text with LF line ends, ended as `e` says.
+fn ended(text: &str, e: Ending) -> String {
+    let body = text.trim_end_matches('\n');
+    match e {
+        Ending::Lf => format!("{body}\n"),
+        Ending::CrLf => format!("{}\r\n", body.replace('\n', "\r\n")),
+        Ending::CrLfOpenEnd => body.replace('\n', "\r\n"),
+        Ending::LfOpenEnd => body.to_string(),
+    }
+}
+
+/// A CSV text saved as Excel saves it in a locale with the decimal comma: `;` between
+/// fields, quotes only where needed, CRLF.
+fn semicolons(text: &str) -> String {
+    let mut rdr = csv::ReaderBuilder::new().has_headers(false).flexible(true).from_reader(text.as_bytes());
+    let mut w = csv::WriterBuilder::new()
+        .delimiter(b';')
+        .terminator(csv::Terminator::CRLF)
+        .flexible(true)
+        .from_writer(Vec::new());
+    for r in rdr.records() {
+        w.write_record(&r.unwrap()).unwrap();
+    }
+    String::from_utf8(w.into_inner().unwrap()).unwrap()
+}
+
+/// Text in Windows-1252.
+fn windows_1252(text: &str) -> Vec<u8> {
+    let (bytes, _, unmappable) = encoding_rs::WINDOWS_1252.encode(text);
+    assert!(!unmappable);
+    bytes.into_owned()
+}
+
+/// Replaces one field of one line of a CSV text (LF, commas, no quotes on that line).
+fn set_field(text: &str, line: usize, field: usize, value: &str) -> String {
+    let mut lines: Vec<String> = text.lines().map(str::to_string).collect();
+    let mut fields: Vec<&str> = lines[line - 1].split(',').collect();
+    fields[field] = value;
+    lines[line - 1] = fields.join(",");
+    lines.join("\n") + "\n"
+}
+
+#[test]
+fn every_campaign_reader_names_the_true_line_with_lf_crlf_and_an_open_last_line() {
+    for e in ENDINGS {
+        let c = Camp::new("peninsula");
+        // commanders.csv: line 3 and the last line; battles_won is the fourth field.
+        let commanders = c.read("commanders.csv");
+        let last_c = commanders.lines().count();
+        let commanders = set_field(&set_field(&commanders, 3, 3, "x"), last_c, 3, "y");
+        c.write("commanders.csv", &ended(&commanders, e));
+        // forces.csv, read as a stream: men of line 5 and the last line.
+        let forces = c.read("forces.csv");
+        let last_f = forces.lines().count();
+        let forces = set_field(&set_field(&forces, 5, 7, "five hundred"), last_f, 7, "many");
+        c.write("forces.csv", &ended(&forces, e));
+        // settlements.csv line 4 and map/roads.csv line 2.
+        let settlements = set_field(&c.read("settlements.csv"), 4, 6, "Xx");
+        c.write("settlements.csv", &ended(&settlements, e));
+        let roads = set_field(&c.read("map/roads.csv"), 2, 2, "motorway");
+        c.write("map/roads.csv", &ended(&roads, e));
+        let before = c.snapshot();
+        let o = c.run(&["check"]);
+        assert_code(&o, 1);
+        let err = stderr(&o);
+        for want in [
+            "commanders.csv:3: battles_won: 'x'".to_string(),
+            format!("commanders.csv:{last_c}: battles_won: 'y'"),
+            "forces.csv:5: men: 'five hundred'".to_string(),
+            format!("forces.csv:{last_f}: men: 'many'"),
+            "settlements.csv:4: control:".to_string(),
+            "map/roads.csv:2: class: 'motorway'".to_string(),
+        ] {
+            assert!(err.contains(&want), "{e:?}: no '{want}' in\n{err}");
+        }
+        assert_eq!(c.snapshot(), before, "{e:?}: check changed the campaign");
+    }
+}
+
+/// A hand-settled result for the exported Medellín battle: every unit of the battle, the
+/// Spanish battalion with losses; `sep` between fields.
+fn hand_result(c: &Camp, sep: &str) -> String {
+    let rec: Value = serde_json::from_str(&c.read("battles/T20-18.28/battle.json")).unwrap();
+    let mut s = ["battle", "unit", "killed", "wounded", "missing", "captured", "guns_lost", "ammo"].join(sep);
+    s.push('\n');
+    for u in rec["units"].as_array().unwrap() {
+        let id = u["unit"].as_str().unwrap();
+        let figures =
+            if id == SP { ["20", "80", "100", "10", "0", ""] } else { ["0", "0", "0", "0", "0", ""] };
+        s.push_str(&format!("T20-18.28{sep}{id}{sep}{}\n", figures.join(sep)));
+    }
+    s
+}
+
+#[test]
+fn the_hand_result_reader_names_the_true_line_with_lf_crlf_and_an_open_last_line() {
+    let c = Camp::new("peninsula");
+    export_medellin(&c, &[]);
+    let good = hand_result(&c, ",");
+    let last = good.lines().count();
+    let bad = set_field(&set_field(&good, 3, 2, "-4"), last, 3, "lots");
+    let before = c.snapshot();
+    for e in ENDINGS {
+        let p = c.tmp.path().join("medellin.result.csv");
+        std::fs::write(&p, ended(&bad, e)).unwrap();
+        let o = c.run(&["apply", p.to_str().unwrap(), "--winner", "french"]);
+        assert_code(&o, 1);
+        let err = stderr(&o);
+        assert!(err.contains("medellin.result.csv:3: killed: '-4' is negative"), "{e:?}: {err}");
+        assert!(err.contains(&format!("medellin.result.csv:{last}: wounded: 'lots'")), "{e:?}: {err}");
+        assert_eq!(c.snapshot(), before, "{e:?}: a refused result changed the campaign");
+    }
+}
+
+/// The fixture saved as Excel in a Spanish locale saves it: forces.csv in Windows-1252,
+/// commanders.csv as "CSV UTF-8" (with a byte-order mark), settlements.csv in UTF-8; all
+/// with `;` and CRLF.
+fn saved_by_spanish_excel(c: &Camp) {
+    let forces = semicolons(&c.read("forces.csv"));
+    std::fs::write(c.path("forces.csv"), windows_1252(&forces)).unwrap();
+    let commanders = semicolons(&c.read("commanders.csv"));
+    std::fs::write(c.path("commanders.csv"), format!("\u{feff}{commanders}")).unwrap();
+    let settlements = semicolons(&c.read("settlements.csv"));
+    c.write("settlements.csv", &settlements);
+}
+
+#[test]
+fn a_campaign_saved_with_semicolons_is_read_and_written_back_as_it_was_saved() {
+    let c = Camp::new("peninsula");
+    saved_by_spanish_excel(&c);
+    let forces_before = std::fs::read(c.path("forces.csv")).unwrap();
+    let commanders_before = std::fs::read(c.path("commanders.csv")).unwrap();
+    let o = c.run(&["check"]);
+    assert_code(&o, 0);
+    export_medellin(&c, &[]);
+    let dump = c.tmp.path().join("sowgb_gamedb_03-28-09_15-00-00.csv");
+    std::fs::write(
+        &dump,
+        dump_for(&c, "T20-18.28", |kind, unit, _| match (kind, unit) {
+            ("unit", Some(FR)) => (40, 10, 50),
+            ("unit", Some(SP)) => (100, 20, 80),
+            _ => (0, 0, 0),
+        }),
+    )
+    .unwrap();
+    let o = c.run(&["apply", dump.to_str().unwrap(), "--winner", "french", "--river-retreat", "no"]);
+    assert_code(&o, 0);
+    // forces.csv: still Windows-1252, `;` and CRLF; only the rows the battle changed differ.
+    let forces = std::fs::read(c.path("forces.csv")).unwrap();
+    assert!(std::str::from_utf8(&forces).is_err(), "forces.csv is no longer Windows-1252");
+    let (text, _, _) = encoding_rs::WINDOWS_1252.decode(&forces);
+    assert!(text.starts_with("id;parent;level;name;commander;nation;arm;men;"), "{}", &text[..80]);
+    assert!(
+        text.contains(&format!("\r\n{FR};FR-I-RUF-1;battalion;9e Léger 1st Bn;;Fr;light;400;")),
+        "{text}"
+    );
+    assert!(!text.replace("\r\n", "").contains('\n'), "a line end other than CRLF");
+    let before_text = encoding_rs::WINDOWS_1252.decode(&forces_before).0.into_owned();
+    let changed = text.split("\r\n").zip(before_text.split("\r\n")).filter(|(a, b)| a != b).count();
+    assert!(changed > 0 && changed < 40, "{changed} lines of forces.csv changed");
+    // commanders.csv keeps its byte-order mark, and returns.csv, new, is written the way
+    // the order of battle was saved.
+    let commanders = c.read("commanders.csv");
+    assert!(
+        commanders.starts_with("\u{feff}name;side;battles_fought;battles_won;status\r\n"),
+        "{commanders}"
+    );
+    assert!(commanders.contains("\r\nVictor;French;7;6;\r\n"), "{commanders}");
+    let returns =
+        encoding_rs::WINDOWS_1252.decode(&std::fs::read(c.path("returns.csv")).unwrap()).0.into_owned();
+    assert!(returns.starts_with("turn;unit;men;kind;battle\r\n"), "{returns}");
+    assert!(returns.contains(&format!("\r\n21;{FR};34;stragglers;T20-18.28\r\n")), "{returns}");
+    // The journal replays to these very bytes, and undo gives back the files Excel saved.
+    assert_code(&c.run(&["audit"]), 0);
+    assert_code(&c.run(&["check"]), 0);
+    assert_code(&c.run(&["undo", "T20-18.28"]), 0);
+    assert_eq!(std::fs::read(c.path("forces.csv")).unwrap(), forces_before);
+    assert_eq!(std::fs::read(c.path("commanders.csv")).unwrap(), commanders_before);
+}
+
+#[test]
+fn a_hand_result_saved_with_semicolons_applies() {
+    let c = Camp::new("peninsula");
+    export_medellin(&c, &[]);
+    let p = c.tmp.path().join("medellin.result.csv");
+    std::fs::write(&p, ended(&hand_result(&c, ";"), Ending::CrLf)).unwrap();
+    assert_code(&c.run(&["apply", p.to_str().unwrap(), "--winner", "french", "--river-retreat", "no"]), 0);
+    assert_eq!(men(&c)[SP], 540);
+    assert_code(&c.run(&["audit"]), 0);
+}
+
+#[test]
+fn a_file_with_another_separator_is_one_message_naming_the_separator() {
+    let c = Camp::new("peninsula");
+    // commanders.csv saved as tab-separated text.
+    let tabs = c.read("commanders.csv").replace(',', "\t");
+    c.write("commanders.csv", &ended(&tabs, Ending::CrLf));
+    let before = c.snapshot();
+    let o = c.run(&["check"]);
+    assert_code(&o, 1);
+    let err = stderr(&o);
+    assert!(err.starts_with("error: 1 problem:\n"), "{err}");
+    assert!(err.contains("commanders.csv:1: the header line's column names are separated by a tab"), "{err}");
+    assert!(!err.contains("required column is missing"), "{err}");
+    assert_eq!(c.snapshot(), before);
+
+    // forces.csv with a `;` header over rows separated by `,`.
+    let c = Camp::new("peninsula");
+    let forces = c.read("forces.csv");
+    let (head, body) = forces.split_once('\n').unwrap();
+    c.write("forces.csv", &format!("{}\n{body}", head.replace(',', ";")));
+    let rows = body.lines().count() - 1;
+    let o = c.run(&["check"]);
+    assert_code(&o, 1);
+    let err = stderr(&o);
+    assert!(err.starts_with("error: 1 problem:\n"), "{err}");
+    assert!(
+        err.contains(&format!(
+            "forces.csv:2: this line and {rows} more lines separate fields with ',' (comma) but the header line with ';' (semicolon)"
+        )),
+        "{err}"
+    );
+}
+
+#[test]
+fn a_missing_settlements_file_is_one_message_and_the_first() {
+    let c = Camp::new("peninsula");
+    std::fs::remove_file(c.path("settlements.csv")).unwrap();
+    // A second, unrelated problem, which is listed after it.
+    let forces = set_field(&c.read("forces.csv"), 5, 7, "five hundred");
+    c.write("forces.csv", &forces);
+    let before = c.snapshot();
+    let o = c.run(&["check"]);
+    assert_code(&o, 1);
+    assert_eq!(
+        stderr(&o),
+        "error: 2 problems:\n  settlements.csv: file is missing\n  forces.csv:5: men: 'five hundred' is not a whole number\n\n"
+    );
+    assert_eq!(c.snapshot(), before);
+}
