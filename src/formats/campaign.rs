@@ -1,7 +1,7 @@
 //! Reading and writing the campaign folder's files (design.md, "Campaign folder"), with
 //! validation that collects every problem with its file, line and field.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
 use std::sync::mpsc;
 
@@ -148,8 +148,20 @@ fn hex_on_map<'a, S: RowSource<'a>>(
     grid: &HexGrid,
     required: bool,
 ) -> Option<HexId> {
-    let h: Option<HexId> = if required { f.req(name) } else { f.opt(name) };
-    let h = h?;
+    let t = f.text(name);
+    if t.is_empty() {
+        if required {
+            f.problem(name.label(), "is empty");
+        }
+        return None;
+    }
+    let h = match t.parse::<HexId>() {
+        Ok(h) => h,
+        Err(e) => {
+            f.problem(name.label(), e.in_spreadsheet());
+            return None;
+        }
+    };
     if !grid.contains(h) {
         f.problem(
             name.label(),
@@ -550,7 +562,7 @@ impl<'g> UnitBuilder<'g> {
             extra.resize(self.extras, String::new());
         }
         let mut f = Fields::over(ForceRecord { line, known: &known }, p);
-        let id = f.text(c_id);
+        let id = f.id(c_id);
         if id.is_empty() {
             f.problem("id", "is empty");
             return;
@@ -560,7 +572,7 @@ impl<'g> UnitBuilder<'g> {
         {
             f.problem("id", format!("'{id}' contains a space or ';'"));
         }
-        let parent = f.text(c_parent);
+        let parent = f.id(c_parent);
         let level: Option<Level> = f.req(c_level);
         let nation: Option<Nation> = f.req(c_nation);
         let arm: Option<Arm> = f.opt(c_arm);
@@ -670,13 +682,18 @@ impl<'g> UnitBuilder<'g> {
     }
 }
 
-/// Which of the files the order of battle refers to were read whole (see [`Table::whole`]):
-/// references into one that was not are not checked, since its own problems say why.
-#[derive(Debug, Clone, Copy)]
-struct WholeFiles {
+/// What the order of battle may refer to in the other files. A file that was not read
+/// whole (see [`Table::whole`]) is `None` and references into it are not checked, since its
+/// own problems say why; a name listed on a row refused for another reason is not reported
+/// unknown either. One cause, one message.
+#[derive(Debug, Default)]
+struct Listed {
+    /// Whether `map/roads.csv` was read whole.
     roads: bool,
-    settlements: bool,
-    commanders: bool,
+    /// Every name on a row of `settlements.csv`.
+    settlements: Option<BTreeSet<String>>,
+    /// Every name on a row of `commanders.csv`.
+    commanders: Option<BTreeSet<String>>,
 }
 
 /// Checks the tree: duplicate ids, unknown parents, cycles, sides, levels, hexes, commanders.
@@ -686,7 +703,7 @@ fn validate_tree(
     lines: &[u32],
     map: &CampaignMap,
     commanders: &[Commander],
-    whole: WholeFiles,
+    listed: &Listed,
     p: &mut Problems,
 ) {
     let file = names::FORCES;
@@ -700,18 +717,29 @@ fn validate_tree(
         ));
     }
     let endless = endless_ancestry(oob);
+    // Ids made of digits, by their number: built at the first unknown parent, if any.
+    let mut lost_zeros: Option<IdMap<&str, &str>> = None;
     // Commanders and settlements by name: one lookup per row, not a walk over the list.
     let mut commander_by_name: IdMap<&str, &Commander> =
         IdMap::with_capacity_and_hasher(commanders.len(), Default::default());
     for c in commanders {
         commander_by_name.entry(c.name.as_str()).or_insert(c);
     }
-    let settlement_names: IdMap<&str, ()> = map.settlements.iter().map(|s| (s.name.as_str(), ())).collect();
     for (i, u) in rows.iter().enumerate() {
         let line = u64::from(lines[i]);
         match &u.parent {
             Some(pid) => match oob.parent_row(i).map(|k| &rows[k]) {
-                None => p.push(Problem::at(file, line, "parent", format!("unknown parent '{pid}'"))),
+                None => {
+                    let zeros = lost_zeros.get_or_insert_with(|| ids_by_number(oob));
+                    let hint = match zeros.get(pid.trim_start_matches('0')) {
+                        Some(id) if pid.bytes().all(|b| b.is_ascii_digit()) => format!(
+                            " (there is a row '{id}': Excel drops the leading zeros of ids that look like \
+                             numbers; format the id and parent columns as Text)"
+                        ),
+                        _ => String::new(),
+                    };
+                    p.push(Problem::at(file, line, "parent", format!("unknown parent '{pid}'{hint}")));
+                }
                 Some(parent) => {
                     if !parent.level.is_formation() {
                         p.push(Problem::at(
@@ -739,19 +767,23 @@ fn validate_tree(
                 }
             },
             None => {
-                if u.hex.is_none() {
+                // A hex refused as written already has its problem.
+                let refused = || {
+                    p.0.iter()
+                        .any(|x| x.line == Some(line) && x.field.as_deref() == Some("hex") && x.file == file)
+                };
+                if u.hex.is_none() && !refused() {
                     p.push(Problem::at(file, line, "hex", format!("force '{}' has no hex", u.id)));
                 }
                 if let (Some(h), Some(m)) = (u.hex, u.moving_to) {
                     if !map.grid.adjacent(h, m) {
                         p.push(Problem::at(file, line, "moving_to", format!("{m} is not adjacent to {h}")));
-                    } else if whole.roads && map.road(h, m).is_none() {
+                    } else if listed.roads && map.road(h, m).is_none() {
                         p.push(Problem::at(file, line, "moving_to", format!("no road joins {h} to {m}")));
                     }
                 }
                 if let Some(d) = u.depot()
-                    && whole.settlements
-                    && !settlement_names.contains_key(d)
+                    && listed.settlements.as_ref().is_some_and(|names| !names.contains(d))
                 {
                     p.push(Problem::at(file, line, "depot", format!("unknown settlement '{d}'")));
                 }
@@ -759,7 +791,7 @@ fn validate_tree(
         }
         if let Some(c) = u.commander() {
             match commander_by_name.get(c) {
-                None if !whole.commanders => {}
+                None if listed.commanders.as_ref().is_none_or(|names| names.contains(c)) => {}
                 None => {
                     p.push(Problem::at(file, line, "commander", format!("'{c}' is not in commanders.csv")))
                 }
@@ -784,6 +816,17 @@ fn validate_tree(
             p.push(Problem::at(file, line, "parent", format!("'{}' is its own ancestor (a cycle)", u.id)));
         }
     }
+}
+
+/// The ids made only of digits, by their digits without leading zeros: where a parent that
+/// Excel shortened (`101` for `0101`) most likely points.
+fn ids_by_number(oob: &OrderOfBattle) -> IdMap<&str, &str> {
+    oob.units()
+        .iter()
+        .map(|u| u.id.as_str())
+        .filter(|id| id.bytes().all(|b| b.is_ascii_digit()))
+        .map(|id| (id.trim_start_matches('0'), id))
+        .collect()
 }
 
 /// For each row, whether its walk up through the parents never ends (it is on a cycle or
@@ -835,8 +878,8 @@ struct Rest {
     score: Vec<crate::model::ledger::ScoreRow>,
     /// How each file read was saved.
     dialects: BTreeMap<&'static str, Dialect>,
-    /// Which files were read whole.
-    whole: WholeFiles,
+    /// What the order of battle may refer to.
+    listed: Listed,
 }
 
 fn parse_rest(files: &CampaignFiles, grid: &HexGrid, p: &mut Problems) -> Rest {
@@ -868,10 +911,13 @@ fn parse_rest(files: &CampaignFiles, grid: &HexGrid, p: &mut Problems) -> Rest {
     let settlements = parse_settlements(&settlements_t, grid, p);
     let commanders_t = table(names::COMMANDERS, p, true);
     let (commanders, commander_columns) = parse_commanders(&commanders_t, p);
-    let whole = WholeFiles {
+    let names_in = |t: &Table| -> Option<BTreeSet<String>> {
+        t.whole(&["name"]).then(|| t.rows.iter().map(|r| t.text(r, "name").to_string()).collect())
+    };
+    let listed = Listed {
         roads: roads_t.whole(&["from", "to"]),
-        settlements: settlements_t.whole(&["name"]),
-        commanders: commanders_t.whole(&["name", "side"]),
+        settlements: names_in(&settlements_t),
+        commanders: names_in(&commanders_t),
     };
     let battle_maps = match files.get(names::BATTLE_MAPS) {
         Some(_) => parse_battle_maps(&table(names::BATTLE_MAPS, p, false), grid, p),
@@ -890,7 +936,7 @@ fn parse_rest(files: &CampaignFiles, grid: &HexGrid, p: &mut Problems) -> Rest {
         returns,
         score,
         dialects,
-        whole,
+        listed,
     }
 }
 
@@ -938,10 +984,10 @@ pub fn parse_campaign(files: &CampaignFiles) -> Result<Campaign, Problems> {
         returns,
         score,
         dialects,
-        whole,
+        listed,
     } = rest;
     let map = CampaignMap { grid, hexes, roads, rivers, settlements };
-    validate_tree(&oob, &lines, &map, &commanders, whole, &mut p);
+    validate_tree(&oob, &lines, &map, &commanders, &listed, &mut p);
     if !p.is_empty() {
         p.0.sort();
         p.0.dedup();

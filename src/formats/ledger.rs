@@ -34,10 +34,10 @@ pub fn parse_returns(t: &Table, p: &mut Problems) -> Vec<Return> {
     }
     for row in &t.rows {
         let mut f = Fields::new(t, row, p);
-        let turn = f.req::<u32>("turn");
-        let men = f.req::<u32>("men");
+        let turn = f.req_count("turn");
+        let men = f.req_count("men");
         let kind = f.req("kind");
-        let unit = f.text("unit").to_string();
+        let unit = f.id("unit").to_string();
         if unit.is_empty() {
             f.problem("unit", "is empty");
         }
@@ -56,7 +56,7 @@ pub fn parse_score(t: &Table, p: &mut Problems) -> Vec<ScoreRow> {
     }
     for row in &t.rows {
         let mut f = Fields::new(t, row, p);
-        let year = f.req::<u32>("year");
+        let year = f.req_count("year");
         let side: Option<Side> = f.req("side");
         let mut n = |c: &str| f.count(c).unwrap_or(0);
         let (w, l, d, pr, g) = (

@@ -8,7 +8,7 @@ use crate::error::{Problem, Problems};
 
 use crate::model::dialect::{Dialect, separator_name};
 
-use super::excel::{foreign_separator, other_separator};
+use super::excel::{count_problem, foreign_separator, id_problem, other_separator};
 use super::text::{Encoding, decode};
 
 /// The records of a CSV file one at a time, with the header read first: what both
@@ -608,15 +608,33 @@ impl<'a, S: RowSource<'a>> Fields<'a, S> {
         match t.parse::<u32>() {
             Ok(v) => Some(v),
             Err(_) => {
-                let msg = if t.starts_with('-') {
-                    format!("'{t}' is negative")
+                let msg = if t.bytes().all(|b| b.is_ascii_digit()) {
+                    format!("'{t}' is too large")
                 } else {
-                    format!("'{t}' is not a whole number")
+                    count_problem(t)
                 };
                 self.problem(c.label(), msg);
                 None
             }
         }
+    }
+
+    /// A required whole number: blank is a problem, as is a number Excel reformatted.
+    pub fn req_count(&mut self, c: impl ColumnRef) -> Option<u32> {
+        if self.text(c).is_empty() {
+            self.problem(c.label(), "is empty");
+            return None;
+        }
+        self.count(c)
+    }
+
+    /// The text of an id column; an id Excel turned into scientific notation is a problem.
+    pub fn id(&mut self, c: impl ColumnRef) -> &'a str {
+        let t = self.text(c);
+        if let Some(msg) = id_problem(t) {
+            self.problem(c.label(), msg);
+        }
+        t
     }
 
     /// A yes/no flag (`yes`, `y`, `true`, `1`, or blank/`no`).

@@ -17,7 +17,7 @@ pub use calendar::{Season, Turn};
 pub use campaign::{BattleMapChoice, Campaign};
 pub use commander::Commander;
 pub use config::{CampaignConfig, RulesConfig};
-pub use hex::{Direction, HexGrid, HexId, HexLayout};
+pub use hex::{Direction, HexGrid, HexId, HexIdError, HexIdFault, HexLayout};
 pub use kinds::{Arm, ArmClass, Level, Nation, Quality, Side, Status, StatusKind, Supply};
 pub use map::{CampaignMap, Control, HexInfo, RoadClass, Settlement, SettlementKind, Side2, Terrain};
 pub use oob::{OrderOfBattle, Rare, Strength, Unit};

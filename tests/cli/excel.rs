@@ -263,3 +263,115 @@ fn a_missing_settlements_file_is_one_message_and_the_first() {
     );
     assert_eq!(c.snapshot(), before);
 }
+
+/// The line of `forces.csv` that starts with an id.
+fn force_line(c: &Camp, id: &str) -> usize {
+    c.read("forces.csv").lines().position(|l| l.starts_with(&format!("{id},"))).unwrap() + 1
+}
+
+#[test]
+fn a_hex_excel_shortened_is_refused_with_its_likely_reading_never_misread() {
+    let c = Camp::new("peninsula");
+    // Excel saves Alburquerque's 17.30 as 17.3, and Madrid's 29.20 likewise; read as 17.03
+    // the division would leave the battle.
+    let alb = force_line(&c, "SP-ALB");
+    let forces = c.read("forces.csv").replace(",17.30,,Badajoz,", ",17.3,,Badajoz,");
+    c.write("forces.csv", &ended(&forces, Ending::CrLf));
+    let settlements = c.read("settlements.csv").replacen("Madrid,29.21,", "Madrid,29.2,", 1);
+    c.write("settlements.csv", &ended(&settlements, Ending::CrLf));
+    let before = c.snapshot();
+    let o = c.run(&["check"]);
+    assert_code(&o, 1);
+    assert_eq!(
+        stderr(&o),
+        format!(
+            "error: 2 problems:\n  forces.csv:{alb}: hex: '17.3' — did you mean 17.30? Excel drops trailing \
+             zeros; format the column as Text\n  settlements.csv:3: hex: '29.2' — did you mean 29.20? Excel \
+             drops trailing zeros; format the column as Text\n\n"
+        )
+    );
+    assert_eq!(c.snapshot(), before);
+}
+
+#[test]
+fn a_column_without_its_leading_zero_is_read_as_the_hex_it_is() {
+    let c = Camp::new("peninsula");
+    let forces = c.read("forces.csv").replace(
+        "BR-LIS,,brigade,Brigade Mackenzie,Mackenzie,Br,,,,,02.29,",
+        "BR-LIS,,brigade,Brigade Mackenzie,Mackenzie,Br,,,,,2.29,",
+    );
+    c.write("forces.csv", &forces);
+    c.write("settlements.csv", &c.read("settlements.csv").replacen("Lisbon,02.29,", "Lisbon,2.29,", 1));
+    assert_code(&c.run(&["check"]), 0);
+    let o = c.run(&["status", "--json"]);
+    let j: Value = serde_json::from_slice(&o.stdout).unwrap();
+    let lis = j["forces"].as_array().unwrap().iter().find(|f| f["id"] == "BR-LIS").unwrap();
+    assert_eq!(lis["hex"], "02.29", "{lis}");
+}
+
+#[test]
+fn export_of_a_shortened_hex_is_refused() {
+    let c = Camp::new("peninsula");
+    let before = c.snapshot();
+    let o = c.run(&["export", "hex", "18.2", "--dry-run"]);
+    assert_code(&o, 1);
+    assert!(stderr(&o).contains("export hex: '18.2' — did you mean 18.20?"), "{}", stderr(&o));
+    let o = c.run(&["export", "hex", "18.2"]);
+    assert_code(&o, 1);
+    assert_eq!(c.snapshot(), before);
+}
+
+#[test]
+fn numbers_and_ids_excel_reformatted_are_refused_with_a_hint() {
+    let c = Camp::new("peninsula");
+    let forces = c.read("forces.csv");
+    // men with thousands separators and in scientific notation, ammo with decimals.
+    let forces = set_field(&forces, 5, 7, "\"1,200\"");
+    let forces = set_field(&forces, 6, 7, "1.0E+3");
+    let forces = set_field(&forces, 7, 7, "1.200");
+    let forces = set_field(&forces, 8, 15, "70.0");
+    // The brigade's id is 0101 (the column formatted as Text); Excel dropped the zero from
+    // its battalions' parent. A long id shown in scientific notation.
+    let forces = set_field(&forces, 4, 0, "0101");
+    let forces = (5..=7).fold(forces, |t, l| set_field(&t, l, 1, "101"));
+    let forces = set_field(&forces, 9, 0, "1.23457E+11");
+    c.write("forces.csv", &forces);
+    let commanders = set_field(&c.read("commanders.csv"), 2, 2, "6.0");
+    c.write("commanders.csv", &commanders);
+    let before = c.snapshot();
+    let o = c.run(&["check"]);
+    assert_code(&o, 1);
+    let err = stderr(&o);
+    for want in [
+        "forces.csv:5: men: '1,200' has a thousands separator (did you mean 1200?)",
+        "forces.csv:6: men: '1.0E+3' is a number in scientific notation, as Excel shows a long number (did you mean 1000?)",
+        "forces.csv:7: men: '1.200' has a thousands separator (did you mean 1200?)",
+        "forces.csv:8: ammo: '70.0' has decimals (did you mean 70?)",
+        "forces.csv:5: parent: unknown parent '101' (there is a row '0101': Excel drops the leading zeros",
+        "forces.csv:9: id: '1.23457E+11' looks like an id that Excel showed in scientific notation",
+        "commanders.csv:2: battles_fought: '6.0' has decimals (did you mean 6?)",
+    ] {
+        assert!(err.contains(want), "no '{want}' in\n{err}");
+    }
+    assert_eq!(c.snapshot(), before);
+}
+
+#[test]
+fn a_hand_result_with_reformatted_numbers_is_refused_and_nothing_changes() {
+    let c = Camp::new("peninsula");
+    export_medellin(&c, &[]);
+    let good = hand_result(&c, ";");
+    let bad = good.replacen(";20;80;100;10;0;", ";20;1.080;100;10;0;", 1);
+    assert_ne!(bad, good);
+    let line = bad.lines().position(|l| l.contains(";1.080;")).unwrap() + 1;
+    let p = c.tmp.path().join("medellin.result.csv");
+    std::fs::write(&p, windows_1252(&ended(&bad, Ending::CrLf))).unwrap();
+    let before = c.snapshot();
+    let o = c.run(&["apply", p.to_str().unwrap(), "--winner", "french"]);
+    assert_code(&o, 1);
+    let want = format!(
+        "medellin.result.csv:{line}: wounded: '1.080' has a thousands separator (did you mean 1080?)"
+    );
+    assert!(stderr(&o).contains(&want), "{}", stderr(&o));
+    assert_eq!(c.snapshot(), before);
+}

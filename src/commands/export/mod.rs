@@ -122,7 +122,8 @@ fn used_vocabulary(v: &Vocabulary, rows: &[SowRow]) -> Vocabulary {
 
 /// Runs `export hex`.
 pub fn run(dir: &CampaignDir, a: &ExportHexArgs) -> Result<()> {
-    let hex: HexId = a.hex.parse().map_err(|e: String| Error::refused(format!("export hex: {e}")))?;
+    let hex: HexId =
+        a.hex.parse().map_err(|e: crate::model::HexIdError| Error::refused(format!("export hex: {e}")))?;
     let lock = if a.dry_run { None } else { Some(CampaignLock::acquire(dir, Duration::from_secs(60))?) };
     if let Some(l) = &lock {
         dir.recover(l)?;

@@ -76,7 +76,7 @@ pub fn parse_manual(file: &str, bytes: &[u8]) -> Result<ManualResult, Problems> 
         } else {
             first_battle = Some((battle, f.line()));
         }
-        let unit = f.text("unit").to_string();
+        let unit = f.id("unit").to_string();
         if unit.is_empty() {
             f.problem("unit", "is empty");
         } else if let Some(line) = seen.get(&unit) {
