@@ -21,6 +21,7 @@ use super::table::{
     Col, ColumnRef, Fields, RecordBatch, Records, RowSource, Table, require_columns, write_csv,
 };
 use super::text::decode;
+pub(crate) use super::toml_words::toml_problem;
 
 /// File names inside the campaign folder.
 pub mod names {
@@ -102,26 +103,24 @@ fn required<'a>(files: &'a CampaignFiles, name: &str, problems: &mut Problems) -
     f
 }
 
-/// A TOML error as a problem located at its line.
-pub(crate) fn toml_problem(file: &str, text: &str, e: &toml::de::Error) -> Problem {
-    let line = e.span().map(|s| text[..s.start.min(text.len())].matches('\n').count() as u64 + 1);
-    Problem { file: file.to_string(), line, field: None, message: e.message().to_string() }
-}
-
 /// Parses `campaign.toml`.
 pub fn parse_config(bytes: &[u8], problems: &mut Problems) -> Option<CampaignConfig> {
     let (text, _) = decode(bytes);
     match toml::from_str::<CampaignConfig>(&text) {
         Ok(c) => {
+            let mut bad = |field: &str, message: &str| {
+                problems.push(Problem {
+                    field: Some(field.to_string()),
+                    ..Problem::in_file(names::CAMPAIGN, message)
+                })
+            };
             if c.turn == 0 {
-                problems
-                    .push(Problem::in_file(names::CAMPAIGN, "turn must be 1 or more (1 = early June 1808)"));
+                bad("turn", "must be 1 or more (1 = early June 1808)");
             }
-            if c.map.columns == 0 || c.map.rows == 0 || c.map.columns > 100 || c.map.rows > 100 {
-                problems.push(Problem::in_file(
-                    names::CAMPAIGN,
-                    "map columns and rows must be between 1 and 100",
-                ));
+            for (field, n) in [("map.columns", c.map.columns), ("map.rows", c.map.rows)] {
+                if n == 0 || n > 100 {
+                    bad(field, "must be a whole number from 1 to 100");
+                }
             }
             Some(c)
         }

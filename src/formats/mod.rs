@@ -10,4 +10,5 @@ pub mod results;
 pub mod sow;
 pub mod table;
 pub mod text;
+mod toml_words;
 pub mod vocabulary;

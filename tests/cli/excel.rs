@@ -375,3 +375,98 @@ fn a_hand_result_with_reformatted_numbers_is_refused_and_nothing_changes() {
     assert!(stderr(&o).contains(&want), "{}", stderr(&o));
     assert_eq!(c.snapshot(), before);
 }
+
+#[test]
+fn a_windows_path_in_double_quotes_is_refused_with_the_cure() {
+    let c = Camp::new("peninsula");
+    let toml = c.read("campaign.toml");
+    let line = toml.lines().position(|l| l.starts_with("sow_work = ")).unwrap() + 1;
+    let windows = toml.replace("sow_work = \"\"", "sow_work = \"C:\\Games\\SOWGB\\Work\"");
+    c.write("campaign.toml", &ended(&windows, Ending::CrLf));
+    let before = c.snapshot();
+    let o = c.run(&["check"]);
+    assert_code(&o, 1);
+    assert_eq!(
+        stderr(&o),
+        format!(
+            "error: 1 problem:\n  campaign.toml:{line}: paths.sow_work: \"C:\\Games\\SOWGB\\Work\" is in double \
+             quotes, where TOML reads a backslash as the start of an escape, and '\\G' is not one. Write a \
+             Windows path in single quotes, sow_work = 'C:\\Games\\SOWGB\\Work', or with forward slashes, \
+             sow_work = \"C:/Games/SOWGB/Work\"\n\n"
+        )
+    );
+    assert_eq!(c.snapshot(), before);
+    // The cure, as the fixture's own comment shows it.
+    assert!(toml.contains("# sow_work = 'C:\\Games\\SOWGB\\Work'"), "{toml}");
+    c.write("campaign.toml", &toml.replace("sow_work = \"\"", "sow_work = 'C:\\Games\\SOWGB\\Work'"));
+    assert_code(&c.run(&["check"]), 0);
+    c.write("campaign.toml", &toml.replace("sow_work = \"\"", "sow_work = \"C:/Games/SOWGB/Work\""));
+    assert_code(&c.run(&["check"]), 0);
+}
+
+#[test]
+fn a_bad_campaign_toml_value_names_the_key_and_what_it_expects() {
+    let c = Camp::new("peninsula");
+    let toml = c.read("campaign.toml");
+    let line_of = |key: &str| toml.lines().position(|l| l.starts_with(key)).unwrap() + 1;
+    let cases = [
+        (
+            "rows = 48",
+            "rows = \"48\"",
+            format!(
+                "campaign.toml:{}: map.rows: expects a whole number from 1 to 100, not the text \"48\": take away the quotes",
+                line_of("rows = ")
+            ),
+        ),
+        (
+            "layout = \"even-columns-down\"",
+            "layout = \"even\"",
+            format!(
+                "campaign.toml:{}: map.layout: 'even' is not one of: even-columns-down, odd-columns-down",
+                line_of("layout = ")
+            ),
+        ),
+        (
+            "turn = 20",
+            "turn = twenty",
+            format!(
+                "campaign.toml:{}: turn: cannot read the value twenty; it expects a whole number, 1 or more (1 = early June 1808)",
+                line_of("turn = ")
+            ),
+        ),
+        ("turn = 20", "turn = 0", "campaign.toml: turn: must be 1 or more (1 = early June 1808)".to_string()),
+    ];
+    for (from, to, want) in cases {
+        c.write("campaign.toml", &toml.replace(from, to));
+        let before = c.snapshot();
+        let o = c.run(&["check"]);
+        assert_code(&o, 1);
+        let err = stderr(&o);
+        assert!(err.starts_with("error: 1 problem:\n") && err.contains(&want), "{to}: {err}");
+        for jargon in ["u16", "u32", "expected `", "variant", "TOML parse error"] {
+            assert!(!err.contains(jargon), "{to}: '{jargon}' in {err}");
+        }
+        assert_eq!(c.snapshot(), before);
+    }
+}
+
+/// The first number before `words` in a text.
+fn number_before(text: &str, words: &str) -> usize {
+    let at = text.find(words).unwrap_or_else(|| panic!("no '{words}'"));
+    text[..at].split_whitespace().last().unwrap().replace(',', "").parse().unwrap()
+}
+
+#[test]
+fn the_fixture_readme_counts_what_the_fixture_holds() {
+    let c = Camp::new("peninsula");
+    let readme = std::fs::read_to_string(fixture("peninsula").join("README.md")).unwrap();
+    let rows = |f: &str| c.read(f).lines().count() - 1;
+    let o = c.run(&["status", "--json"]);
+    let j: Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(number_before(&readme, "top-level forces"), j["forces"].as_array().unwrap().len());
+    assert_eq!(number_before(&readme, "rows: "), rows("forces.csv"));
+    assert_eq!(number_before(&readme, "generals with"), rows("commanders.csv"));
+    assert_eq!(number_before(&readme, "listed hexes"), rows("map/hexes.csv"));
+    assert_eq!(number_before(&readme, "adjacent pairs"), rows("map/roads.csv"));
+    assert_eq!(number_before(&readme, "places of rule 2.4"), rows("settlements.csv"));
+}
