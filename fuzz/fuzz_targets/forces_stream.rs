@@ -25,7 +25,7 @@ fn collect<R: std::io::Read>(mut r: Records<'_, R>, mut p: Problems) -> Option<S
 fuzz_target!(|data: &[u8]| {
     let (text, encoding) = decode(data);
     let mut p = Problems::default();
-    let whole = Records::open("forces.csv", &text, &mut p).and_then(|r| collect(r, p));
+    let whole = Records::open("forces.csv", &text, encoding, &mut p).and_then(|r| collect(r, p));
     let mut p = Problems::default();
     match Records::stream("forces.csv", data, &mut p) {
         Some(r) if r.undecidable() => assert_eq!(encoding, Encoding::Windows1252),
