@@ -334,12 +334,13 @@ fn parse_battle_maps(t: &Table, grid: &HexGrid, p: &mut Problems) -> BTreeMap<He
         if map.is_empty() {
             f.problem("map", "is empty");
         }
-        let orientation = f.req::<u16>("orientation");
-        if let Some(o) = orientation
-            && ![0, 90, 180, 270].contains(&o)
-        {
-            f.problem("orientation", format!("{o} is not 0, 90, 180 or 270"));
-        }
+        let orientation = f.req_count("orientation").and_then(|o| match u16::try_from(o) {
+            Ok(o @ (0 | 90 | 180 | 270)) => Some(o),
+            _ => {
+                f.problem("orientation", format!("{o} is not 0, 90, 180 or 270"));
+                None
+            }
+        });
         if let (Some(hex), Some(orientation)) = (hex, orientation) {
             out.insert(hex, BattleMapChoice { map, orientation, battle: f.text("battle").to_string() });
         }

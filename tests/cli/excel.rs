@@ -470,3 +470,21 @@ fn the_fixture_readme_counts_what_the_fixture_holds() {
     assert_eq!(number_before(&readme, "adjacent pairs"), rows("map/roads.csv"));
     assert_eq!(number_before(&readme, "places of rule 2.4"), rows("settlements.csv"));
 }
+
+#[test]
+fn a_hand_result_saved_with_tabs_is_one_message_naming_the_tab() {
+    let c = Camp::new("peninsula");
+    export_medellin(&c, &[]);
+    let p = c.tmp.path().join("medellin.result.csv");
+    std::fs::write(&p, ended(&hand_result(&c, "\t"), Ending::CrLf)).unwrap();
+    let before = c.snapshot();
+    let o = c.run(&["apply", p.to_str().unwrap(), "--winner", "french"]);
+    assert_code(&o, 1);
+    let err = stderr(&o);
+    assert!(
+        err.contains("medellin.result.csv:1: the header line's column names are separated by a tab"),
+        "{err}"
+    );
+    assert!(!err.contains("required column") && !err.contains("battle dump"), "{err}");
+    assert_eq!(c.snapshot(), before);
+}
