@@ -60,6 +60,8 @@ pub enum HexIdFault {
     NoRow,
     /// A comma where the point should be (`17,30`, `17,3`).
     DecimalComma,
+    /// A date (`17.03.2026`, `17/03/2026`): Excel took the hex for a day and month.
+    Date,
     /// Not a hex id in any reading.
     NotHex,
 }
@@ -71,6 +73,12 @@ impl HexIdError {
         let (c, r) = match self.fault {
             HexIdFault::ShortRow | HexIdFault::DecimalComma => t.split_once(['.', ','])?,
             HexIdFault::NoRow => (t.as_str(), ""),
+            HexIdFault::Date => {
+                let (a, b) = date_parts(t)?;
+                // Day first, unless the first cannot be a month's day but the second can.
+                let (c, r) = if a > 12 || b <= 12 { (a, b) } else { (b, a) };
+                return Some(format!("{c:02}.{r:02}"));
+            }
             HexIdFault::NotHex => return None,
         };
         Some(format!("{c:0>2}.{r:0<2}"))
@@ -83,16 +91,37 @@ impl HexIdError {
             HexIdFault::DecimalComma => {
                 "Excel in a locale with the decimal comma writes the point as a comma"
             }
+            HexIdFault::Date => "Excel took the hex for a date",
             HexIdFault::NotHex => return self.to_string(),
         };
         format!("{} {cure}; format the column as Text", self.guess())
     }
 
     fn guess(&self) -> String {
+        let other = match date_parts(&self.text) {
+            // Day and month both 12 or under: the other order is as likely.
+            Some((a, b)) if self.fault == HexIdFault::Date && a <= 12 && b <= 12 && a != b => {
+                format!(" (or {b:02}.{a:02}, if your Excel writes the month first)")
+            }
+            _ => String::new(),
+        };
         match self.likely() {
-            Some(l) => format!("'{}' — did you mean {l}?", self.text),
+            Some(l) => format!("'{}' — did you mean {l}{other}?", self.text),
             None => format!("'{}' is not a hex id.", self.text),
         }
+    }
+}
+
+/// The first two numbers of a date as Excel writes one (`17.03.2026`, `17/03/2026`,
+/// `3-17-26`).
+fn date_parts(t: &str) -> Option<(u16, u16)> {
+    let parts: Vec<&str> = t.split(['.', '/', '-']).collect();
+    let digits = |x: &str, lens: &[usize]| lens.contains(&x.len()) && x.bytes().all(|b| b.is_ascii_digit());
+    match parts[..] {
+        [a, b, y] if digits(a, &[1, 2]) && digits(b, &[1, 2]) && digits(y, &[2, 4]) => {
+            Some((a.parse().ok()?, b.parse().ok()?))
+        }
+        _ => None,
     }
 }
 
@@ -119,6 +148,9 @@ impl FromStr for HexId {
         let err = |fault| HexIdError { text: t.to_string(), fault };
         let digits =
             |x: &str, max: usize| !x.is_empty() && x.len() <= max && x.bytes().all(|b| b.is_ascii_digit());
+        if date_parts(t).is_some() {
+            return Err(err(HexIdFault::Date));
+        }
         let Some((c, r)) = t.split_once('.') else {
             return Err(match t.split_once(',') {
                 Some((c, r)) if digits(c, 3) && digits(r, 2) => err(HexIdFault::DecimalComma),
@@ -326,6 +358,22 @@ mod tests {
         assert!("18.2".parse::<HexId>().unwrap_err().to_string().starts_with("'18.2' — did you mean 18.20?"));
         // A column without its leading zero is unambiguous.
         assert_eq!(h("5.13"), HexId::new(5, 13));
+    }
+
+    #[test]
+    fn a_hex_excel_took_for_a_date_is_refused_with_its_likely_reading() {
+        let e = "17.03.2026".parse::<HexId>().unwrap_err();
+        assert_eq!(e.fault, HexIdFault::Date);
+        assert_eq!(
+            e.in_spreadsheet(),
+            "'17.03.2026' — did you mean 17.03? Excel took the hex for a date; format the column as Text"
+        );
+        assert_eq!("3/17/2026".parse::<HexId>().unwrap_err().likely().as_deref(), Some("17.03"));
+        let both = "05/12/2026".parse::<HexId>().unwrap_err().in_spreadsheet();
+        assert!(
+            both.starts_with("'05/12/2026' — did you mean 05.12 (or 12.05, if your Excel writes"),
+            "{both}"
+        );
     }
 
     #[test]

@@ -488,3 +488,35 @@ fn a_hand_result_saved_with_tabs_is_one_message_naming_the_tab() {
     assert!(!err.contains("required column") && !err.contains("battle dump"), "{err}");
     assert_eq!(c.snapshot(), before);
 }
+
+#[test]
+fn hexes_saved_by_excel_in_a_decimal_comma_locale_are_refused_with_their_likely_reading() {
+    let c = Camp::new("peninsula");
+    // German Excel: `;` between fields, 17.30 saved as the number 17,3, and a hex 12.05
+    // (here a listed hex of map/hexes.csv) taken for the 12th of May.
+    let alb = force_line(&c, "SP-ALB");
+    let forces = semicolons(&c.read("forces.csv")).replace(";17.30;;Badajoz;", ";17,3;;Badajoz;");
+    std::fs::write(c.path("forces.csv"), windows_1252(&forces)).unwrap();
+    let hexes = c.read("map/hexes.csv").replacen("\n03.29,", "\n12.05.2026,", 1);
+    c.write("map/hexes.csv", &semicolons(&hexes));
+    let before = c.snapshot();
+    let o = c.run(&["check"]);
+    assert_code(&o, 1);
+    let err = stderr(&o);
+    assert!(
+        err.contains(&format!(
+            "forces.csv:{alb}: hex: '17,3' — did you mean 17.30? Excel in a locale with the decimal comma \
+             writes the point as a comma; format the column as Text"
+        )),
+        "{err}"
+    );
+    assert!(
+        err.contains(
+            "map/hexes.csv:2: hex: '12.05.2026' — did you mean 12.05 (or 05.12, if your Excel writes the month \
+             first)? Excel took the hex for a date; format the column as Text"
+        ),
+        "{err}"
+    );
+    assert!(err.starts_with("error: 2 problems:"), "{err}");
+    assert_eq!(c.snapshot(), before);
+}
