@@ -2,6 +2,7 @@
 
 pub mod campaign;
 pub mod excel;
+pub mod fields;
 pub mod ledger;
 pub mod logistics;
 pub mod maps;
