@@ -199,6 +199,9 @@ fn a_campaign_saved_with_semicolons_is_read_and_written_back_as_it_was_saved() {
     assert_code(&c.run(&["audit"]), 0);
     assert_code(&c.run(&["check"]), 0);
     assert_code(&c.run(&["undo", "T20-18.28"]), 0);
+    let journal = c.read("journal.jsonl");
+    assert_eq!(journal.lines().count(), 2, "{journal}");
+    assert!(!journal.contains("\"manual-edit\""), "the files written were taken for a manual edit");
     assert_eq!(std::fs::read(c.path("forces.csv")).unwrap(), forces_before);
     assert_eq!(std::fs::read(c.path("commanders.csv")).unwrap(), commanders_before);
 }
@@ -519,4 +522,32 @@ fn hexes_saved_by_excel_in_a_decimal_comma_locale_are_refused_with_their_likely_
     );
     assert!(err.starts_with("error: 2 problems:"), "{err}");
     assert_eq!(c.snapshot(), before);
+}
+
+#[test]
+fn a_hand_edit_of_a_semicolon_file_is_journalled_line_by_line_and_audited() {
+    let c = Camp::new("peninsula");
+    let forces = semicolons(&c.read("forces.csv"));
+    c.write("forces.csv", &forces);
+    export_medellin(&c, &[]);
+    let p = c.tmp.path().join("medellin.result.csv");
+    std::fs::write(&p, ended(&hand_result(&c, ";"), Ending::CrLf)).unwrap();
+    assert_code(&c.run(&["apply", p.to_str().unwrap(), "--winner", "french", "--river-retreat", "no"]), 0);
+    // Between battles the umpire adds 50 men to a battalion in Excel.
+    let edited = c.read("forces.csv").replacen(";light;500;", ";light;550;", 1);
+    assert_ne!(edited, c.read("forces.csv"));
+    c.write("forces.csv", &edited);
+    assert_code(&c.run(&["turn", "advance"]), 0);
+    let journal = c.read("journal.jsonl");
+    let manual: Value =
+        serde_json::from_str(journal.lines().find(|l| l.contains("\"manual-edit\"")).unwrap()).unwrap();
+    let change = &manual["changes"][0];
+    assert_eq!(
+        (change["file"].as_str(), change["how"].as_str()),
+        (Some("forces.csv"), Some("lines")),
+        "{change}"
+    );
+    assert_eq!(change["lines"].as_array().unwrap().len(), 1, "{change}");
+    assert!(c.read("forces.csv").starts_with("id;parent;level;"));
+    assert_code(&c.run(&["audit"]), 0);
 }
