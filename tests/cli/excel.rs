@@ -551,3 +551,27 @@ fn a_hand_edit_of_a_semicolon_file_is_journalled_line_by_line_and_audited() {
     assert!(c.read("forces.csv").starts_with("id;parent;level;"));
     assert_code(&c.run(&["audit"]), 0);
 }
+
+#[test]
+fn a_hand_result_unit_without_its_leading_zeros_names_the_unit_it_likely_meant() {
+    let c = Camp::new("peninsula");
+    // A battalion whose id is a number, 0101.
+    c.write("forces.csv", &c.read("forces.csv").replace(&format!("{FR},"), "0101,"));
+    export_medellin(&c, &[]);
+    let result = hand_result(&c, ",");
+    let line = result.lines().position(|l| l.contains(",0101,")).unwrap() + 1;
+    let p = c.tmp.path().join("medellin.result.csv");
+    std::fs::write(&p, ended(&result.replace(",0101,", ",101,"), Ending::CrLf)).unwrap();
+    let before = c.snapshot();
+    let o = c.run(&["apply", p.to_str().unwrap(), "--winner", "french"]);
+    assert_code(&o, 1);
+    assert_eq!(
+        stderr(&o),
+        format!(
+            "error: 1 problem:\n  medellin.result.csv:{line}: unit: unit '101' did not fight in battle T20-18.28 \
+             (unit '0101' did: Excel drops the leading zeros of ids that look like numbers; format the unit \
+             column as Text)\n\n"
+        )
+    );
+    assert_eq!(c.snapshot(), before);
+}
