@@ -7,7 +7,7 @@ use std::io::Read as _;
 
 use crate::error::{Problem, Problems};
 
-use crate::model::dialect::{Dialect, separator_name};
+use crate::model::dialect::{Dialect, LineEnd, separator_name};
 
 use super::excel::{foreign_separator, other_separator};
 pub use super::fields::{Col, ColumnRef, Fields, RowSource, TableRow};
@@ -20,7 +20,7 @@ use super::text::{Encoding, decode};
 #[derive(Debug)]
 pub struct Records<'b, R = &'b [u8]> {
     file: &'b str,
-    rdr: csv::Reader<R>,
+    rdr: csv::Reader<Tail<R>>,
     /// Header names, trimmed, lower-cased.
     pub headers: Vec<String>,
     /// The record [`Records::next_record`] lends out.
@@ -35,6 +35,39 @@ pub struct Records<'b, R = &'b [u8]> {
     mixed: Option<(u64, u64)>,
     /// Records left out for their shape (bad CSV, too many fields, the other separator).
     skipped: u64,
+    /// The text of a file whose lines end with CR alone, whose line numbers are counted here
+    /// (the csv crate counts LFs), with how far it was counted: (byte, lines before it).
+    cr_lines: Option<(&'b [u8], usize, u64)>,
+}
+
+/// A source that remembers how many bytes it gave and the last of them, and whether it is
+/// exhausted: what tells a last line without a line end from one with it.
+#[derive(Debug)]
+struct Tail<R> {
+    inner: R,
+    read: u64,
+    last: Option<u8>,
+    done: bool,
+}
+
+impl<R: std::io::Read> std::io::Read for Tail<R> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        let n = self.inner.read(buf)?;
+        match buf[..n].last() {
+            Some(&b) => {
+                self.read += n as u64;
+                self.last = Some(b);
+            }
+            None => self.done = !buf.is_empty(),
+        }
+        Ok(n)
+    }
+}
+
+impl<R> Tail<R> {
+    fn new(inner: R) -> Self {
+        Tail { inner, read: 0, last: None, done: false }
+    }
 }
 
 /// How the records' bytes become text.
@@ -46,8 +79,9 @@ enum Decoding {
     Utf8 { non_ascii: bool },
     /// A record was not UTF-8 while all before it were ASCII: the file is Windows-1252.
     Windows1252,
-    /// A record was not UTF-8 after others that were and were not ASCII: only the whole
-    /// file can say how to read it (see [`Records::undecidable`]).
+    /// A record was not UTF-8 after others that were and were not ASCII (or, streamed, the
+    /// lines end with CR alone): only the whole file can say how to read it (see
+    /// [`Records::undecidable`]).
     Undecidable,
 }
 
@@ -61,8 +95,12 @@ impl<'b> Records<'b> {
         problems: &mut Problems,
     ) -> Option<Records<'b>> {
         let dialect = Dialect::sniff(text.as_bytes(), encoding);
-        let rdr = dialect.reader().from_reader(text.as_bytes());
-        Records::start(file, rdr, Decoding::Decoded, dialect, problems)
+        let rdr = dialect.reader().from_reader(Tail::new(text.as_bytes()));
+        let mut records = Records::start(file, rdr, Decoding::Decoded, dialect, problems)?;
+        if dialect.line_end == LineEnd::Cr {
+            records.cr_lines = Some((text.as_bytes(), 0, 0));
+        }
+        Some(records)
     }
 }
 
@@ -77,7 +115,8 @@ impl<'b, R: std::io::Read> Records<'b, std::io::Chain<std::io::Cursor<Vec<u8>>, 
     /// encoding as [`decode`] does for a whole file: UTF-8 (with or without a byte-order
     /// mark) when every record is, else Windows-1252. A file that is not UTF-8 only after
     /// some records that were (and not all ASCII), or that starts with a UTF-16 byte-order
-    /// mark, cannot be decided record by record: reading stops and
+    /// mark, cannot be decided record by record, and the lines of a file whose lines end
+    /// with CR alone are counted on the whole text: reading stops and
     /// [`Records::undecidable`] says so, for the caller to decode the whole file. `None`
     /// (with a problem pushed) when the header cannot be read.
     pub fn stream(file: &'b str, mut src: R, problems: &mut Problems) -> Option<Self> {
@@ -104,9 +143,17 @@ impl<'b, R: std::io::Read> Records<'b, std::io::Chain<std::io::Cursor<Vec<u8>>, 
             }
         }
         let dialect = Dialect::sniff(&head, if bom { Encoding::Utf8Bom } else { Encoding::Utf8 });
-        let rdr =
-            dialect.reader().buffer_capacity(1 << 16).from_reader(std::io::Cursor::new(head).chain(src));
-        let decoding = if utf16 { Decoding::Undecidable } else { Decoding::Utf8 { non_ascii: bom } };
+        let rdr = dialect
+            .reader()
+            .buffer_capacity(1 << 16)
+            .from_reader(Tail::new(std::io::Cursor::new(head).chain(src)));
+        // Behind a UTF-16 byte-order mark, or with lines that end with CR alone (whose line
+        // numbers only the whole text gives), the whole file is read instead.
+        let decoding = if utf16 || dialect.line_end == LineEnd::Cr {
+            Decoding::Undecidable
+        } else {
+            Decoding::Utf8 { non_ascii: bom }
+        };
         Records::start(file, rdr, decoding, dialect, problems)
     }
 }
@@ -114,7 +161,7 @@ impl<'b, R: std::io::Read> Records<'b, std::io::Chain<std::io::Cursor<Vec<u8>>, 
 impl<'b, R: std::io::Read> Records<'b, R> {
     fn start(
         file: &'b str,
-        mut rdr: csv::Reader<R>,
+        mut rdr: csv::Reader<Tail<R>>,
         decoding: Decoding,
         dialect: Dialect,
         problems: &mut Problems,
@@ -136,6 +183,7 @@ impl<'b, R: std::io::Read> Records<'b, R> {
             dialect,
             mixed: None,
             skipped: 0,
+            cr_lines: None,
         };
         let header = records.text_of(raw);
         records.headers = header.iter().map(|s| s.trim().to_ascii_lowercase()).collect();
@@ -152,7 +200,35 @@ impl<'b, R: std::io::Read> Records<'b, R> {
         self.skipped
     }
 
-    /// True when reading stopped at a record whose encoding only the whole file can decide.
+    /// The 1-based line of a position of the reader.
+    fn line_at(&mut self, pos: Option<&csv::Position>) -> u64 {
+        let Some(pos) = pos else { return 0 };
+        let Some((text, at, before)) = &mut self.cr_lines else { return pos.line() };
+        let byte = usize::try_from(pos.byte()).unwrap_or(usize::MAX).min(text.len());
+        if byte >= *at {
+            *before += text[*at..byte].iter().filter(|&&b| b == b'\r').count() as u64;
+            *at = byte;
+        }
+        *before + 1
+    }
+
+    /// The 1-based line a record just read starts on. The reader places a record where the
+    /// blank lines before it begin (it skips them as part of the record), so those are
+    /// counted out: the lines the record spans, less the line ends inside its fields and
+    /// its own (none for a last line without one).
+    fn record_line(&mut self, rec: &csv::StringRecord) -> u64 {
+        let start = self.line_at(rec.position());
+        let end_pos = self.rdr.position().clone();
+        let end = self.line_at(Some(&end_pos));
+        let line_end = if self.cr_lines.is_some() { b'\r' } else { b'\n' };
+        let inside = rec.as_slice().bytes().filter(|&b| b == line_end).count() as u64;
+        let src = self.rdr.get_ref();
+        let open_end = src.done && end_pos.byte() == src.read && src.last != Some(line_end);
+        start + end.saturating_sub(start).saturating_sub(inside + u64::from(!open_end))
+    }
+
+    /// True when reading stopped at a record whose encoding only the whole file can decide
+    /// (or, streamed, at the start of a file whose lines end with CR alone).
     pub fn undecidable(&self) -> bool {
         self.decoding == Decoding::Undecidable
     }
@@ -231,7 +307,7 @@ impl<'b, R: std::io::Read> Records<'b, R> {
                     return None;
                 }
                 Ok(true) => {
-                    let line = rec.position().map_or(0, csv::Position::line);
+                    let line = self.record_line(rec);
                     if rec.iter().all(|f| f.bytes().all(|b| b.is_ascii_whitespace())) {
                         continue;
                     }
@@ -255,7 +331,7 @@ impl<'b, R: std::io::Read> Records<'b, R> {
                     return Some(line);
                 }
                 Err(e) => {
-                    let line = e.position().map_or(0, csv::Position::line);
+                    let line = self.line_at(e.position());
                     problems.push(Problem::at(self.file, line, "", format!("malformed CSV: {e}")));
                     self.skipped += 1;
                 }
@@ -542,6 +618,24 @@ mod tests {
                 None => prop_assert!(whole(&bytes).is_none()),
             }
         }
+    }
+
+    #[test]
+    fn a_file_whose_lines_end_with_cr_alone_names_its_true_lines() {
+        let bytes = b"id,name\rA,1\r\rB,\"two\rlines\"\rC,3\r";
+        let seen = whole(bytes).unwrap();
+        let lines: Vec<u64> = seen.1.iter().map(|(l, _)| *l).collect();
+        assert_eq!(lines, [2, 4, 6]);
+        assert_eq!(seen.1[1].1, ["B", "two\rlines"]);
+        // Streamed, it is left to the whole file.
+        assert_eq!(streamed(bytes), Some(None));
+        let crlf = whole(b"id,name\r\nA,1\r\n\r\nB,2").unwrap();
+        assert_eq!(crlf.1.iter().map(|(l, _)| *l).collect::<Vec<_>>(), [2, 4]);
+        // Blank lines in an LF file, read whole and streamed; a field over two lines.
+        let lf = b"id,name\nA,1\n\n\nB,\"x\ny\"\nC,3\n\nD,4";
+        let seen = whole(lf).unwrap();
+        assert_eq!(seen.1.iter().map(|(l, _)| *l).collect::<Vec<_>>(), [2, 5, 7, 9]);
+        assert_eq!(streamed(lf), Some(Some(seen)));
     }
 
     #[test]

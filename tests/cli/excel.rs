@@ -19,9 +19,11 @@ enum Ending {
     CrLfOpenEnd,
     /// LF, the last line without one.
     LfOpenEnd,
+    /// CR alone (Excel for Mac's "CSV (Macintosh)").
+    Cr,
 }
 
-const ENDINGS: [Ending; 4] = [Ending::Lf, Ending::CrLf, Ending::CrLfOpenEnd, Ending::LfOpenEnd];
+const ENDINGS: [Ending; 5] = [Ending::Lf, Ending::CrLf, Ending::CrLfOpenEnd, Ending::LfOpenEnd, Ending::Cr];
 
 /// Text with LF line ends, ended as `e` says.
 fn ended(text: &str, e: Ending) -> String {
@@ -31,6 +33,7 @@ fn ended(text: &str, e: Ending) -> String {
         Ending::CrLf => format!("{}\r\n", body.replace('\n', "\r\n")),
         Ending::CrLfOpenEnd => body.replace('\n', "\r\n"),
         Ending::LfOpenEnd => body.to_string(),
+        Ending::Cr => format!("{}\r", body.replace('\n', "\r")),
     }
 }
 
@@ -66,7 +69,7 @@ fn set_field(text: &str, line: usize, field: usize, value: &str) -> String {
 }
 
 #[test]
-fn every_campaign_reader_names_the_true_line_with_lf_crlf_and_an_open_last_line() {
+fn every_campaign_reader_names_the_true_line_with_lf_crlf_cr_and_an_open_last_line() {
     for e in ENDINGS {
         let c = Camp::new("peninsula");
         // commanders.csv: line 3 and the last line; battles_won is the fourth field.
@@ -118,7 +121,7 @@ fn hand_result(c: &Camp, sep: &str) -> String {
 }
 
 #[test]
-fn the_hand_result_reader_names_the_true_line_with_lf_crlf_and_an_open_last_line() {
+fn the_hand_result_reader_names_the_true_line_with_lf_crlf_cr_and_an_open_last_line() {
     let c = Camp::new("peninsula");
     export_medellin(&c, &[]);
     let good = hand_result(&c, ",");
