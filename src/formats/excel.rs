@@ -61,8 +61,7 @@ pub fn foreign_separator(header: &str, names: &[&str]) -> Option<u8> {
     let h = header.to_ascii_lowercase();
     // Two of the expected names inside the one field, with the same character between
     // them: that character is the separator.
-    let found: Vec<usize> = names.iter().filter_map(|n| h.find(n)).collect();
-    if found.len() < 2 {
+    if names.iter().filter(|n| h.contains(*n)).count() < 2 {
         return None;
     }
     let mut counts: Vec<(u8, usize)> = Vec::new();

@@ -43,7 +43,8 @@ impl<'de> serde::Deserialize<'de> for HexId {
 /// Why a text is not a hex id, with the hex it most likely was where a spreadsheet
 /// shortened it: Excel takes `17.30` for a number and saves it as `17.3`, `18.00` as `18`,
 /// and in a locale with the decimal comma writes `17,3`.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{}", self.message())]
 pub struct HexIdError {
     /// The text, trimmed.
     pub text: String,
@@ -97,6 +98,16 @@ impl HexIdError {
         format!("{} {cure}; format the column as Text", self.guess())
     }
 
+    /// The message on the command line and anywhere outside a spreadsheet's file.
+    fn message(&self) -> String {
+        match self.fault {
+            HexIdFault::NotHex => {
+                format!("'{}' is not a hex id of the form CC.RR (column.row, e.g. 18.28)", self.text)
+            }
+            _ => format!("{} A hex id is CC.RR, with a two-digit row (e.g. 18.28)", self.guess()),
+        }
+    }
+
     fn guess(&self) -> String {
         let other = match date_parts(&self.text) {
             // Day and month both 12 or under: the other order is as likely.
@@ -124,19 +135,6 @@ fn date_parts(t: &str) -> Option<(u16, u16)> {
         _ => None,
     }
 }
-
-impl fmt::Display for HexIdError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self.fault {
-            HexIdFault::NotHex => {
-                write!(f, "'{}' is not a hex id of the form CC.RR (column.row, e.g. 18.28)", self.text)
-            }
-            _ => write!(f, "{} A hex id is CC.RR, with a two-digit row (e.g. 18.28)", self.guess()),
-        }
-    }
-}
-
-impl std::error::Error for HexIdError {}
 
 impl FromStr for HexId {
     type Err = HexIdError;
