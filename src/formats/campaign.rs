@@ -717,6 +717,11 @@ fn validate_tree(
         ));
     }
     let endless = endless_ancestry(oob);
+    let hex_refused: BTreeSet<u64> =
+        p.0.iter()
+            .filter(|x| x.file == file && x.field.as_deref() == Some("hex"))
+            .filter_map(|x| x.line)
+            .collect();
     // Ids made of digits, by their number: built at the first unknown parent, if any.
     let mut lost_zeros: Option<IdMap<&str, &str>> = None;
     // Commanders and settlements by name: one lookup per row, not a walk over the list.
@@ -768,11 +773,7 @@ fn validate_tree(
             },
             None => {
                 // A hex refused as written already has its problem.
-                let refused = || {
-                    p.0.iter()
-                        .any(|x| x.line == Some(line) && x.field.as_deref() == Some("hex") && x.file == file)
-                };
-                if u.hex.is_none() && !refused() {
+                if u.hex.is_none() && !hex_refused.contains(&line) {
                     p.push(Problem::at(file, line, "hex", format!("force '{}' has no hex", u.id)));
                 }
                 if let (Some(h), Some(m)) = (u.hex, u.moving_to) {
