@@ -254,6 +254,19 @@ fn a_file_with_another_separator_is_one_message_naming_the_separator() {
 }
 
 #[test]
+fn a_missing_commanders_or_roads_file_is_one_message_too() {
+    for file in ["commanders.csv", "map/roads.csv"] {
+        let c = Camp::new("peninsula");
+        std::fs::remove_file(c.path(file)).unwrap();
+        let before = c.snapshot();
+        let o = c.run(&["check"]);
+        assert_code(&o, 1);
+        assert_eq!(stderr(&o), format!("error: 1 problem:\n  {file}: file is missing\n\n"));
+        assert_eq!(c.snapshot(), before);
+    }
+}
+
+#[test]
 fn a_missing_settlements_file_is_one_message_and_the_first() {
     let c = Camp::new("peninsula");
     std::fs::remove_file(c.path("settlements.csv")).unwrap();
