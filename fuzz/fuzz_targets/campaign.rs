@@ -37,7 +37,7 @@ fuzz_target!(|data: &[u8]| {
     match parse_campaign(&files) {
         Ok(c) => {
             let _ = sowbridge::rules::zoc::contacts(&c);
-            let _ = write_forces(&c.oob);
+            let _ = write_forces(&c.oob, c.dialect(names::FORCES));
         }
         Err(p) => assert!(!p.0.is_empty() && p.0.iter().all(|x| !x.file.is_empty())),
     }

@@ -10,8 +10,9 @@ use serde::Serialize;
 
 use crate::error::{Error, Problem, Problems};
 use crate::formats::table::{Fields, Table};
-use crate::formats::text::decode;
+use crate::formats::text::{Encoding, decode};
 use crate::model::battle::BattleState;
+use crate::model::dialect::Dialect;
 use crate::store::CampaignDir;
 use crate::store::journal::{EntryKind, STATE_FILES, StateFiles, replay_entry, state_hashes};
 
@@ -35,11 +36,12 @@ fn men_of(bytes: Option<&[u8]>, ids: &BTreeSet<&str>) -> BTreeMap<String, u32> {
     let Some(b) = bytes.filter(|_| !ids.is_empty()) else { return BTreeMap::new() };
     let (text, _) = decode(b);
     let (header, body) = text.split_once('\n').unwrap_or((&text, ""));
-    let keyed = header.split(',').next().is_some_and(|h| h.trim().eq_ignore_ascii_case("id"));
+    let sep = char::from(Dialect::sniff(header.as_bytes(), Encoding::Utf8).separator);
+    let keyed = header.split(sep).next().is_some_and(|h| h.trim().eq_ignore_ascii_case("id"));
     let rows: std::borrow::Cow<'_, str> = if keyed && !text.contains('"') {
         let mut rows = format!("{header}\n");
         for line in body.lines() {
-            if line.split_once(',').is_some_and(|(k, _)| ids.contains(k.trim_ascii())) {
+            if line.split_once(sep).is_some_and(|(k, _)| ids.contains(k.trim_ascii())) {
                 rows.push_str(line);
                 rows.push('\n');
             }

@@ -97,7 +97,7 @@ pub fn template(dir: &CampaignDir, id: &str, out: Option<&std::path::Path>) -> R
             guns: u.guns,
         })
         .collect();
-    let bytes = write_template(id, &rows);
+    let bytes = write_template(c.dialect("forces.csv"), id, &rows);
     match out {
         None => {
             use std::io::Write as _;

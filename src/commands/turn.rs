@@ -101,10 +101,11 @@ pub fn advance_turn(dir: &CampaignDir, dry_run: bool) -> Result<Advanced> {
     let mut new_files: StateFiles = BTreeMap::new();
     new_files.insert("campaign.toml".to_string(), Some(new_toml));
     if !(ch.returns.is_empty() && ch.penalties_ended.is_empty() && ch.ammo_restored.is_empty()) {
-        new_files.insert("forces.csv".to_string(), Some(write_forces(&c.oob)));
+        new_files.insert("forces.csv".to_string(), Some(write_forces(&c.oob, c.dialect("forces.csv"))));
     }
     if !ch.returns.is_empty() {
-        new_files.insert("returns.csv".to_string(), Some(write_returns(&c.returns)));
+        new_files
+            .insert("returns.csv".to_string(), Some(write_returns(&c.returns, c.dialect("returns.csv"))));
     }
     let entry = Entry {
         seq: txn.next_seq(),

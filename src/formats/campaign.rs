@@ -1,13 +1,14 @@
 //! Reading and writing the campaign folder's files (design.md, "Campaign folder"), with
 //! validation that collects every problem with its file, line and field.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
 use std::sync::mpsc;
 
 use compact_str::CompactString;
 
 use crate::error::{Problem, Problems};
+use crate::model::dialect::Dialect;
 use crate::model::kinds::parse_status_list;
 use crate::model::oob::IdMap;
 use crate::model::{
@@ -20,6 +21,7 @@ use super::table::{
     Col, ColumnRef, Fields, RecordBatch, Records, RowSource, Table, require_columns, write_csv,
 };
 use super::text::decode;
+pub(crate) use super::toml_words::toml_problem;
 
 /// File names inside the campaign folder.
 pub mod names {
@@ -101,26 +103,24 @@ fn required<'a>(files: &'a CampaignFiles, name: &str, problems: &mut Problems) -
     f
 }
 
-/// A TOML error as a problem located at its line.
-pub(crate) fn toml_problem(file: &str, text: &str, e: &toml::de::Error) -> Problem {
-    let line = e.span().map(|s| text[..s.start.min(text.len())].matches('\n').count() as u64 + 1);
-    Problem { file: file.to_string(), line, field: None, message: e.message().to_string() }
-}
-
 /// Parses `campaign.toml`.
 pub fn parse_config(bytes: &[u8], problems: &mut Problems) -> Option<CampaignConfig> {
     let (text, _) = decode(bytes);
     match toml::from_str::<CampaignConfig>(&text) {
         Ok(c) => {
+            let mut bad = |field: &str, message: &str| {
+                problems.push(Problem {
+                    field: Some(field.to_string()),
+                    ..Problem::in_file(names::CAMPAIGN, message)
+                })
+            };
             if c.turn == 0 {
-                problems
-                    .push(Problem::in_file(names::CAMPAIGN, "turn must be 1 or more (1 = early June 1808)"));
+                bad("turn", "must be 1 or more (1 = early June 1808)");
             }
-            if c.map.columns == 0 || c.map.rows == 0 || c.map.columns > 100 || c.map.rows > 100 {
-                problems.push(Problem::in_file(
-                    names::CAMPAIGN,
-                    "map columns and rows must be between 1 and 100",
-                ));
+            for (field, n) in [("map.columns", c.map.columns), ("map.rows", c.map.rows)] {
+                if n == 0 || n > 100 {
+                    bad(field, "must be a whole number from 1 to 100");
+                }
             }
             Some(c)
         }
@@ -147,8 +147,20 @@ fn hex_on_map<'a, S: RowSource<'a>>(
     grid: &HexGrid,
     required: bool,
 ) -> Option<HexId> {
-    let h: Option<HexId> = if required { f.req(name) } else { f.opt(name) };
-    let h = h?;
+    let t = f.text(name);
+    if t.is_empty() {
+        if required {
+            f.problem(name.label(), "is empty");
+        }
+        return None;
+    }
+    let h = match t.parse::<HexId>() {
+        Ok(h) => h,
+        Err(e) => {
+            f.problem(name.label(), e.in_spreadsheet());
+            return None;
+        }
+    };
     if !grid.contains(h) {
         f.problem(
             name.label(),
@@ -322,12 +334,13 @@ fn parse_battle_maps(t: &Table, grid: &HexGrid, p: &mut Problems) -> BTreeMap<He
         if map.is_empty() {
             f.problem("map", "is empty");
         }
-        let orientation = f.req::<u16>("orientation");
-        if let Some(o) = orientation
-            && ![0, 90, 180, 270].contains(&o)
-        {
-            f.problem("orientation", format!("{o} is not 0, 90, 180 or 270"));
-        }
+        let orientation = f.req_count("orientation").and_then(|o| match u16::try_from(o) {
+            Ok(o @ (0 | 90 | 180 | 270)) => Some(o),
+            _ => {
+                f.problem("orientation", format!("{o} is not 0, 90, 180 or 270"));
+                None
+            }
+        });
         if let (Some(hex), Some(orientation)) = (hex, orientation) {
             out.insert(hex, BattleMapChoice { map, orientation, battle: f.text("battle").to_string() });
         }
@@ -342,6 +355,8 @@ struct ForceRows {
     /// The line of each unit.
     lines: Vec<u32>,
     extra_cols: Vec<String>,
+    /// How the file was saved.
+    dialect: Dialect,
 }
 
 /// One record of `forces.csv` with its known columns picked out, in [`FORCE_COLUMNS`] order
@@ -380,8 +395,10 @@ enum ForcesSource<'f> {
 fn parse_forces(src: ForcesSource<'_>, grid: &HexGrid, p: &mut Problems) -> ForceRows {
     match src {
         ForcesSource::Bytes(bytes) => {
-            let (text, _) = decode(bytes);
-            let Some(records) = Records::open(names::FORCES, &text, p) else { return ForceRows::default() };
+            let (text, encoding) = decode(bytes);
+            let Some(records) = Records::open(names::FORCES, &text, encoding, p) else {
+                return ForceRows::default();
+            };
             // Decoded text is never undecidable.
             build_forces(records, bytes.len() as u64, grid, p).unwrap_or_default()
         }
@@ -436,10 +453,12 @@ fn build_forces<R: std::io::Read + Send>(
     grid: &HexGrid,
     p: &mut Problems,
 ) -> Option<ForceRows> {
-    let mut out = ForceRows::default();
+    let mut out = ForceRows { dialect: records.dialect(), ..ForceRows::default() };
     let headers = records.headers.clone();
     out.extra_cols = headers.iter().filter(|h| !FORCE_COLUMNS.contains(&h.as_str())).cloned().collect();
-    if !require_columns(names::FORCES, &headers, &["id", "parent", "level", "name", "nation", "men"], p) {
+    let sep = out.dialect.separator;
+    if !require_columns(names::FORCES, &headers, sep, &["id", "parent", "level", "name", "nation", "men"], p)
+    {
         return Some(out);
     }
     if size < THREADED_FROM {
@@ -447,6 +466,7 @@ fn build_forces<R: std::io::Read + Send>(
         while let Some((line, rec)) = records.next_record(p) {
             build.row(line, rec, &mut out, p);
         }
+        out.dialect = records.dialect();
         return (!records.undecidable()).then_some(out);
     }
     let undecidable = std::thread::scope(|s| {
@@ -462,7 +482,7 @@ fn build_forces<R: std::io::Read + Send>(
                     break;
                 }
             }
-            (problems, records.undecidable())
+            (problems, records.undecidable(), records.dialect())
         });
         let build = UnitBuilder::new(&headers, grid);
         for batch in full_rx {
@@ -473,8 +493,9 @@ fn build_forces<R: std::io::Read + Send>(
             let _ = empty_tx.send(batch);
         }
         match reader.join() {
-            Ok((problems, undecidable)) => {
+            Ok((problems, undecidable, dialect)) => {
                 p.0.extend(problems.0);
+                out.dialect = dialect;
                 undecidable
             }
             Err(panic) => std::panic::resume_unwind(panic),
@@ -541,7 +562,7 @@ impl<'g> UnitBuilder<'g> {
             extra.resize(self.extras, String::new());
         }
         let mut f = Fields::over(ForceRecord { line, known: &known }, p);
-        let id = f.text(c_id);
+        let id = f.id(c_id);
         if id.is_empty() {
             f.problem("id", "is empty");
             return;
@@ -551,7 +572,7 @@ impl<'g> UnitBuilder<'g> {
         {
             f.problem("id", format!("'{id}' contains a space or ';'"));
         }
-        let parent = f.text(c_parent);
+        let parent = f.id(c_parent);
         let level: Option<Level> = f.req(c_level);
         let nation: Option<Nation> = f.req(c_nation);
         let arm: Option<Arm> = f.opt(c_arm);
@@ -661,6 +682,20 @@ impl<'g> UnitBuilder<'g> {
     }
 }
 
+/// What the order of battle may refer to in the other files. A file that was not read
+/// whole (see [`Table::whole`]) is `None` and references into it are not checked, since its
+/// own problems say why; a name listed on a row refused for another reason is not reported
+/// unknown either. One cause, one message.
+#[derive(Debug, Default)]
+struct Listed {
+    /// Whether `map/roads.csv` was read whole.
+    roads: bool,
+    /// Every name on a row of `settlements.csv`.
+    settlements: Option<BTreeSet<String>>,
+    /// Every name on a row of `commanders.csv`.
+    commanders: Option<BTreeSet<String>>,
+}
+
 /// Checks the tree: duplicate ids, unknown parents, cycles, sides, levels, hexes, commanders.
 /// It walks the order of battle's own indexes (by id, first row of an id winning).
 fn validate_tree(
@@ -668,6 +703,7 @@ fn validate_tree(
     lines: &[u32],
     map: &CampaignMap,
     commanders: &[Commander],
+    listed: &Listed,
     p: &mut Problems,
 ) {
     let file = names::FORCES;
@@ -681,18 +717,34 @@ fn validate_tree(
         ));
     }
     let endless = endless_ancestry(oob);
+    let hex_refused: BTreeSet<u64> =
+        p.0.iter()
+            .filter(|x| x.file == file && x.field.as_deref() == Some("hex"))
+            .filter_map(|x| x.line)
+            .collect();
+    // Ids made of digits, by their number: built at the first unknown parent, if any.
+    let mut lost_zeros: Option<IdMap<&str, &str>> = None;
     // Commanders and settlements by name: one lookup per row, not a walk over the list.
     let mut commander_by_name: IdMap<&str, &Commander> =
         IdMap::with_capacity_and_hasher(commanders.len(), Default::default());
     for c in commanders {
         commander_by_name.entry(c.name.as_str()).or_insert(c);
     }
-    let settlement_names: IdMap<&str, ()> = map.settlements.iter().map(|s| (s.name.as_str(), ())).collect();
     for (i, u) in rows.iter().enumerate() {
         let line = u64::from(lines[i]);
         match &u.parent {
             Some(pid) => match oob.parent_row(i).map(|k| &rows[k]) {
-                None => p.push(Problem::at(file, line, "parent", format!("unknown parent '{pid}'"))),
+                None => {
+                    let zeros = lost_zeros.get_or_insert_with(|| ids_by_number(oob));
+                    let hint = match zeros.get(pid.trim_start_matches('0')) {
+                        Some(id) if pid.bytes().all(|b| b.is_ascii_digit()) => format!(
+                            " (there is a row '{id}': Excel drops the leading zeros of ids that look like \
+                             numbers; format the id and parent columns as Text)"
+                        ),
+                        _ => String::new(),
+                    };
+                    p.push(Problem::at(file, line, "parent", format!("unknown parent '{pid}'{hint}")));
+                }
                 Some(parent) => {
                     if !parent.level.is_formation() {
                         p.push(Problem::at(
@@ -720,18 +772,19 @@ fn validate_tree(
                 }
             },
             None => {
-                if u.hex.is_none() {
+                // A hex refused as written already has its problem.
+                if u.hex.is_none() && !hex_refused.contains(&line) {
                     p.push(Problem::at(file, line, "hex", format!("force '{}' has no hex", u.id)));
                 }
                 if let (Some(h), Some(m)) = (u.hex, u.moving_to) {
                     if !map.grid.adjacent(h, m) {
                         p.push(Problem::at(file, line, "moving_to", format!("{m} is not adjacent to {h}")));
-                    } else if map.road(h, m).is_none() {
+                    } else if listed.roads && map.road(h, m).is_none() {
                         p.push(Problem::at(file, line, "moving_to", format!("no road joins {h} to {m}")));
                     }
                 }
                 if let Some(d) = u.depot()
-                    && !settlement_names.contains_key(d)
+                    && listed.settlements.as_ref().is_some_and(|names| !names.contains(d))
                 {
                     p.push(Problem::at(file, line, "depot", format!("unknown settlement '{d}'")));
                 }
@@ -739,6 +792,7 @@ fn validate_tree(
         }
         if let Some(c) = u.commander() {
             match commander_by_name.get(c) {
+                None if listed.commanders.as_ref().is_none_or(|names| names.contains(c)) => {}
                 None => {
                     p.push(Problem::at(file, line, "commander", format!("'{c}' is not in commanders.csv")))
                 }
@@ -763,6 +817,17 @@ fn validate_tree(
             p.push(Problem::at(file, line, "parent", format!("'{}' is its own ancestor (a cycle)", u.id)));
         }
     }
+}
+
+/// The ids made only of digits, by their digits without leading zeros: where a parent that
+/// Excel shortened (`101` for `0101`) most likely points.
+fn ids_by_number(oob: &OrderOfBattle) -> IdMap<&str, &str> {
+    oob.units()
+        .iter()
+        .map(|u| u.id.as_str())
+        .filter(|id| id.bytes().all(|b| b.is_ascii_digit()))
+        .map(|id| (id.trim_start_matches('0'), id))
+        .collect()
 }
 
 /// For each row, whether its walk up through the parents never ends (it is on a cycle or
@@ -812,44 +877,68 @@ struct Rest {
     battle_maps: BTreeMap<HexId, BattleMapChoice>,
     returns: Vec<crate::model::ledger::Return>,
     score: Vec<crate::model::ledger::ScoreRow>,
+    /// How each file read was saved.
+    dialects: BTreeMap<&'static str, Dialect>,
+    /// What the order of battle may refer to.
+    listed: Listed,
 }
 
 fn parse_rest(files: &CampaignFiles, grid: &HexGrid, p: &mut Problems) -> Rest {
-    let table = |name: &'static str, p: &mut Problems, req: bool| -> Table {
+    let mut dialects = BTreeMap::new();
+    let mut table = |name: &'static str, p: &mut Problems, req: bool| -> Table {
         let bytes = if req { required(files, name, p) } else { files.get(name) };
-        // A missing file reads as an empty table under its own name, so that what follows
-        // from it is still placed in that file.
-        bytes.map_or_else(
-            || {
-                let mut t = Table::default();
-                t.file = name.to_string();
-                t
-            },
-            |b| Table::parse(name, b, p),
-        )
+        // A missing file reads as an empty table under its own name, whose columns are not
+        // asked for: the missing file is the one problem.
+        let t = bytes.map_or_else(|| Table::absent(name), |b| Table::parse(name, b, p));
+        if t.present {
+            dialects.insert(name, t.dialect);
+        }
+        t
     };
     let hexes = parse_hexes(&table(names::HEXES, p, true), grid, p);
-    let roads = parse_sides(&table(names::ROADS, p, true), grid, "class", p, |f| {
-        match f.text("class").to_ascii_lowercase().as_str() {
+    let roads_t = table(names::ROADS, p, true);
+    let roads =
+        parse_sides(&roads_t, grid, "class", p, |f| match f.text("class").to_ascii_lowercase().as_str() {
             "major" | "" => Some(RoadClass::Major),
             "secondary" | "minor" => Some(RoadClass::Secondary),
             other => {
                 f.problem("class", format!("'{other}' is not major or secondary"));
                 None
             }
-        }
-    });
+        });
     let rivers =
         parse_sides(&table(names::RIVERS, p, true), grid, "name", p, |f| Some(f.text("name").to_string()));
-    let settlements = parse_settlements(&table(names::SETTLEMENTS, p, true), grid, p);
-    let (commanders, commander_columns) = parse_commanders(&table(names::COMMANDERS, p, true), p);
+    let settlements_t = table(names::SETTLEMENTS, p, true);
+    let settlements = parse_settlements(&settlements_t, grid, p);
+    let commanders_t = table(names::COMMANDERS, p, true);
+    let (commanders, commander_columns) = parse_commanders(&commanders_t, p);
+    let names_in = |t: &Table| -> Option<BTreeSet<String>> {
+        t.whole(&["name"]).then(|| t.rows.iter().map(|r| t.text(r, "name").to_string()).collect())
+    };
+    let listed = Listed {
+        roads: roads_t.whole(&["from", "to"]),
+        settlements: names_in(&settlements_t),
+        commanders: names_in(&commanders_t),
+    };
     let battle_maps = match files.get(names::BATTLE_MAPS) {
         Some(_) => parse_battle_maps(&table(names::BATTLE_MAPS, p, false), grid, p),
         None => BTreeMap::new(),
     };
-    let returns = files.get(names::RETURNS).map(|b| super::ledger::parse_returns(b, p)).unwrap_or_default();
-    let score = files.get(names::SCORE).map(|b| super::ledger::parse_score(b, p)).unwrap_or_default();
-    Rest { hexes, roads, rivers, settlements, commanders, commander_columns, battle_maps, returns, score }
+    let returns = super::ledger::parse_returns(&table(names::RETURNS, p, false), p);
+    let score = super::ledger::parse_score(&table(names::SCORE, p, false), p);
+    Rest {
+        hexes,
+        roads,
+        rivers,
+        settlements,
+        commanders,
+        commander_columns,
+        battle_maps,
+        returns,
+        score,
+        dialects,
+        listed,
+    }
 }
 
 /// Parses and validates a whole campaign. Every problem is collected.
@@ -869,15 +958,20 @@ pub fn parse_campaign(files: &CampaignFiles) -> Result<Campaign, Problems> {
     let (rest, oob, lines) = std::thread::scope(|s| {
         let forces = s.spawn(|| {
             let mut fp = Problems::default();
-            let (oob, lines) = match forces_src.map(|src| parse_forces(src, &grid, &mut fp)) {
-                Some(f) => (OrderOfBattle::new(f.units, f.extra_cols), f.lines),
-                None => (OrderOfBattle::default(), Vec::new()),
+            let (oob, lines, dialect) = match forces_src.map(|src| parse_forces(src, &grid, &mut fp)) {
+                Some(f) => (OrderOfBattle::new(f.units, f.extra_cols), f.lines, Some(f.dialect)),
+                None => (OrderOfBattle::default(), Vec::new(), None),
             };
-            (oob, lines, fp)
+            (oob, lines, dialect, fp)
         });
         let rest = parse_rest(files, &grid, &mut p);
-        let (oob, lines, fp) = forces.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+        let (oob, lines, dialect, fp) =
+            forces.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic));
         p.0.extend(fp.0);
+        let mut rest = rest;
+        if let Some(d) = dialect {
+            rest.dialects.insert(names::FORCES, d);
+        }
         (rest, oob, lines)
     });
     let Rest {
@@ -890,21 +984,38 @@ pub fn parse_campaign(files: &CampaignFiles) -> Result<Campaign, Problems> {
         battle_maps,
         returns,
         score,
+        dialects,
+        listed,
     } = rest;
     let map = CampaignMap { grid, hexes, roads, rivers, settlements };
-    validate_tree(&oob, &lines, &map, &commanders, &mut p);
+    validate_tree(&oob, &lines, &map, &commanders, &listed, &mut p);
     if !p.is_empty() {
         p.0.sort();
         p.0.dedup();
+        // A whole file's problem (missing, unreadable) is the likely cause of the rest:
+        // it comes first.
+        p.0.sort_by_key(|x| x.line.is_some());
         return Err(p);
     }
-    Ok(Campaign { config, rules, map, oob, commanders, commander_columns, battle_maps, returns, score })
+    Ok(Campaign {
+        config,
+        rules,
+        map,
+        oob,
+        commanders,
+        commander_columns,
+        battle_maps,
+        returns,
+        score,
+        dialects,
+    })
 }
 
 /// Writes `forces.csv` (known columns, then the umpire's own). Each field is formatted
 /// into a buffer kept from row to row: a large order of battle has hundreds of thousands of
-/// rows, and a string per field would be millions of allocations.
-pub fn write_forces(oob: &OrderOfBattle) -> Vec<u8> {
+/// rows, and a string per field would be millions of allocations. Written in the dialect
+/// given (the one the file was read in).
+pub fn write_forces(oob: &OrderOfBattle, dialect: Dialect) -> Vec<u8> {
     /// A whole number, without the formatting machinery (millions of them).
     fn push_u32(buf: &mut String, mut n: u32) {
         let mut digits = [0u8; 10];
@@ -927,9 +1038,7 @@ pub fn write_forces(oob: &OrderOfBattle) -> Vec<u8> {
             let _ = write!(buf, "{h}");
         }
     }
-    let mut w = csv::WriterBuilder::new()
-        .terminator(csv::Terminator::Any(b'\n'))
-        .from_writer(Vec::with_capacity(oob.units().len() * 64));
+    let mut w = dialect.writer().from_writer(Vec::with_capacity(oob.units().len() * 64));
     let head: Vec<&str> =
         FORCE_COLUMNS.iter().copied().chain(oob.extra_columns.iter().map(String::as_str)).collect();
     // Writing into a Vec<u8> cannot fail.
@@ -973,12 +1082,13 @@ pub fn write_forces(oob: &OrderOfBattle) -> Vec<u8> {
         }
         let _ = w.write_record(f.iter().map(String::as_bytes).chain(u.extra().iter().map(String::as_bytes)));
     }
-    w.into_inner().unwrap_or_default()
+    dialect.encode(w.into_inner().unwrap_or_default())
 }
 
-/// Writes `commanders.csv`.
-pub fn write_commanders(commanders: &[Commander], extra_cols: &[String]) -> Vec<u8> {
+/// Writes `commanders.csv` in the dialect given.
+pub fn write_commanders(commanders: &[Commander], extra_cols: &[String], dialect: Dialect) -> Vec<u8> {
     write_csv(
+        dialect,
         &COMMANDER_COLUMNS,
         extra_cols,
         commanders.iter().map(|c| {
@@ -995,9 +1105,10 @@ pub fn write_commanders(commanders: &[Commander], extra_cols: &[String]) -> Vec<
     )
 }
 
-/// Writes `map/battle-maps.csv`.
-pub fn write_battle_maps(maps: &BTreeMap<HexId, BattleMapChoice>) -> Vec<u8> {
+/// Writes `map/battle-maps.csv` in the dialect given.
+pub fn write_battle_maps(maps: &BTreeMap<HexId, BattleMapChoice>, dialect: Dialect) -> Vec<u8> {
     write_csv(
+        dialect,
         &BATTLE_MAP_COLUMNS,
         &[],
         maps.iter()
@@ -1026,7 +1137,8 @@ mod tests {
     fn read(text: &str, size: u64) -> (Option<ForceRows>, Vec<String>) {
         let grid = HexGrid { columns: 64, rows: 48, layout: Default::default() };
         let mut p = Problems::default();
-        let records = Records::open(names::FORCES, text, &mut p).unwrap();
+        let records =
+            Records::open(names::FORCES, text, crate::formats::text::Encoding::Utf8, &mut p).unwrap();
         let rows = build_forces(records, size, &grid, &mut p);
         let mut problems: Vec<String> = p.0.iter().map(ToString::to_string).collect();
         problems.sort();

@@ -1,6 +1,7 @@
 //! `returns.csv` and `score.csv`: read and written by sowbridge, readable by the umpire.
 
 use crate::error::Problems;
+use crate::model::dialect::Dialect;
 use crate::model::ledger::{Return, ScoreRow};
 use crate::model::{Campaign, Side};
 
@@ -25,19 +26,18 @@ pub const SCORE_COLUMNS: [&str; 8] = [
     "battle_score",
 ];
 
-/// Parses `returns.csv`.
-pub fn parse_returns(bytes: &[u8], p: &mut Problems) -> Vec<Return> {
-    let t = Table::parse(RETURNS, bytes, p);
+/// Parses `returns.csv`, read as a table.
+pub fn parse_returns(t: &Table, p: &mut Problems) -> Vec<Return> {
     let mut out = Vec::new();
     if !t.require(&RETURN_COLUMNS, p) {
         return out;
     }
     for row in &t.rows {
-        let mut f = Fields::new(&t, row, p);
-        let turn = f.req::<u32>("turn");
-        let men = f.req::<u32>("men");
+        let mut f = Fields::new(t, row, p);
+        let turn = f.req_count("turn");
+        let men = f.req_count("men");
         let kind = f.req("kind");
-        let unit = f.text("unit").to_string();
+        let unit = f.id("unit").to_string();
         if unit.is_empty() {
             f.problem("unit", "is empty");
         }
@@ -48,16 +48,15 @@ pub fn parse_returns(bytes: &[u8], p: &mut Problems) -> Vec<Return> {
     out
 }
 
-/// Parses `score.csv`.
-pub fn parse_score(bytes: &[u8], p: &mut Problems) -> Vec<ScoreRow> {
-    let t = Table::parse(SCORE, bytes, p);
+/// Parses `score.csv`, read as a table.
+pub fn parse_score(t: &Table, p: &mut Problems) -> Vec<ScoreRow> {
     let mut out = Vec::new();
     if !t.require(&SCORE_COLUMNS[..7], p) {
         return out;
     }
     for row in &t.rows {
-        let mut f = Fields::new(&t, row, p);
-        let year = f.req::<u32>("year");
+        let mut f = Fields::new(t, row, p);
+        let year = f.req_count("year");
         let side: Option<Side> = f.req("side");
         let mut n = |c: &str| f.count(c).unwrap_or(0);
         let (w, l, d, pr, g) = (
@@ -82,11 +81,12 @@ pub fn parse_score(bytes: &[u8], p: &mut Problems) -> Vec<ScoreRow> {
     out
 }
 
-/// Writes `returns.csv`, sorted by turn, unit, kind.
-pub fn write_returns(returns: &[Return]) -> Vec<u8> {
+/// Writes `returns.csv`, sorted by turn, unit, kind, in the dialect given.
+pub fn write_returns(returns: &[Return], dialect: Dialect) -> Vec<u8> {
     let mut v = returns.to_vec();
     v.sort();
     write_csv(
+        dialect,
         &RETURN_COLUMNS,
         &[],
         v.iter().map(|r| {
@@ -101,11 +101,12 @@ pub fn write_returns(returns: &[Return]) -> Vec<u8> {
     )
 }
 
-/// Writes `score.csv`, by year then side.
-pub fn write_score(rows: &[ScoreRow]) -> Vec<u8> {
+/// Writes `score.csv`, by year then side, in the dialect given.
+pub fn write_score(rows: &[ScoreRow], dialect: Dialect) -> Vec<u8> {
     let mut v = rows.to_vec();
     v.sort_by_key(|r| (r.year, r.side));
     write_csv(
+        dialect,
         &SCORE_COLUMNS,
         &[],
         v.iter().map(|r| {

@@ -1,6 +1,8 @@
 //! Text in and out: the campaign's CSV and TOML files, SoW profiles and vocabularies.
 
 pub mod campaign;
+pub mod excel;
+pub mod fields;
 pub mod inspect;
 pub mod ledger;
 pub mod logistics;
@@ -10,4 +12,5 @@ pub mod results;
 pub mod sow;
 pub mod table;
 pub mod text;
+mod toml_words;
 pub mod vocabulary;

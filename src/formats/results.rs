@@ -33,12 +33,14 @@ pub enum ResultFile {
 }
 
 /// Decides by content (not name) which kind a file is: own result CSV has a header starting
-/// `battle,unit` (case-insensitive); otherwise a game dump.
+/// with the columns `battle` and `unit` (case-insensitive), whatever separates them (`,`, or
+/// `;` as Excel saves in some locales; the reader then says if it cannot read the
+/// separator); otherwise a game dump.
 pub fn parse_result(file: &str, bytes: &[u8]) -> Result<ResultFile, Problems> {
     let (text, _) = decode(bytes);
     let first = text.lines().next().unwrap_or("");
-    let header: String = first.chars().filter(|c| !c.is_whitespace() && *c != '"').collect();
-    if header.to_ascii_lowercase().starts_with("battle,unit") {
+    let header: String = first.chars().filter(|c| c.is_ascii_alphanumeric() || *c == '_').collect();
+    if header.to_ascii_lowercase().starts_with("battleunit") {
         parse_manual(file, bytes).map(ResultFile::Manual)
     } else {
         parse_gamedb(file, bytes).map(ResultFile::GameDump)

@@ -1,12 +1,17 @@
-//! The one place that owns the settings for the umpire's CSV files: header-keyed reading
-//! with line numbers, typed fields that report `file:line: field: problem`, and writing.
+//! The one place that reads and writes the umpire's CSV files: header-keyed records with
+//! their true line numbers, in the dialect each file was saved in (`excel.rs` holds the
+//! dialect's reader and writer settings), and writing back in it. Typed access to a row's
+//! fields is in `fields.rs`.
 
 use std::io::Read as _;
-use std::str::FromStr;
 
 use crate::error::{Problem, Problems};
 
-use super::text::decode;
+use crate::model::dialect::{Dialect, LineEnd, separator_name};
+
+use super::excel::{foreign_separator, other_separator};
+pub use super::fields::{Col, ColumnRef, Fields, RowSource, TableRow};
+use super::text::{Encoding, decode};
 
 /// The records of a CSV file one at a time, with the header read first: what both
 /// [`Table::parse`] and the streaming reader of the order of battle stand on. Problems with
@@ -15,7 +20,7 @@ use super::text::decode;
 #[derive(Debug)]
 pub struct Records<'b, R = &'b [u8]> {
     file: &'b str,
-    rdr: csv::Reader<R>,
+    rdr: csv::Reader<Tail<R>>,
     /// Header names, trimmed, lower-cased.
     pub headers: Vec<String>,
     /// The record [`Records::next_record`] lends out.
@@ -23,6 +28,46 @@ pub struct Records<'b, R = &'b [u8]> {
     /// A record's buffers kept for the next raw read (no allocation per record).
     spare: Option<csv::ByteRecord>,
     decoding: Decoding,
+    /// How the file was saved, as far as read.
+    dialect: Dialect,
+    /// Records that were one field holding the other separator (the first one's line and
+    /// their number), reported once at the end of the file.
+    mixed: Option<(u64, u64)>,
+    /// Records left out for their shape (bad CSV, too many fields, the other separator).
+    skipped: u64,
+    /// The text of a file whose lines end with CR alone, whose line numbers are counted here
+    /// (the csv crate counts LFs), with how far it was counted: (byte, lines before it).
+    cr_lines: Option<(&'b [u8], usize, u64)>,
+}
+
+/// A source that remembers how many bytes it gave and the last of them, and whether it is
+/// exhausted: what tells a last line without a line end from one with it.
+#[derive(Debug)]
+struct Tail<R> {
+    inner: R,
+    read: u64,
+    last: Option<u8>,
+    done: bool,
+}
+
+impl<R: std::io::Read> std::io::Read for Tail<R> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        let n = self.inner.read(buf)?;
+        match buf[..n].last() {
+            Some(&b) => {
+                self.read += n as u64;
+                self.last = Some(b);
+            }
+            None => self.done = !buf.is_empty(),
+        }
+        Ok(n)
+    }
+}
+
+impl<R> Tail<R> {
+    fn new(inner: R) -> Self {
+        Tail { inner, read: 0, last: None, done: false }
+    }
 }
 
 /// How the records' bytes become text.
@@ -34,29 +79,44 @@ enum Decoding {
     Utf8 { non_ascii: bool },
     /// A record was not UTF-8 while all before it were ASCII: the file is Windows-1252.
     Windows1252,
-    /// A record was not UTF-8 after others that were and were not ASCII: only the whole
-    /// file can say how to read it (see [`Records::undecidable`]).
+    /// A record was not UTF-8 after others that were and were not ASCII (or, streamed, the
+    /// lines end with CR alone): only the whole file can say how to read it (see
+    /// [`Records::undecidable`]).
     Undecidable,
 }
 
 impl<'b> Records<'b> {
-    /// Opens already decoded text; `None` (with a problem pushed) when the header line
-    /// cannot be read.
-    pub fn open(file: &'b str, text: &'b str, problems: &mut Problems) -> Option<Records<'b>> {
-        let rdr = csv::ReaderBuilder::new().has_headers(true).flexible(true).from_reader(text.as_bytes());
-        Records::start(file, rdr, Decoding::Decoded, problems)
+    /// Opens already decoded text, read from a file in `encoding`; `None` (with a problem
+    /// pushed) when the header line cannot be read.
+    pub fn open(
+        file: &'b str,
+        text: &'b str,
+        encoding: Encoding,
+        problems: &mut Problems,
+    ) -> Option<Records<'b>> {
+        let dialect = Dialect::sniff(text.as_bytes(), encoding);
+        let rdr = dialect.reader().from_reader(Tail::new(text.as_bytes()));
+        let mut records = Records::start(file, rdr, Decoding::Decoded, dialect, problems)?;
+        if dialect.line_end == LineEnd::Cr {
+            records.cr_lines = Some((text.as_bytes(), 0, 0));
+        }
+        Some(records)
     }
 }
 
 /// A UTF-8 byte-order mark.
 const BOM: &[u8] = b"\xEF\xBB\xBF";
 
+/// How far a streamed file is read ahead for its header line, to find its dialect.
+const HEADER_LOOKAHEAD: u64 = 1 << 16;
+
 impl<'b, R: std::io::Read> Records<'b, std::io::Chain<std::io::Cursor<Vec<u8>>, R>> {
     /// Reads a file straight from a reader, without holding it whole, and decides its
     /// encoding as [`decode`] does for a whole file: UTF-8 (with or without a byte-order
     /// mark) when every record is, else Windows-1252. A file that is not UTF-8 only after
     /// some records that were (and not all ASCII), or that starts with a UTF-16 byte-order
-    /// mark, cannot be decided record by record: reading stops and
+    /// mark, cannot be decided record by record, and the lines of a file whose lines end
+    /// with CR alone are counted on the whole text: reading stops and
     /// [`Records::undecidable`] says so, for the caller to decode the whole file. `None`
     /// (with a problem pushed) when the header cannot be read.
     pub fn stream(file: &'b str, mut src: R, problems: &mut Problems) -> Option<Self> {
@@ -71,21 +131,39 @@ impl<'b, R: std::io::Read> Records<'b, std::io::Chain<std::io::Cursor<Vec<u8>>, 
         }
         // A UTF-16 byte-order mark: the whole file's decoding follows it.
         let utf16 = head.starts_with(b"\xFF\xFE") || head.starts_with(b"\xFE\xFF");
-        let rdr = csv::ReaderBuilder::new()
-            .has_headers(true)
-            .flexible(true)
+        // The header line, read ahead, says how the file was saved.
+        while !head.contains(&b'\n') && (head.len() as u64) < HEADER_LOOKAHEAD {
+            match src.by_ref().take(4096).read_to_end(&mut head) {
+                Ok(0) => break,
+                Ok(_) => {}
+                Err(e) => {
+                    problems.push(Problem::in_file(file, format!("cannot read: {e}")));
+                    return None;
+                }
+            }
+        }
+        let dialect = Dialect::sniff(&head, if bom { Encoding::Utf8Bom } else { Encoding::Utf8 });
+        let rdr = dialect
+            .reader()
             .buffer_capacity(1 << 16)
-            .from_reader(std::io::Cursor::new(head).chain(src));
-        let decoding = if utf16 { Decoding::Undecidable } else { Decoding::Utf8 { non_ascii: bom } };
-        Records::start(file, rdr, decoding, problems)
+            .from_reader(Tail::new(std::io::Cursor::new(head).chain(src)));
+        // Behind a UTF-16 byte-order mark, or with lines that end with CR alone (whose line
+        // numbers only the whole text gives), the whole file is read instead.
+        let decoding = if utf16 || dialect.line_end == LineEnd::Cr {
+            Decoding::Undecidable
+        } else {
+            Decoding::Utf8 { non_ascii: bom }
+        };
+        Records::start(file, rdr, decoding, dialect, problems)
     }
 }
 
 impl<'b, R: std::io::Read> Records<'b, R> {
     fn start(
         file: &'b str,
-        mut rdr: csv::Reader<R>,
+        mut rdr: csv::Reader<Tail<R>>,
         decoding: Decoding,
+        dialect: Dialect,
         problems: &mut Problems,
     ) -> Option<Records<'b, R>> {
         let raw = match rdr.byte_headers() {
@@ -95,13 +173,62 @@ impl<'b, R: std::io::Read> Records<'b, R> {
                 return None;
             }
         };
-        let mut records = Records { file, rdr, headers: Vec::new(), rec: None, spare: None, decoding };
+        let mut records = Records {
+            file,
+            rdr,
+            headers: Vec::new(),
+            rec: None,
+            spare: None,
+            decoding,
+            dialect,
+            mixed: None,
+            skipped: 0,
+            cr_lines: None,
+        };
         let header = records.text_of(raw);
         records.headers = header.iter().map(|s| s.trim().to_ascii_lowercase()).collect();
         Some(records)
     }
 
-    /// True when reading stopped at a record whose encoding only the whole file can decide.
+    /// How the file was saved (its encoding as far as read: settled once it is all read).
+    pub fn dialect(&self) -> Dialect {
+        self.dialect
+    }
+
+    /// Records left out so far for their shape (each with a problem pushed).
+    pub fn skipped(&self) -> u64 {
+        self.skipped
+    }
+
+    /// The 1-based line of a position of the reader.
+    fn line_at(&mut self, pos: Option<&csv::Position>) -> u64 {
+        let Some(pos) = pos else { return 0 };
+        let Some((text, at, before)) = &mut self.cr_lines else { return pos.line() };
+        let byte = usize::try_from(pos.byte()).unwrap_or(usize::MAX).min(text.len());
+        if byte >= *at {
+            *before += text[*at..byte].iter().filter(|&&b| b == b'\r').count() as u64;
+            *at = byte;
+        }
+        *before + 1
+    }
+
+    /// The 1-based line a record just read starts on. The reader places a record where the
+    /// blank lines before it begin (it skips them as part of the record), so those are
+    /// counted out: the lines the record spans, less the line ends inside its fields and
+    /// its own (none for a last line without one).
+    fn record_line(&mut self, rec: &csv::StringRecord) -> u64 {
+        let start = self.line_at(rec.position());
+        let end_pos = self.rdr.position().clone();
+        let end = self.line_at(Some(&end_pos));
+        let line_end = if self.cr_lines.is_some() { b'\r' } else { b'\n' };
+        let inside = rec.as_slice().bytes().filter(|&b| b == line_end).count() as u64;
+        let src = self.rdr.get_ref();
+        let open_end = src.done && end_pos.byte() == src.read && src.last != Some(line_end);
+        start + end.saturating_sub(start).saturating_sub(inside + u64::from(!open_end))
+    }
+
+    /// True when reading stopped at a record whose encoding only the whole file can decide
+    /// (or, streamed, at the start of a file whose lines end with CR alone).
     pub fn undecidable(&self) -> bool {
         self.decoding == Decoding::Undecidable
     }
@@ -124,7 +251,10 @@ impl<'b, R: std::io::Read> Records<'b, R> {
                         self.decoding = Decoding::Undecidable;
                         return csv::StringRecord::new();
                     }
-                    _ => self.decoding = Decoding::Windows1252,
+                    _ => {
+                        self.decoding = Decoding::Windows1252;
+                        self.dialect.encoding = Encoding::Windows1252;
+                    }
                 }
                 raw
             }
@@ -172,10 +302,20 @@ impl<'b, R: std::io::Read> Records<'b, R> {
     pub fn read_into(&mut self, rec: &mut csv::StringRecord, problems: &mut Problems) -> Option<u64> {
         loop {
             match self.read_text(rec) {
-                Ok(false) => return None,
+                Ok(false) => {
+                    self.report_mixed(problems);
+                    return None;
+                }
                 Ok(true) => {
-                    let line = rec.position().map_or(0, csv::Position::line);
+                    let line = self.record_line(rec);
                     if rec.iter().all(|f| f.bytes().all(|b| b.is_ascii_whitespace())) {
+                        continue;
+                    }
+                    let other = other_separator(self.dialect.separator);
+                    if rec.len() == 1 && self.headers.len() > 1 && rec.as_slice().as_bytes().contains(&other)
+                    {
+                        self.mixed.get_or_insert((line, 0)).1 += 1;
+                        self.skipped += 1;
                         continue;
                     }
                     if rec.len() > self.headers.len() {
@@ -185,16 +325,40 @@ impl<'b, R: std::io::Read> Records<'b, R> {
                             "",
                             format!("{} fields but the header has {}", rec.len(), self.headers.len()),
                         ));
+                        self.skipped += 1;
                         continue;
                     }
                     return Some(line);
                 }
                 Err(e) => {
-                    let line = e.position().map_or(0, csv::Position::line);
+                    let line = self.line_at(e.position());
                     problems.push(Problem::at(self.file, line, "", format!("malformed CSV: {e}")));
+                    self.skipped += 1;
                 }
             }
         }
+    }
+
+    /// One problem for every record that held the other separator: a file saved in two
+    /// ways is one mistake, not one per field.
+    fn report_mixed(&mut self, problems: &mut Problems) {
+        let Some((line, n)) = self.mixed.take() else { return };
+        let more = match n {
+            1 => String::new(),
+            2 => " and 1 more line".to_string(),
+            n => format!(" and {} more lines", n - 1),
+        };
+        problems.push(Problem::at(
+            self.file,
+            line,
+            "",
+            format!(
+                "this line{more} separate fields with {} but the header line with {}: save the whole \
+                 file again with one separator",
+                separator_name(other_separator(self.dialect.separator)),
+                self.dialect.separator_name(),
+            ),
+        ));
     }
 
     /// Reads up to `max` more records into a batch (emptied first, its records' buffers
@@ -244,6 +408,13 @@ pub struct Table {
     text: String,
     /// Where each field of `text` ends.
     ends: Vec<usize>,
+    /// How the file was saved, to write it back the same way.
+    pub dialect: Dialect,
+    /// False for a file that is not there: it reads as an empty table under its own name,
+    /// whose columns are not asked for (the missing file is the one problem).
+    pub present: bool,
+    /// Rows left out for their shape (each with a problem of its own).
+    pub skipped: u64,
 }
 
 /// One data row.
@@ -261,9 +432,9 @@ impl Table {
     /// Reads a CSV file's bytes (UTF-8, UTF-8 with BOM or Windows-1252). Problems with the
     /// file's shape (bad CSV, wrong number of fields) are pushed; good rows are kept.
     pub fn parse(file: &str, bytes: &[u8], problems: &mut Problems) -> Table {
-        let (decoded, _) = decode(bytes);
-        let mut t = Table { file: file.to_string(), ..Table::default() };
-        if let Some(mut records) = Records::open(file, &decoded, problems) {
+        let (decoded, encoding) = decode(bytes);
+        let mut t = Table { file: file.to_string(), present: true, ..Table::default() };
+        if let Some(mut records) = Records::open(file, &decoded, encoding, problems) {
             t.text.reserve(bytes.len());
             while let Some((line, r)) = records.next_record(problems) {
                 let first = t.ends.len();
@@ -274,13 +445,20 @@ impl Table {
                 }
                 t.rows.push(Row { line, first, len: r.len() });
             }
+            t.dialect = records.dialect();
+            t.skipped = records.skipped();
             t.headers = records.headers;
         }
         t
     }
 
+    /// The empty table of a file that is not there.
+    pub fn absent(file: &str) -> Table {
+        Table { file: file.to_string(), ..Table::default() }
+    }
+
     /// Field `i` of a row, trimmed ("" past the row's end).
-    fn field(&self, row: &Row, i: usize) -> &str {
+    pub(super) fn field(&self, row: &Row, i: usize) -> &str {
         if i >= row.len {
             return "";
         }
@@ -300,8 +478,17 @@ impl Table {
     }
 
     /// Pushes a problem for each required column that is missing; true when all are there.
+    /// A file that is not there has no columns to ask for: false, and nothing pushed.
     pub fn require(&self, names: &[&str], problems: &mut Problems) -> bool {
-        require_columns(&self.file, &self.headers, names, problems)
+        self.present && require_columns(&self.file, &self.headers, self.dialect.separator, names, problems)
+    }
+
+    /// True when the file is there, has every one of `names` and no row was left out for
+    /// its shape: what other files refer to in it can then be checked against it. (When it
+    /// is not, its own problems say why, and the references are not checked: one cause,
+    /// one message.)
+    pub fn whole(&self, names: &[&str]) -> bool {
+        self.present && self.skipped == 0 && names.iter().all(|n| self.col(n).is_some())
     }
 
     /// Columns not in `known`, in file order.
@@ -310,209 +497,48 @@ impl Table {
     }
 }
 
-/// Pushes a problem for each required column missing from a header; true when all are there.
-pub fn require_columns(file: &str, headers: &[String], names: &[&str], problems: &mut Problems) -> bool {
-    let mut ok = true;
-    for n in names {
-        if !headers.iter().any(|h| h == n) {
-            problems.push(Problem::at(file, 1, n, "required column is missing from the header"));
-            ok = false;
-        }
+/// Pushes a problem for each required column missing from a header read with the separator
+/// `sep`; true when all are there. A header whose names are there but run together, joined
+/// by a separator sowbridge does not read, is one problem that names that separator.
+pub fn require_columns(
+    file: &str,
+    headers: &[String],
+    sep: u8,
+    names: &[&str],
+    problems: &mut Problems,
+) -> bool {
+    let missing: Vec<&str> = names.iter().copied().filter(|n| !headers.iter().any(|h| h == n)).collect();
+    if missing.is_empty() {
+        return true;
     }
-    ok
+    let glued = headers.iter().find_map(|h| foreign_separator(h, names).filter(|&b| b != sep));
+    if let Some(b) = glued {
+        problems.push(Problem::at(
+            file,
+            1,
+            "",
+            format!(
+                "the header line's column names are separated by {}, which sowbridge does not read as \
+                 a separator: save the file as CSV with ',' (comma) or ';' (semicolon) between fields",
+                separator_name(b)
+            ),
+        ));
+        return false;
+    }
+    for n in missing {
+        problems.push(Problem::at(file, 1, n, "required column is missing from the header"));
+    }
+    false
 }
 
-/// A column named once and looked up once per table, for readers that ask for the same
-/// columns on every row of a large file.
-#[derive(Debug, Clone, Copy)]
-pub struct Col<'n> {
-    /// Index in the header, if the column is there.
-    pub idx: Option<usize>,
-    /// Its name, for messages.
-    pub name: &'n str,
-}
-
-/// A way to name a column: its name, looked up each time, or a [`Col`] already resolved.
-pub trait ColumnRef: Copy {
-    /// The column's index in a row's source.
-    fn index<'a>(self, s: &impl RowSource<'a>) -> Option<usize>;
-    /// The column's name, for messages.
-    fn label(&self) -> &str;
-}
-
-impl ColumnRef for &str {
-    fn index<'a>(self, s: &impl RowSource<'a>) -> Option<usize> {
-        s.column(self)
-    }
-    fn label(&self) -> &str {
-        self
-    }
-}
-
-impl ColumnRef for Col<'_> {
-    fn index<'a>(self, _: &impl RowSource<'a>) -> Option<usize> {
-        self.idx
-    }
-    fn label(&self) -> &str {
-        self.name
-    }
-}
-
-impl Table {
-    /// Resolves a column once.
-    pub fn column<'n>(&self, name: &'n str) -> Col<'n> {
-        Col { idx: self.col(name), name }
-    }
-}
-
-/// Where the fields of one row come from: a row of a [`Table`], or a record read straight
-/// from the file by a streaming reader.
-pub trait RowSource<'a>: Copy {
-    /// The file's name, for messages.
-    fn file(&self) -> &'a str;
-    /// The row's 1-based line.
-    fn line(&self) -> u64;
-    /// Index of a column by (lower-case) name.
-    fn column(&self, name: &str) -> Option<usize>;
-    /// Field `i`, trimmed ("" past the row's end).
-    fn field(&self, i: usize) -> &'a str;
-}
-
-/// One row of a [`Table`].
-#[derive(Debug, Clone, Copy)]
-pub struct TableRow<'a> {
-    table: &'a Table,
-    row: &'a Row,
-}
-
-impl<'a> RowSource<'a> for TableRow<'a> {
-    fn file(&self) -> &'a str {
-        &self.table.file
-    }
-    fn line(&self) -> u64 {
-        self.row.line
-    }
-    fn column(&self, name: &str) -> Option<usize> {
-        self.table.col(name)
-    }
-    fn field(&self, i: usize) -> &'a str {
-        self.table.field(self.row, i)
-    }
-}
-
-/// Typed access to the fields of one row, pushing located problems.
-#[derive(Debug)]
-pub struct Fields<'a, S: RowSource<'a> = TableRow<'a>> {
-    src: S,
-    /// Problems found so far.
-    pub problems: &'a mut Problems,
-}
-
-impl<'a> Fields<'a> {
-    /// Fields of a table's row.
-    pub fn new(table: &'a Table, row: &'a Row, problems: &'a mut Problems) -> Self {
-        Fields { src: TableRow { table, row }, problems }
-    }
-}
-
-impl<'a, S: RowSource<'a>> Fields<'a, S> {
-    /// Fields of any row source.
-    pub fn over(src: S, problems: &'a mut Problems) -> Self {
-        Fields { src, problems }
-    }
-
-    /// The row's line.
-    pub fn line(&self) -> u64 {
-        self.src.line()
-    }
-
-    /// Raw text of a column ("" when missing or blank).
-    pub fn text(&self, c: impl ColumnRef) -> &'a str {
-        c.index(&self.src).map_or("", |i| self.src.field(i))
-    }
-
-    /// Pushes a problem on this row.
-    pub fn problem(&mut self, field: &str, message: impl Into<String>) {
-        self.problems.push(Problem::at(self.src.file(), self.src.line(), field, message));
-    }
-
-    /// An optional typed value: blank is `None`; a bad value is a problem and `None`.
-    pub fn opt<T>(&mut self, c: impl ColumnRef) -> Option<T>
-    where
-        T: FromStr,
-        T::Err: std::fmt::Display,
-    {
-        let t = self.text(c);
-        if t.is_empty() {
-            return None;
-        }
-        match t.parse::<T>() {
-            Ok(v) => Some(v),
-            Err(e) => {
-                self.problem(c.label(), e.to_string());
-                None
-            }
-        }
-    }
-
-    /// A required typed value: blank or bad is a problem.
-    pub fn req<T>(&mut self, c: impl ColumnRef) -> Option<T>
-    where
-        T: FromStr,
-        T::Err: std::fmt::Display,
-    {
-        if self.text(c).is_empty() {
-            self.problem(c.label(), "is empty");
-            return None;
-        }
-        self.opt(c)
-    }
-
-    /// An optional whole number.
-    pub fn count(&mut self, c: impl ColumnRef) -> Option<u32> {
-        let t = self.text(c);
-        if t.is_empty() {
-            return None;
-        }
-        match t.parse::<u32>() {
-            Ok(v) => Some(v),
-            Err(_) => {
-                let msg = if t.starts_with('-') {
-                    format!("'{t}' is negative")
-                } else {
-                    format!("'{t}' is not a whole number")
-                };
-                self.problem(c.label(), msg);
-                None
-            }
-        }
-    }
-
-    /// A yes/no flag (`yes`, `y`, `true`, `1`, or blank/`no`).
-    pub fn flag(&mut self, c: impl ColumnRef) -> bool {
-        match self.text(c).to_ascii_lowercase().as_str() {
-            "" | "no" | "n" | "false" | "0" => false,
-            "yes" | "y" | "true" | "1" => true,
-            other => {
-                self.problem(c.label(), format!("'{other}' is not yes or no"));
-                false
-            }
-        }
-    }
-
-    /// The values of the given columns, in order ("" when missing).
-    pub fn texts(&self, names: &[String]) -> Vec<String> {
-        names.iter().map(|n| self.text(n.as_str()).to_string()).collect()
-    }
-}
-
-/// Writes a CSV file for the campaign folder: UTF-8, LF, quoting only where needed.
-pub fn write_csv<I, R>(headers: &[&str], extra: &[String], rows: I) -> Vec<u8>
+/// Writes a CSV file for the campaign folder in the dialect it was read in (a new file:
+/// UTF-8, `,`, LF), quoting only where needed.
+pub fn write_csv<I, R>(dialect: Dialect, headers: &[&str], extra: &[String], rows: I) -> Vec<u8>
 where
     I: IntoIterator<Item = R>,
     R: IntoIterator<Item = String>,
 {
-    let mut w = csv::WriterBuilder::new().terminator(csv::Terminator::Any(b'\n')).from_writer(Vec::new());
+    let mut w = dialect.writer().from_writer(Vec::new());
     let head: Vec<&str> = headers.iter().copied().chain(extra.iter().map(String::as_str)).collect();
     // Writing into a Vec<u8> cannot fail.
     let _ = w.write_record(&head);
@@ -520,7 +546,7 @@ where
         let r: Vec<String> = r.into_iter().collect();
         let _ = w.write_record(&r);
     }
-    w.into_inner().unwrap_or_default()
+    dialect.encode(w.into_inner().unwrap_or_default())
 }
 
 #[cfg(test)]
@@ -545,9 +571,9 @@ mod tests {
     }
 
     fn whole(bytes: &[u8]) -> Option<Seen> {
-        let (text, _) = decode(bytes);
+        let (text, enc) = decode(bytes);
         let mut p = Problems::default();
-        let r = Records::open("f.csv", &text, &mut p)?;
+        let r = Records::open("f.csv", &text, enc, &mut p)?;
         collect(r, p)
     }
 
@@ -592,6 +618,24 @@ mod tests {
                 None => prop_assert!(whole(&bytes).is_none()),
             }
         }
+    }
+
+    #[test]
+    fn a_file_whose_lines_end_with_cr_alone_names_its_true_lines() {
+        let bytes = b"id,name\rA,1\r\rB,\"two\rlines\"\rC,3\r";
+        let seen = whole(bytes).unwrap();
+        let lines: Vec<u64> = seen.1.iter().map(|(l, _)| *l).collect();
+        assert_eq!(lines, [2, 4, 6]);
+        assert_eq!(seen.1[1].1, ["B", "two\rlines"]);
+        // Streamed, it is left to the whole file.
+        assert_eq!(streamed(bytes), Some(None));
+        let crlf = whole(b"id,name\r\nA,1\r\n\r\nB,2").unwrap();
+        assert_eq!(crlf.1.iter().map(|(l, _)| *l).collect::<Vec<_>>(), [2, 4]);
+        // Blank lines in an LF file, read whole and streamed; a field over two lines.
+        let lf = b"id,name\nA,1\n\n\nB,\"x\ny\"\nC,3\n\nD,4";
+        let seen = whole(lf).unwrap();
+        assert_eq!(seen.1.iter().map(|(l, _)| *l).collect::<Vec<_>>(), [2, 5, 7, 9]);
+        assert_eq!(streamed(lf), Some(Some(seen)));
     }
 
     #[test]

@@ -4,16 +4,7 @@
 
 use std::borrow::Cow;
 
-/// Which encoding a file was read in.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Encoding {
-    /// UTF-8 without a byte-order mark.
-    Utf8,
-    /// UTF-8 with a byte-order mark.
-    Utf8Bom,
-    /// Windows-1252 (a superset of ISO-8859-1's printable range).
-    Windows1252,
-}
+pub use crate::model::dialect::Encoding;
 
 /// Decodes bytes: UTF-8 (with or without BOM) when valid, else Windows-1252.
 pub fn decode(bytes: &[u8]) -> (Cow<'_, str>, Encoding) {

@@ -3,6 +3,7 @@
 //! binary.
 
 use crate::error::{Problem, Problems};
+use crate::model::dialect::Dialect;
 use crate::model::kinds::Quality;
 use crate::model::vocabulary::{ATTRIBUTES, QualityEntry, SowLevel, VocabEntry, Vocabulary};
 
@@ -107,6 +108,7 @@ pub fn parse_vocabulary(label: &str, vocab: &[u8], quality: &[u8]) -> Result<Voc
 /// Writes `vocabulary.csv`.
 pub fn write_vocabulary(v: &Vocabulary) -> Vec<u8> {
     write_csv(
+        Dialect::default(),
         &VOCAB_COLUMNS,
         &[],
         v.entries.iter().map(|e| {
@@ -133,6 +135,7 @@ pub fn write_quality(v: &Vocabulary) -> Vec<u8> {
     let mut head = vec!["quality", "level"];
     head.extend(ATTRIBUTES);
     write_csv(
+        Dialect::default(),
         &head,
         &[],
         v.qualities.iter().map(|q| {

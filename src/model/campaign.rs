@@ -6,6 +6,7 @@ use std::collections::BTreeMap;
 use super::calendar::Turn;
 use super::commander::Commander;
 use super::config::{CampaignConfig, RulesConfig};
+use super::dialect::Dialect;
 use super::hex::HexId;
 use super::map::CampaignMap;
 use super::oob::OrderOfBattle;
@@ -42,6 +43,8 @@ pub struct Campaign {
     pub returns: Vec<super::ledger::Return>,
     /// `score.csv`: the campaign score (rule 4.0).
     pub score: Vec<super::ledger::ScoreRow>,
+    /// How each CSV file read was saved (by file name), to write it back the same way.
+    pub dialects: BTreeMap<&'static str, Dialect>,
 }
 
 impl Campaign {
@@ -49,6 +52,13 @@ impl Campaign {
     pub fn turn(&self) -> Turn {
         Turn(self.config.turn)
     }
+    /// How to write one of the campaign's CSV files: as it was saved, or, for a file not
+    /// there yet, as the order of battle was (so that a new file opens in the same
+    /// spreadsheet the same way).
+    pub fn dialect(&self, file: &str) -> Dialect {
+        self.dialects.get(file).or_else(|| self.dialects.get("forces.csv")).copied().unwrap_or_default()
+    }
+
     /// A commander by name.
     pub fn commander(&self, name: &str) -> Option<&Commander> {
         self.commanders.iter().find(|c| c.name == name)

@@ -40,17 +40,132 @@ impl<'de> serde::Deserialize<'de> for HexId {
     }
 }
 
+/// Why a text is not a hex id, with the hex it most likely was where a spreadsheet
+/// shortened it: Excel takes `17.30` for a number and saves it as `17.3`, `18.00` as `18`,
+/// and in a locale with the decimal comma writes `17,3`.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{}", self.message())]
+pub struct HexIdError {
+    /// The text, trimmed.
+    pub text: String,
+    /// What happened to it.
+    pub fault: HexIdFault,
+}
+
+/// What is wrong with a text that should be a hex id.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum HexIdFault {
+    /// The row has one digit (`17.3`): the trailing zero was dropped.
+    ShortRow,
+    /// No row at all (`18`): a row of `00` was dropped with the point.
+    NoRow,
+    /// A comma where the point should be (`17,30`, `17,3`).
+    DecimalComma,
+    /// A date (`17.03.2026`, `17/03/2026`): Excel took the hex for a day and month.
+    Date,
+    /// Not a hex id in any reading.
+    NotHex,
+}
+
+impl HexIdError {
+    /// The hex the text most likely was, when a spreadsheet shortened it.
+    pub fn likely(&self) -> Option<String> {
+        let t = &self.text;
+        let (c, r) = match self.fault {
+            HexIdFault::ShortRow | HexIdFault::DecimalComma => t.split_once(['.', ','])?,
+            HexIdFault::NoRow => (t.as_str(), ""),
+            HexIdFault::Date => {
+                let (a, b) = date_parts(t)?;
+                // Day first, unless the first cannot be a month's day but the second can.
+                let (c, r) = if a > 12 || b <= 12 { (a, b) } else { (b, a) };
+                return Some(format!("{c:02}.{r:02}"));
+            }
+            HexIdFault::NotHex => return None,
+        };
+        Some(format!("{c:0>2}.{r:0<2}"))
+    }
+
+    /// The message for a hex read from a spreadsheet's file: what it likely was, and the cure.
+    pub fn in_spreadsheet(&self) -> String {
+        let cure = match self.fault {
+            HexIdFault::ShortRow | HexIdFault::NoRow => "Excel drops trailing zeros",
+            HexIdFault::DecimalComma => {
+                "Excel in a locale with the decimal comma writes the point as a comma"
+            }
+            HexIdFault::Date => "Excel took the hex for a date",
+            HexIdFault::NotHex => return self.to_string(),
+        };
+        format!("{} {cure}; format the column as Text", self.guess())
+    }
+
+    /// The message on the command line and anywhere outside a spreadsheet's file.
+    fn message(&self) -> String {
+        match self.fault {
+            HexIdFault::NotHex => {
+                format!("'{}' is not a hex id of the form CC.RR (column.row, e.g. 18.28)", self.text)
+            }
+            _ => format!("{} A hex id is CC.RR, with a two-digit row (e.g. 18.28)", self.guess()),
+        }
+    }
+
+    fn guess(&self) -> String {
+        let other = match date_parts(&self.text) {
+            // Day and month both 12 or under: the other order is as likely.
+            Some((a, b)) if self.fault == HexIdFault::Date && a <= 12 && b <= 12 && a != b => {
+                format!(" (or {b:02}.{a:02}, if your Excel writes the month first)")
+            }
+            _ => String::new(),
+        };
+        match self.likely() {
+            Some(l) => format!("'{}' — did you mean {l}{other}?", self.text),
+            None => format!("'{}' is not a hex id.", self.text),
+        }
+    }
+}
+
+/// The first two numbers of a date as Excel writes one (`17.03.2026`, `17/03/2026`,
+/// `3-17-26`).
+fn date_parts(t: &str) -> Option<(u16, u16)> {
+    let parts: Vec<&str> = t.split(['.', '/', '-']).collect();
+    let digits = |x: &str, lens: &[usize]| lens.contains(&x.len()) && x.bytes().all(|b| b.is_ascii_digit());
+    match parts[..] {
+        [a, b, y] if digits(a, &[1, 2]) && digits(b, &[1, 2]) && digits(y, &[2, 4]) => {
+            Some((a.parse().ok()?, b.parse().ok()?))
+        }
+        _ => None,
+    }
+}
+
 impl FromStr for HexId {
-    type Err = String;
+    type Err = HexIdError;
+    /// `CC.RR`: the column of one or two digits (a column without its leading zero, `5.13`,
+    /// is unambiguous), the row of exactly two, so that a row a spreadsheet shortened
+    /// (`17.3` for `17.30`) is refused, never read as another hex (17.03).
     fn from_str(s: &str) -> Result<Self, Self::Err> {
         let t = s.trim();
-        let bad = || format!("'{t}' is not a hex id of the form CC.RR (column.row, e.g. 18.28)");
-        let (c, r) = t.split_once('.').ok_or_else(bad)?;
-        let digits = |x: &str| !x.is_empty() && x.len() <= 3 && x.bytes().all(|b| b.is_ascii_digit());
-        if !digits(c) || !digits(r) {
-            return Err(bad());
+        let err = |fault| HexIdError { text: t.to_string(), fault };
+        let digits =
+            |x: &str, max: usize| !x.is_empty() && x.len() <= max && x.bytes().all(|b| b.is_ascii_digit());
+        if date_parts(t).is_some() {
+            return Err(err(HexIdFault::Date));
         }
-        Ok(HexId { col: c.parse().map_err(|_| bad())?, row: r.parse().map_err(|_| bad())? })
+        let Some((c, r)) = t.split_once('.') else {
+            return Err(match t.split_once(',') {
+                Some((c, r)) if digits(c, 3) && digits(r, 2) => err(HexIdFault::DecimalComma),
+                None if digits(t, 3) => err(HexIdFault::NoRow),
+                _ => err(HexIdFault::NotHex),
+            });
+        };
+        if !digits(c, 3) || !digits(r, 3) {
+            return Err(err(HexIdFault::NotHex));
+        }
+        match r.len() {
+            1 => return Err(err(HexIdFault::ShortRow)),
+            2 => {}
+            _ => return Err(err(HexIdFault::NotHex)),
+        }
+        let number = |x: &str| x.parse().map_err(|_| err(HexIdFault::NotHex));
+        Ok(HexId { col: number(c)?, row: number(r)? })
     }
 }
 
@@ -219,9 +334,44 @@ mod tests {
         assert_eq!(h("18.28"), HexId::new(18, 28));
         assert_eq!(h("2.29").to_string(), "02.29");
         assert_eq!(h("02.29").to_string(), "02.29");
-        for bad in ["", "18", "18.", ".28", "18,28", "a.b", "18.28.1", "-1.2"] {
+        for bad in ["", "18", "18.", ".28", "18,28", "a.b", "18.28.1", "-1.2", "18.280"] {
             assert!(bad.parse::<HexId>().is_err(), "{bad}");
         }
+    }
+
+    #[test]
+    fn a_row_excel_shortened_is_refused_with_its_likely_reading() {
+        // Excel saves 17.30 as 17.3: read as 17.03 it would move a division 27 rows north.
+        let e = "17.3".parse::<HexId>().unwrap_err();
+        assert_eq!(e.fault, HexIdFault::ShortRow);
+        assert_eq!(
+            e.in_spreadsheet(),
+            "'17.3' — did you mean 17.30? Excel drops trailing zeros; format the column as Text"
+        );
+        assert_eq!("18".parse::<HexId>().unwrap_err().likely().as_deref(), Some("18.00"));
+        assert_eq!("5.2".parse::<HexId>().unwrap_err().likely().as_deref(), Some("05.20"));
+        let comma = "17,3".parse::<HexId>().unwrap_err();
+        assert_eq!((comma.fault, comma.likely().as_deref()), (HexIdFault::DecimalComma, Some("17.30")));
+        assert_eq!("17,30".parse::<HexId>().unwrap_err().likely().as_deref(), Some("17.30"));
+        assert!("18.2".parse::<HexId>().unwrap_err().to_string().starts_with("'18.2' — did you mean 18.20?"));
+        // A column without its leading zero is unambiguous.
+        assert_eq!(h("5.13"), HexId::new(5, 13));
+    }
+
+    #[test]
+    fn a_hex_excel_took_for_a_date_is_refused_with_its_likely_reading() {
+        let e = "17.03.2026".parse::<HexId>().unwrap_err();
+        assert_eq!(e.fault, HexIdFault::Date);
+        assert_eq!(
+            e.in_spreadsheet(),
+            "'17.03.2026' — did you mean 17.03? Excel took the hex for a date; format the column as Text"
+        );
+        assert_eq!("3/17/2026".parse::<HexId>().unwrap_err().likely().as_deref(), Some("17.03"));
+        let both = "05/12/2026".parse::<HexId>().unwrap_err().in_spreadsheet();
+        assert!(
+            both.starts_with("'05/12/2026' — did you mean 05.12 (or 12.05, if your Excel writes"),
+            "{both}"
+        );
     }
 
     #[test]

@@ -9,6 +9,7 @@ use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
 use crate::error::{Error, Result};
+use crate::model::dialect::{Dialect, Encoding};
 use crate::rules::carryover::UnitCarryover;
 use crate::rules::dice::Roll;
 
@@ -154,8 +155,10 @@ pub fn state_hashes(files: &StateFiles) -> BTreeMap<String, String> {
     files.iter().map(|(k, v)| (k.clone(), v.as_deref().map(sha256_hex).unwrap_or_default())).collect()
 }
 
-fn key_of(line: &str) -> &str {
-    line.split(',').next().unwrap_or("")
+/// A row's key: its first field (a file saved with `;` between fields keys on the text
+/// before the first `;`).
+fn key_of(line: &str, sep: char) -> &str {
+    line.split(sep).next().unwrap_or("")
 }
 
 /// The change between two versions of a file, if any.
@@ -170,13 +173,15 @@ pub fn diff_file(file: &str, before: Option<&[u8]>, after: Option<&[u8]>) -> Opt
         // One pass over both files, line by line: a large order of battle has hundreds of
         // thousands of lines and a battle changes a few dozen.
         let (mut bl, mut al) = (bs.split('\n'), as_.split('\n'));
+        let header = bs.split('\n').next().unwrap_or("");
+        let sep = char::from(Dialect::sniff(header.as_bytes(), Encoding::Utf8).separator);
         let mut lines = Vec::new();
         let mut keyed = true;
         for i in 0.. {
             match (bl.next(), al.next()) {
                 (None, None) => break,
                 (Some(x), Some(y)) if x == y => {}
-                (Some(x), Some(y)) if i > 0 && key_of(x) == key_of(y) => {
+                (Some(x), Some(y)) if i > 0 && key_of(x, sep) == key_of(y, sep) => {
                     lines.push(LineChange { i, before: x.to_string(), after: y.to_string() });
                 }
                 // Rows added, removed or reordered, or a header changed: the whole file.
@@ -349,6 +354,16 @@ mod tests {
         assert_eq!(apply_change(Some(a.clone()), &ch, true).unwrap(), Some(b.clone()));
         assert_eq!(apply_change(Some(b.clone()), &ch, false).unwrap(), Some(a.clone()));
         assert!(apply_change(Some(a.clone()), &ch, false).is_err(), "a conflict is refused");
+    }
+
+    #[test]
+    fn a_file_saved_with_semicolons_is_journalled_line_by_line() {
+        let a = b"id;men\r\nA;600\r\nB;500\r\n".to_vec();
+        let b = b"id;men\r\nA;540\r\nB;500\r\n".to_vec();
+        let ch = diff_file("forces.csv", Some(&a), Some(&b)).unwrap();
+        assert!(matches!(&ch, FileChange::Lines { lines, .. } if lines.len() == 1), "{ch:?}");
+        assert_eq!(apply_change(Some(a.clone()), &ch, true).unwrap(), Some(b.clone()));
+        assert_eq!(apply_change(Some(b), &ch, false).unwrap(), Some(a));
     }
 
     #[test]

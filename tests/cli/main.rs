@@ -10,6 +10,7 @@ mod apply;
 mod calibrate;
 mod check;
 mod crash;
+mod excel;
 mod export;
 mod mutation;
 mod newcomer;

@@ -201,7 +201,7 @@ fn mutated_campaigns_are_read_or_refused_with_located_problems_never_a_panic() {
                 let ok = catch_unwind(AssertUnwindSafe(|| {
                     let _ = contacts(&c);
                     let mut again = files.clone();
-                    again.files.insert(names::FORCES, write_forces(&c.oob));
+                    again.files.insert(names::FORCES, write_forces(&c.oob, c.dialect(names::FORCES)));
                     parse_campaign(&again).map(|d| d.oob.units().len())
                 }));
                 match ok {

@@ -51,8 +51,9 @@ fn parse_withdraw_to(items: &[String], losers: &[String]) -> Result<BTreeMap<Str
             Some((f, h)) => (Some(f.trim().to_string()), h),
             None => (None, it.as_str()),
         };
-        let hex: HexId =
-            hex.parse().map_err(|e: String| Error::refused(format!("--withdraw-to {it}: {e}")))?;
+        let hex: HexId = hex
+            .parse()
+            .map_err(|e: crate::model::HexIdError| Error::refused(format!("--withdraw-to {it}: {e}")))?;
         match force {
             Some(f) => {
                 if !losers.contains(&f) {

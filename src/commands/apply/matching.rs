@@ -220,13 +220,32 @@ pub fn match_dump(b: &BattleRecord, d: &GameDump, allow_missing: bool) -> Result
 pub fn match_manual(b: &BattleRecord, r: &ManualResult, allow_missing: bool) -> Result<Matched, Problems> {
     let mut p = Problems::default();
     let mut m = Matched::default();
+    // Battle units a row names without the leading zeros Excel dropped: reported with that
+    // row, not again as units without a row.
+    let mut shortened: Vec<&str> = Vec::new();
     for row in &r.rows {
         let Some(e) = b.units.iter().find(|u| u.unit == row.unit) else {
+            let digits = |id: &str| !id.is_empty() && id.bytes().all(|c| c.is_ascii_digit());
+            let meant = b.units.iter().map(|u| u.unit.as_str()).find(|id| {
+                digits(id)
+                    && digits(&row.unit)
+                    && id.trim_start_matches('0') == row.unit.trim_start_matches('0')
+            });
+            let hint = match meant {
+                Some(id) => {
+                    shortened.push(id);
+                    format!(
+                        " (unit '{id}' did: Excel drops the leading zeros of ids that look like numbers; \
+                         format the unit column as Text)"
+                    )
+                }
+                None => String::new(),
+            };
             p.push(Problem::at(
                 &r.file,
                 row.line,
                 "unit",
-                format!("unit '{}' did not fight in battle {}", row.unit, b.id),
+                format!("unit '{}' did not fight in battle {}{hint}", row.unit, b.id),
             ));
             continue;
         };
@@ -269,14 +288,16 @@ pub fn match_manual(b: &BattleRecord, r: &ManualResult, allow_missing: bool) -> 
             m.missing.push(u.unit.clone());
         }
     }
-    if !m.missing.is_empty() && !allow_missing {
+    let unlisted: Vec<&str> =
+        m.missing.iter().map(String::as_str).filter(|u| !shortened.contains(u)).collect();
+    if !unlisted.is_empty() && !allow_missing {
         p.push(Problem::in_file(
             &r.file,
             format!(
                 "{} units of battle {} have no row (e.g. {}); list them with zeros, or --allow-missing",
-                m.missing.len(),
+                unlisted.len(),
                 b.id,
-                m.missing.iter().take(5).cloned().collect::<Vec<_>>().join(", ")
+                unlisted[..unlisted.len().min(5)].join(", ")
             ),
         ));
     }

@@ -336,10 +336,10 @@ pub fn state_files(c: &Campaign) -> crate::store::journal::StateFiles {
     let mut m = BTreeMap::new();
     for f in STATE_FILES {
         let v = match f {
-            "forces.csv" => Some(write_forces(&c.oob)),
-            "commanders.csv" => Some(write_commanders(&c.commanders, &c.commander_columns)),
-            "returns.csv" => Some(write_returns(&c.returns)),
-            "score.csv" => Some(write_score(&c.score)),
+            "forces.csv" => Some(write_forces(&c.oob, c.dialect(f))),
+            "commanders.csv" => Some(write_commanders(&c.commanders, &c.commander_columns, c.dialect(f))),
+            "returns.csv" => Some(write_returns(&c.returns, c.dialect(f))),
+            "score.csv" => Some(write_score(&c.score, c.dialect(f))),
             _ => continue,
         };
         m.insert(f.to_string(), v);

@@ -122,7 +122,8 @@ fn used_vocabulary(v: &Vocabulary, rows: &[SowRow]) -> Vocabulary {
 
 /// Runs `export hex`.
 pub fn run(dir: &CampaignDir, a: &ExportHexArgs) -> Result<()> {
-    let hex: HexId = a.hex.parse().map_err(|e: String| Error::refused(format!("export hex: {e}")))?;
+    let hex: HexId =
+        a.hex.parse().map_err(|e: crate::model::HexIdError| Error::refused(format!("export hex: {e}")))?;
     let lock = if a.dry_run { None } else { Some(CampaignLock::acquire(dir, Duration::from_secs(60))?) };
     if let Some(l) = &lock {
         dir.recover(l)?;
@@ -572,7 +573,7 @@ fn write(c: &Campaign, plan: &ExportPlan, txn: crate::store::state::StateTxn<'_>
     if let Some(m) = &plan.new_map {
         let mut maps = c.battle_maps.clone();
         maps.insert(plan.record.hex, m.clone());
-        commit.write(names::BATTLE_MAPS, write_battle_maps(&maps));
+        commit.write(names::BATTLE_MAPS, write_battle_maps(&maps, c.dialect(names::BATTLE_MAPS)));
     }
     // Export changes no state file; the commit carries only a manual edit it found.
     txn.finish(crate::store::journal::StateFiles::new(), None, commit)?;

@@ -64,8 +64,10 @@ pub struct TemplateRow {
 }
 
 /// The hand-result CSV of a battle with every exported unit and no losses, ready to be filled
-/// in (by [`parse_manual`]'s columns; the informational ones are read past).
-pub fn write_template(battle: &str, rows: &[TemplateRow]) -> Vec<u8> {
+/// in (by [`parse_manual`]'s columns; the informational ones are read past), in the campaign's
+/// dialect (as its `forces.csv` was saved), so that the umpire's spreadsheet opens it as it
+/// opens the campaign.
+pub fn write_template(dialect: crate::model::dialect::Dialect, battle: &str, rows: &[TemplateRow]) -> Vec<u8> {
     let headers = [
         "battle",
         "unit",
@@ -83,6 +85,7 @@ pub fn write_template(battle: &str, rows: &[TemplateRow]) -> Vec<u8> {
     ];
     let zero = || "0".to_string();
     crate::formats::table::write_csv(
+        dialect,
         &headers,
         &[],
         rows.iter().map(|r| {
@@ -166,7 +169,7 @@ pub fn parse_manual(file: &str, bytes: &[u8]) -> Result<ManualResult, Problems> 
         } else {
             first_battle = Some((battle, f.line()));
         }
-        let unit = f.text("unit").to_string();
+        let unit = f.id("unit").to_string();
         if unit.is_empty() {
             f.problem("unit", "is empty");
         } else if let Some(line) = seen.get(&unit) {
@@ -293,7 +296,7 @@ T20-18.28,br-48,12,,8,0,1,120
             men: 500,
             guns: 0,
         }];
-        let bytes = write_template("T20-18.28", &rows);
+        let bytes = write_template(crate::model::dialect::Dialect::default(), "T20-18.28", &rows);
         let text = String::from_utf8(bytes.clone()).unwrap();
         assert!(text.starts_with(
             "battle,unit,name,side,force,men,guns,killed,wounded,missing,captured,guns_lost,ammo\n"
