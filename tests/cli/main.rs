@@ -14,6 +14,7 @@ mod mutation;
 mod newcomer;
 mod results;
 mod scale;
+mod stock_ids;
 mod turn;
 mod vocab;
 mod watch;
