@@ -114,6 +114,21 @@ pub struct VocabEntry {
     pub comment: String,
 }
 
+/// How a vocabulary's comment marks a row that lends another nation's ids.
+pub const BORROWED: &str = "borrowed from";
+
+impl VocabEntry {
+    /// The `borrowed from …` clause (up to its colon) when the row lends another nation's
+    /// ids because the game has none of its own (the x64 profile's Spanish and Portuguese
+    /// rows): `vocab init` replaces such ids with the install's own where it has them.
+    pub fn borrowed_from(&self) -> Option<&str> {
+        let c = self.comment.trim_start();
+        c.get(..BORROWED.len())
+            .is_some_and(|h| h.eq_ignore_ascii_case(BORROWED))
+            .then(|| c.split(':').next().unwrap_or(c).trim_end())
+    }
+}
+
 /// Names of the 16 attribute columns of `quality.csv`, in SoW's order.
 pub const ATTRIBUTES: [&str; 16] = [
     "ability",

@@ -17,6 +17,7 @@ mod newcomer;
 mod realfiles;
 mod results;
 mod scale;
+mod stock_ids;
 mod turn;
 mod vocab;
 mod watch;

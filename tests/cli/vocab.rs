@@ -14,8 +14,14 @@ use crate::common::*;
 
 /// The shipped napmod-g1 vocabulary.
 fn shipped() -> Vocabulary {
-    let b = builtin("napmod-g1").unwrap();
-    load("built-in templates/napmod-g1", b.profile, b.vocabulary.as_bytes(), b.quality.as_bytes()).unwrap().1
+    shipped_profile("napmod-g1")
+}
+
+fn shipped_profile(name: &str) -> Vocabulary {
+    let b = builtin(name).unwrap();
+    load(&format!("built-in templates/{name}"), b.profile, b.vocabulary.as_bytes(), b.quality.as_bytes())
+        .unwrap()
+        .1
 }
 
 fn type_code(t: &ClassType) -> &'static str {
@@ -29,8 +35,9 @@ fn type_code(t: &ClassType) -> &'static str {
     }
 }
 
-/// GCM's table names and level counts (sow-formats.md §1.6), `morale` levels of Morale.
-fn unitattributes(morale: u32) -> String {
+/// GCM's table names and level counts (sow-formats.md §1.6), `morale` levels of Morale;
+/// `at_least` raises every table to that many levels (the stock x64 tables run to 9).
+fn unitattributes(morale: u32, at_least: u32) -> String {
     let names = [
         ("Ability", 8),
         ("Command", 8),
@@ -54,6 +61,7 @@ fn unitattributes(morale: u32) -> String {
     );
     s.push_str(",,\"Initial design has 40pts-morale,30pts-exp\",,\r\n\r\nNEW,Weather,,\r\n,Visibility (yds),Label\r\n0,900,IDS_UATT_Day_Cloudy\r\n1,1000,IDS_UATT_Day_Clear\r\n,,,\r\n");
     for (name, n) in names {
+        let n = n.max(at_least);
         write!(s, "NEW,{name},,,\r\n,Points,Label,,\r\n").unwrap();
         for i in 0..n {
             write!(s, "{i},{},IDS_UATT_{i},,\r\n", 10 * (i + 1)).unwrap();
@@ -104,12 +112,20 @@ fn write_logistics(
     };
     std::fs::write(dir.join("rifles.csv"), weapons(rifles)).unwrap();
     std::fs::write(dir.join("artillery.csv"), weapons(guns)).unwrap();
-    std::fs::write(dir.join("unitattributes.csv"), unitattributes(morale)).unwrap();
+    std::fs::write(dir.join("unitattributes.csv"), unitattributes(morale, 0)).unwrap();
 }
 
 /// A Logistics folder holding every id of the shipped vocabulary, with the Type each row needs.
 fn complete_logistics(dir: &Path, v: &Vocabulary, morale: u32, leave_out: &str) {
-    let mut classes: BTreeMap<String, &str> = BTreeMap::new();
+    let (mut classes, drills, rifles, guns) = vocabulary_ids(v);
+    classes.remove(leave_out);
+    write_logistics(dir, &classes, &drills, &rifles, &guns, morale);
+}
+
+/// Every class (with the Type its rows need), drill, small arm and gun a vocabulary names.
+type Ids = (BTreeMap<String, &'static str>, Vec<String>, Vec<String>, Vec<String>);
+fn vocabulary_ids(v: &Vocabulary) -> Ids {
+    let mut classes: BTreeMap<String, &'static str> = BTreeMap::new();
     let (mut drills, mut rifles, mut guns) = (Vec::new(), Vec::new(), Vec::new());
     for e in &v.entries {
         let t = required_type(e.level, e.arm).map_or("1", |t| type_code(&t));
@@ -123,12 +139,11 @@ fn complete_logistics(dir: &Path, v: &Vocabulary, morale: u32, leave_out: &str) 
             _ => assert!(e.weapon.is_empty()),
         }
     }
-    classes.remove(leave_out);
     for l in [&mut drills, &mut rifles, &mut guns] {
         l.sort();
         l.dedup();
     }
-    write_logistics(dir, &classes, &drills, &rifles, &guns, morale);
+    (classes, drills, rifles, guns)
 }
 
 fn nowhere(tmp: &tempfile::TempDir) -> PathBuf {
@@ -449,4 +464,68 @@ fn export_uses_the_vocabulary_that_init_wrote() {
     let text: String = oob.iter().map(|&b| b as char).collect();
     assert!(text.contains("NAP_FRA_Line_Infantry"), "the install's class is not in the OOB");
     assert!(!text.contains("NAP_FR_Line_Inf,"), "the shipped placeholder is still in the OOB");
+}
+
+/// The x64 profile's Spanish and Portuguese rows borrow British stock ids; `vocab init` on a
+/// mod that has Spanish classes of its own gives the Spanish rows those, and leaves the
+/// Portuguese rows (no Portuguese class in the install) borrowed and saying so.
+#[test]
+fn init_replaces_borrowed_ids_with_the_installs_own_nation() {
+    let c = campaign(tempfile::tempdir().unwrap());
+    c.write(
+        "campaign.toml",
+        "name = \"Test\"\nseed = 1\nturn = 1\nprofile = \"x64\"\n\n[map]\ncolumns = 10\nrows = 10\n",
+    );
+    let install = c.tmp.path().join("Mod").join("Logistics");
+    let (mut classes, drills, mut rifles, guns) = vocabulary_ids(&shipped_profile("x64"));
+    classes.insert("NAP_SPA_Line_Infantry".into(), "1");
+    classes.insert("NAP_SPA_Cav_Cdr_Brig".into(), "2");
+    rifles.push("IDS_NAP_Spanish_Musket_1791".into());
+    write_logistics(&install, &classes, &drills, &rifles, &guns, 20);
+    std::fs::write(install.join("unitattributes.csv"), unitattributes(20, 10)).unwrap();
+    let i = install.to_str().unwrap();
+    assert_code(&c.run(&["vocab", "check", i]), 0);
+    assert_code(&c.run(&["vocab", "init", i]), 0);
+    let (vocab, quality) = (c.read("templates/x64/vocabulary.csv"), c.read("templates/x64/quality.csv"));
+    let (_, v) =
+        load("templates/x64", &c.read("templates/x64/profile.toml"), vocab.as_bytes(), quality.as_bytes())
+            .unwrap();
+    let row = |n: &str, l: SowLevel, a: &str| {
+        v.entries
+            .iter()
+            .find(|e| {
+                e.nation.map_or("*".into(), |x| x.to_string()) == n
+                    && e.level == l
+                    && e.arm.map_or("".into(), |x| x.to_string()) == a
+            })
+            .unwrap()
+    };
+    let sp_line = row("Sp", SowLevel::Unit, "line");
+    assert_eq!(
+        (sp_line.class.as_str(), sp_line.weapon.as_str()),
+        ("NAP_SPA_Line_Infantry", "IDS_NAP_Spanish_Musket_1791")
+    );
+    assert!(sp_line.comment.contains("instead of the borrowed UGLB_BR_Inf_1"), "{}", sp_line.comment);
+    assert!(sp_line.comment.contains("flags still borrowed from the British row"), "{}", sp_line.comment);
+    assert_eq!(sp_line.borrowed_from(), None);
+    assert_eq!(row("Sp", SowLevel::Brigade, "dragoon").class, "NAP_SPA_Cav_Cdr_Brig");
+    // A Spanish musket is no cavalry weapon: the borrowed swords and pistols stay.
+    assert_eq!(row("Sp", SowLevel::Unit, "heavy-cavalry").weapon, "IDS_ARSN_Swords_and_Pistols");
+    // No Spanish gun in the install: the borrowed British one stays, marked as borrowed.
+    let sp_gun = row("Sp", SowLevel::Gun, "foot-artillery");
+    assert_eq!(sp_gun.class, "UGLB_BR_Art_Limbered_1_FA");
+    assert_eq!(sp_gun.borrowed_from(), Some("borrowed from the British row"), "{}", sp_gun.comment);
+    for e in v.entries.iter().filter(|e| e.nation.is_some_and(|n| n.to_string() == "Po")) {
+        assert_eq!(e.borrowed_from(), Some("borrowed from the British row"), "{}", e.comment);
+        assert!(e.class.starts_with("UGLB_BR_") || e.class == "U_Courier", "{}", e.class);
+    }
+    // French and British rows keep their stock ids.
+    assert_eq!(row("Fr", SowLevel::Unit, "dragoon").class, "UGLB_FR_Cav_2");
+    assert_eq!(row("Br", SowLevel::Unit, "line").class, "UGLB_BR_Inf_1");
+    // Run again on its own output, init changes nothing.
+    let (a, b) = (c.tmp.path().join("a"), c.tmp.path().join("b"));
+    assert_code(&c.run(&["vocab", "init", i, "--out", a.to_str().unwrap()]), 0);
+    assert_code(&c.run(&["vocab", "init", i, "--out", b.to_str().unwrap(), "--force"]), 0);
+    let text = |d: &Path| std::fs::read_to_string(d.join("vocabulary.csv")).unwrap();
+    assert_eq!(text(&a), text(&b));
 }

@@ -3,7 +3,9 @@
 //! level × arm), so export finds the same rows; an id the install already defines (with a
 //! fitting unit type) is kept; otherwise the best-scoring candidate is chosen by the class's
 //! `Type` and by the words in the ids, and the comment says how and names the runners-up,
-//! for the umpire to review.
+//! for the umpire to review. A row that borrows another nation's ids (its comment starts
+//! `borrowed from`) takes the install's own class or weapon for its nation instead when the
+//! install has one, and stays marked as borrowed when it has none.
 
 use std::path::{Path, PathBuf};
 
@@ -323,20 +325,28 @@ struct Pick {
     note: String,
     kept: bool,
     found: bool,
+    /// A borrowed id gave way to one of the row's own nation.
+    own_nation: bool,
 }
 
 /// Keeps `current` when `fits` finds it; else takes the best of `cands`; else keeps
-/// `current` and says nothing fits.
+/// `current` and says nothing fits. A borrowed id (another nation's, lent because the game
+/// had none) gives way to the best candidate when that one has every reason in `borrowed`
+/// (the row's own nation, and for a unit its arm); an empty `borrowed` means not borrowed.
 fn pick(
     field: &str,
     current: &str,
     kept: Option<&IdDef>,
     mut cands: Vec<(i32, Vec<&'static str>, &IdDef)>,
     pool: &str,
+    borrowed: &[&str],
 ) -> Pick {
     cands.sort_by(|a, b| {
         b.0.cmp(&a.0).then_with(|| a.2.id.to_ascii_uppercase().cmp(&b.2.id.to_ascii_uppercase()))
     });
+    let own_nation =
+        !borrowed.is_empty() && cands.first().is_some_and(|c| borrowed.iter().all(|r| c.1.contains(r)));
+    let kept = kept.filter(|_| !own_nation);
     let others = |skip: &str| {
         let o: Vec<&str> = cands
             .iter()
@@ -348,14 +358,16 @@ fn pick(
     };
     if let Some(k) = kept {
         let note = format!("{field} {} kept: line {} of {}{}", k.id, k.line, short(&k.file), others(&k.id));
-        return Pick { id: k.id.clone(), note, kept: true, found: true };
+        return Pick { id: k.id.clone(), note, kept: true, found: true, own_nation: false };
     }
     match cands.first() {
         Some((_, why, d)) => {
             let by =
                 if why.is_empty() { "first by name".to_string() } else { format!("by {}", why.join(" + ")) };
-            let note = format!("{field} {} chosen from {pool} {by}{}", d.id, others(&d.id));
-            Pick { id: d.id.clone(), note, kept: false, found: true }
+            let instead =
+                if own_nation { format!(" instead of the borrowed {current}") } else { String::new() };
+            let note = format!("{field} {} chosen from {pool} {by}{instead}{}", d.id, others(&d.id));
+            Pick { id: d.id.clone(), note, kept: false, found: true, own_nation }
         }
         None => Pick {
             id: current.to_string(),
@@ -364,6 +376,7 @@ fn pick(
             ),
             kept: false,
             found: false,
+            own_nation: false,
         },
     }
 }
@@ -394,10 +407,18 @@ fn init_entry(
             (s, why, &c.def)
         })
         .collect();
+    let borrowed = e.borrowed_from();
+    // What a candidate must match to replace a borrowed id: the nation, and a unit's arm.
+    let needs: &[&str] = match (borrowed, e.arm) {
+        (None, _) => &[],
+        (Some(_), Some(_)) if !e.level.is_commander() => &["nation", "arm"],
+        (Some(_), _) => &["nation"],
+    };
     let kept_class = l.class(&e.class).filter(|c| fits(&c.kind)).map(|c| &c.def);
-    let class = pick("class", &e.class, kept_class, classes, &format!("the {type_name} classes"));
+    let class = pick("class", &e.class, kept_class, classes, &format!("the {type_name} classes"), needs);
     let drills = drill_candidates(e, l);
-    let formation = pick("formation", &e.formation, l.drill(&e.formation), drills, "drills of this level");
+    let formation =
+        pick("formation", &e.formation, l.drill(&e.formation), drills, "drills of this level", &[]);
     let weapon = match e.level {
         SowLevel::Unit | SowLevel::Gun => {
             let gun = e.level == SowLevel::Gun;
@@ -411,7 +432,8 @@ fn init_entry(
                 .collect();
             let kept = if gun { l.gun(&e.weapon) } else { l.rifle(&e.weapon) };
             let pool = if gun { "artillery.csv guns" } else { "rifles.csv weapons" };
-            Some(pick("weapon", &e.weapon, kept, cands, pool))
+            let needs: &[&str] = if borrowed.is_some() { &["nation", "arm"] } else { &[] };
+            Some(pick("weapon", &e.weapon, kept, cands, pool, needs))
         }
         _ => None,
     };
@@ -425,8 +447,17 @@ fn init_entry(
         report.chosen += 1;
     }
     let notes: Vec<&str> = picks.iter().map(|p| p.note.as_str()).collect();
+    // A row whose class is still the lent one stays marked as borrowed; one that got its
+    // nation's own class still wears the lent portrait and flags, which Logistics cannot give.
+    let (head, tail) = match borrowed {
+        Some(b) if class.own_nation => {
+            (String::new(), format!(" (portrait and flags still {b}: set them from the mod)"))
+        }
+        Some(b) => (format!("{b}: "), String::new()),
+        None => (String::new(), String::new()),
+    };
     let comment = plain(&format!(
-        "vocab init from {origin}: {}; portrait flags and ammo kept from {previous}",
+        "{head}vocab init from {origin}: {}; portrait flags and ammo kept from {previous}{tail}",
         notes.join("; ")
     ));
     VocabEntry {
