@@ -67,7 +67,11 @@ pub struct TemplateRow {
 /// in (by [`parse_manual`]'s columns; the informational ones are read past), in the campaign's
 /// dialect (as its `forces.csv` was saved), so that the umpire's spreadsheet opens it as it
 /// opens the campaign.
-pub fn write_template(dialect: crate::model::dialect::Dialect, battle: &str, rows: &[TemplateRow]) -> Vec<u8> {
+pub fn write_template(
+    dialect: crate::model::dialect::Dialect,
+    battle: &str,
+    rows: &[TemplateRow],
+) -> Vec<u8> {
     let headers = [
         "battle",
         "unit",
