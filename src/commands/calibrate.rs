@@ -16,7 +16,7 @@ use crate::error::Error;
 use crate::formats::campaign::{names, parse_campaign};
 use crate::formats::sow::deploy::{Anchor, deploy};
 use crate::formats::sow::oob::{SideInput, build_side};
-use crate::formats::sow::scenario::{Objective, ScenarioInput, format_time, parse_time, render, row_ammo};
+use crate::formats::sow::scenario::{Objective, ScenarioInput, chain_map, format_time, parse_time, render};
 use crate::model::battle::ChainEntry;
 use crate::model::{Side, Unit};
 use crate::store::profile::load_profile;
@@ -156,19 +156,7 @@ pub fn run(dir: &CampaignDir, out: Option<&Path>, profile: Option<&str>) -> Resu
         map: map.id.clone(),
         start_time: start.clone(),
         end_time: end.clone(),
-        chains: rows
-            .iter()
-            .map(|r| ChainEntry {
-                chain: r.chain,
-                id: r.chain.id(),
-                kind: r.kind,
-                unit: r.unit.clone(),
-                name: r.name1.clone(),
-                men: r.men,
-                gun: r.gun,
-                ammo: row_ammo(&vocab, r),
-            })
-            .collect(),
+        chains: chain_map(&vocab, &rows),
         oob: format!("OOBs/{id}.csv"),
         scenario_dir: format!("Scenarios/{id}"),
         files: BTreeMap::new(),

@@ -1,22 +1,7 @@
 //! The calibration kit: `calibrate` writes a tiny battle in the campaign's profile that passes
 //! the layout checks an export does; `inspect` reports what it understands of the game's files.
 
-use std::path::Path;
-
 use crate::common::*;
-
-/// Reads an ISO-8859-1, CRLF file into lines of fields, checking the bytes on the way.
-fn sow_rows(path: &Path) -> Vec<Vec<String>> {
-    let bytes = std::fs::read(path).unwrap();
-    for (i, b) in bytes.iter().enumerate() {
-        if *b == b'\n' {
-            assert!(i > 0 && bytes[i - 1] == b'\r', "{}: bare LF at byte {i}", path.display());
-        }
-    }
-    let text: String = bytes.iter().map(|&b| b as char).collect();
-    assert!(!text.contains('"'), "{}: quotes in a SoW file", path.display());
-    text.split("\r\n").filter(|l| !l.is_empty()).map(|l| l.split(',').map(str::to_string).collect()).collect()
-}
 
 #[test]
 fn calibrate_writes_a_battle_that_passes_the_export_layout_checks_in_both_profiles() {

@@ -213,3 +213,16 @@ pub fn force_field(c: &Camp, id: &str, col: &str) -> String {
     let j = h.iter().position(|x| x == col).unwrap();
     rdr.records().map(|r| r.unwrap()).find(|r| &r[i] == id).map(|r| r[j].to_string()).unwrap()
 }
+
+/// Reads an ISO-8859-1, CRLF file into lines of fields, checking the bytes on the way.
+pub fn sow_rows(path: &Path) -> Vec<Vec<String>> {
+    let bytes = std::fs::read(path).unwrap();
+    for (i, b) in bytes.iter().enumerate() {
+        if *b == b'\n' {
+            assert!(i > 0 && bytes[i - 1] == b'\r', "{}: bare LF at byte {i}", path.display());
+        }
+    }
+    let text: String = bytes.iter().map(|&b| b as char).collect();
+    assert!(!text.contains('"'), "{}: quotes in a SoW file", path.display());
+    text.split("\r\n").filter(|l| !l.is_empty()).map(|l| l.split(',').map(str::to_string).collect()).collect()
+}

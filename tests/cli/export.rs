@@ -1,24 +1,10 @@
 //! `export hex`: the Medellín battle of the fixture through the real binary.
 
 use std::collections::{BTreeMap, BTreeSet};
-use std::path::Path;
 
 use serde_json::Value;
 
 use crate::common::*;
-
-/// Reads an ISO-8859-1, CRLF file into lines of fields, checking the bytes on the way.
-fn sow_rows(path: &Path) -> Vec<Vec<String>> {
-    let bytes = std::fs::read(path).unwrap();
-    for (i, b) in bytes.iter().enumerate() {
-        if *b == b'\n' {
-            assert!(i > 0 && bytes[i - 1] == b'\r', "{}: bare LF at byte {i}", path.display());
-        }
-    }
-    let text: String = bytes.iter().map(|&b| b as char).collect();
-    assert!(!text.contains('"'), "{}: quotes in a SoW file", path.display());
-    text.split("\r\n").filter(|l| !l.is_empty()).map(|l| l.split(',').map(str::to_string).collect()).collect()
-}
 
 fn export(c: &Camp, args: &[&str]) -> (std::process::Output, std::path::PathBuf) {
     let out = c.tmp.path().join("out");

@@ -282,21 +282,20 @@ pub fn apply_result(dir: &CampaignDir, req: &ApplyRequest) -> Result<Applied> {
         journal_seq: seq,
         winner: outcome.verdict.winner,
     });
-    let Some(txn) = txn else {
-        return Ok(Applied {
-            battle: battle.id,
-            winner: outcome.verdict.winner,
-            journal_seq: seq,
-            manual_edit_first: manual_first,
-            report,
-            diff,
-            startlocs_sha256,
-            evidence,
-        });
+    let mut applied = Applied {
+        battle: record.id.clone(),
+        winner: outcome.verdict.winner,
+        journal_seq: seq,
+        manual_edit_first: manual_first,
+        report,
+        diff,
+        startlocs_sha256,
+        evidence,
     };
+    let Some(txn) = txn else { return Ok(applied) };
     let mut extra = Commit::default();
     extra.write(record_path(&record.id), record_bytes(&record)?);
-    extra.write(report_path(&record.id), report.clone().into_bytes());
+    extra.write(report_path(&record.id), applied.report.clone().into_bytes());
     extra.write(format!("battles/{}/results/{name}", record.id), bytes);
     if let (ResultFile::GameDump(_), Some(b)) = (&rf, startlocs_bytes) {
         extra.write(format!("battles/{}/results/startlocs.csv", record.id), b);
@@ -318,17 +317,8 @@ pub fn apply_result(dir: &CampaignDir, req: &ApplyRequest) -> Result<Applied> {
         carryover: outcome.carryover.clone(),
         returned: Vec::new(),
     };
-    let seq = txn.finish(new_files, Some(entry), extra)?;
-    Ok(Applied {
-        battle: record.id,
-        winner: outcome.verdict.winner,
-        journal_seq: seq,
-        manual_edit_first: manual_first,
-        report,
-        diff,
-        startlocs_sha256,
-        evidence,
-    })
+    applied.journal_seq = txn.finish(new_files, Some(entry), extra)?;
+    Ok(applied)
 }
 
 /// The state files of a campaign value.

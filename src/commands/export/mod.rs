@@ -18,12 +18,11 @@ use crate::formats::maps::{BUILTIN_CATALOGUE, parse_catalogue};
 use crate::formats::sow::deploy::{deploy, point_at};
 use crate::formats::sow::oob::{SideInput, SowRow, build_side};
 use crate::formats::sow::scenario::{
-    Arrival, Objective, OutputFile, ScenarioInput, format_time, objective_points, parse_time, render,
-    row_ammo,
+    Arrival, Objective, OutputFile, ScenarioInput, chain_map, format_time, objective_points, parse_time,
+    render,
 };
 use crate::model::battle::{
-    BattleRecord, BattleState, ChainEntry, ExportedUnit, MapRecord, ObjectiveRecord, Participant, Reserve,
-    Role, RowKind,
+    BattleRecord, BattleState, ExportedUnit, MapRecord, ObjectiveRecord, Participant, Reserve, Role, RowKind,
 };
 use crate::model::vocabulary::Vocabulary;
 use crate::model::{BattleMapChoice, Campaign, HexId, Side, StatusKind, Unit};
@@ -456,19 +455,7 @@ fn plan(dir: &CampaignDir, c: &Campaign, hex: HexId, a: &ExportHexArgs) -> Resul
     };
     let scenario_dir = format!("Scenarios/{id}");
     let oob = format!("OOBs/{id}.csv");
-    let chains: Vec<ChainEntry> = rows
-        .iter()
-        .map(|r| ChainEntry {
-            chain: r.chain,
-            id: r.chain.id(),
-            kind: r.kind,
-            unit: r.unit.clone(),
-            name: r.name1.clone(),
-            men: r.men,
-            gun: r.gun,
-            ammo: row_ammo(&vocab, r),
-        })
-        .collect();
+    let chains = chain_map(&vocab, &rows);
     let units = exported_units(c, &rows);
     let record = BattleRecord {
         id: id.clone(),

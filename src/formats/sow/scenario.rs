@@ -111,6 +111,24 @@ fn attributes(v: &Vocabulary, r: &SowRow) -> Result<Vec<String>> {
     Ok(q.values.iter().map(|x| x.map(|n| n.to_string()).unwrap_or_default()).collect())
 }
 
+/// The chain map of a battle's rows: each SoW hierarchy chain with the campaign unit it
+/// stands for, what was written for it, and its ammunition (the join of a dump back to the
+/// campaign).
+pub fn chain_map(vocab: &Vocabulary, rows: &[SowRow]) -> Vec<crate::model::battle::ChainEntry> {
+    rows.iter()
+        .map(|r| crate::model::battle::ChainEntry {
+            chain: r.chain,
+            id: r.chain.id(),
+            kind: r.kind,
+            unit: r.unit.clone(),
+            name: r.name1.clone(),
+            men: r.men,
+            gun: r.gun,
+            ammo: row_ammo(vocab, r),
+        })
+        .collect()
+}
+
 /// Ammunition written for a row: the vocabulary's full load times the row's per cent.
 pub fn row_ammo(v: &Vocabulary, r: &SowRow) -> u32 {
     v.lookup(r.nation, r.level, r.arm).map_or(0, |e| ammo(e, r))
