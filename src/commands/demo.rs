@@ -8,7 +8,7 @@ use anyhow::Result;
 
 use crate::cli::ExportHexArgs;
 use crate::error::Error;
-use crate::store::{CampaignDir, atomic_write};
+use crate::store::{CampaignDir, atomic_write, free_for_new_folder};
 
 /// The example campaign's files, by path inside the campaign folder (the fixture's
 /// `.gitignore`, which keeps sowbridge's own files out of this repository, is no part of it:
@@ -30,7 +30,7 @@ pub const EXAMPLE_RESULT: (&str, &[u8]) =
 
 /// Runs `demo DIR`.
 pub fn run(folder: &Path) -> Result<()> {
-    if folder.exists() && std::fs::read_dir(folder).map(|mut d| d.next().is_some()).unwrap_or(true) {
+    if !free_for_new_folder(folder) {
         return Err(Error::refused(format!(
             "{}: already exists and is not empty; give `sowbridge demo` a new folder",
             folder.display()

@@ -33,6 +33,15 @@ pub fn read_optional(path: &Path) -> Result<Option<Vec<u8>>> {
     }
 }
 
+/// True when nothing stands at `path`, or an empty folder does: a place a new folder of
+/// files may be written to without replacing anything.
+pub fn free_for_new_folder(path: &Path) -> bool {
+    match std::fs::read_dir(path) {
+        Ok(mut entries) => entries.next().is_none(),
+        Err(_) => !path.exists(),
+    }
+}
+
 /// Writes a file atomically: a temporary file in the same folder, flushed to disk, renamed
 /// over the target. Parent folders are created.
 pub fn atomic_write(path: &Path, bytes: &[u8]) -> Result<()> {
