@@ -18,6 +18,15 @@ use super::settle::{Observed, Settle, Signature};
 use super::{Clock, Judge, Judgement, WAIT_RETRY, WatchOptions, WatchSummary};
 use crate::error::Result;
 
+/// Where a file that is no result to apply is put.
+#[derive(Debug, Clone, Copy)]
+enum Aside {
+    /// `interim/`: a dump written during its battle.
+    Interim,
+    /// `rejected/`: a copy already applied, or a file that belongs to nothing.
+    NothingToDo,
+}
+
 /// A file judged and left in place: waiting, failed, or ignored.
 #[derive(Debug, Clone, Copy)]
 struct Parked {
@@ -361,16 +370,14 @@ impl<'a> Engine<'a> {
                      deliberately: sowbridge apply --interim \"{}\"\n",
                     self.inbox.interim.join(name).display()
                 );
-                let sub = self.inbox.interim.clone();
-                self.put_aside(name, &battle, &sub, INTERIM, "interim", &reason, &note);
+                self.put_aside(name, &battle, Aside::Interim, &reason, &note);
             }
             Judgement::Stray { reason } => {
                 let note = format!(
                     "{reason}\n\nsowbridge watch set {name} aside so that it cannot be taken for the \
                      final record of a later battle. Nothing to do with it.\n"
                 );
-                let sub = self.inbox.rejected.clone();
-                self.put_aside(name, "-", &sub, REJECTED, "set aside", &reason, &note);
+                self.put_aside(name, "-", Aside::NothingToDo, &reason, &note);
             }
             Judgement::Wait { reason } => {
                 let retry_at = Some(self.clock.now() + WAIT_RETRY);
@@ -418,19 +425,13 @@ impl<'a> Engine<'a> {
         self.resolve_startup(name);
     }
 
-    /// Moves a file into `interim/` or `rejected/` with its note; logs `what` and the reason.
-    #[allow(clippy::too_many_arguments)]
-    fn put_aside(
-        &mut self,
-        name: &str,
-        battle: &str,
-        sub: &std::path::Path,
-        folder: &str,
-        what: &str,
-        reason: &str,
-        note: &str,
-    ) {
-        match self.inbox.set_aside(sub, name, note) {
+    /// Moves a file into `interim/` or `rejected/` with its note; logs what it was and why.
+    fn put_aside(&mut self, name: &str, battle: &str, aside: Aside, reason: &str, note: &str) {
+        let (sub, folder, what) = match aside {
+            Aside::Interim => (self.inbox.interim.clone(), INTERIM, "interim"),
+            Aside::NothingToDo => (self.inbox.rejected.clone(), REJECTED, "set aside"),
+        };
+        match self.inbox.set_aside(&sub, name, note) {
             Ok(to) => {
                 self.summary.set_aside += 1;
                 self.say(name, battle, &format!("{what}: {reason} -> {folder}/{to}"));
@@ -483,8 +484,7 @@ impl<'a> Engine<'a> {
              nothing to do. sowbridge watch keeps the copy here only so that nothing is lost; \
              delete it when you like.\n"
         );
-        let sub = self.inbox.rejected.clone();
-        self.put_aside(name, battle, &sub, REJECTED, "set aside", &reason, &note);
+        self.put_aside(name, battle, Aside::NothingToDo, &reason, &note);
     }
 
     /// A problem with one file: logged once, the file tried again after [`WAIT_RETRY`].
