@@ -8,8 +8,9 @@
 #   LATENCY_FILES=0 bench/run.sh         # without the watcher latency (10 files by default)
 #
 # For each size it generates a synthetic campaign (examples/gen_campaign.rs; the fixture is
-# fixtures/peninsula), times `check`, `contacts` and `export hex <a contact hex>` (and
-# `apply` and `audit` once the binary has them), and prints the median wall time beside the
+# fixtures/peninsula), times `check`, `contacts`, `export hex <a contact hex>`, and with
+# that battle pending `battle template`, `inspect` of a hand-settled result and `apply` of
+# it, then `audit`, and prints the median wall time beside the
 # floor (every file of the campaign folder and the result file apply is given, read and
 # parsed with the csv and toml crates alone, and the same output bytes written and synced),
 # the growth between sizes, and the peak memory, then the watcher's latency, each with PASS

@@ -419,8 +419,26 @@ fn run(o: &Opts) -> bool {
         let mut applied_result = None;
         if has_apply {
             match manual_result(o, &camp, &out, &hex) {
-                Some(result) => {
+                Some((result, id)) => {
                     applied_result = Some(result.clone());
+                    // With the battle pending: the umpire's template of it, and what
+                    // `inspect` makes of the result file.
+                    for c in [
+                        Cmd {
+                            name: "battle template".into(),
+                            args: ["battle", "template", &id].map(String::from).to_vec(),
+                            writes: false,
+                            inputs: Vec::new(),
+                        },
+                        Cmd {
+                            name: "inspect (result file)".into(),
+                            args: vec!["inspect".into(), result.to_string_lossy().into_owned()],
+                            writes: false,
+                            inputs: vec![result.clone()],
+                        },
+                    ] {
+                        all_pass &= report(o, size, forces, rows, &camp, &out, &c, &mut results);
+                    }
                     let c = Cmd {
                         name: "apply (after export)".into(),
                         args: vec!["apply".into(), result.to_string_lossy().into_owned()],
@@ -500,7 +518,7 @@ fn run(o: &Opts) -> bool {
 
 /// For the apply slot: export the battle once and write a hand-settled result for it (ten
 /// men killed in every unit the battle record lists).
-fn manual_result(o: &Opts, camp: &Path, out: &Path, hex: &str) -> Option<PathBuf> {
+fn manual_result(o: &Opts, camp: &Path, out: &Path, hex: &str) -> Option<(PathBuf, String)> {
     let out_s = out.to_string_lossy().into_owned();
     let ok =
         succeeds(&o.bin, &["--campaign", &camp.to_string_lossy(), "export", "hex", hex, "--out", &out_s]);
@@ -518,5 +536,5 @@ fn manual_result(o: &Opts, camp: &Path, out: &Path, hex: &str) -> Option<PathBuf
     }
     let p = o.work.join("result.csv");
     std::fs::write(&p, csv).ok()?;
-    Some(p)
+    Some((p, id))
 }
