@@ -10,6 +10,8 @@ mod apply;
 mod check;
 mod crash;
 mod export;
+#[cfg(windows)]
+mod held;
 mod mutation;
 mod scale;
 mod turn;
