@@ -15,6 +15,7 @@ use super::hints::Hints;
 use super::settle::{Observed, Settle, Signature};
 use super::{Clock, Judge, Judgement, WAIT_RETRY, WatchOptions, WatchSummary};
 use crate::error::Result;
+use crate::store::replace::{is_held_open, probe};
 
 /// A file judged and left in place: waiting, failed, or ignored.
 #[derive(Debug, Clone, Copy)]
@@ -278,6 +279,7 @@ impl<'a> Engine<'a> {
         let bytes = match std::fs::read(&path) {
             Ok(b) => b,
             Err(_) if !stable => return,
+            Err(e) if is_held_open(&e) => return self.still_being_written(name, now),
             Err(e) => return self.fail(name, "-", &format!("cannot read it: {e}")),
         };
         let hash = sha256_hex(&bytes);
@@ -295,6 +297,11 @@ impl<'a> Engine<'a> {
         self.known.remove(name);
         if !stable {
             return;
+        }
+        // The game holds the dump while it writes it (and a while after): it could be read,
+        // but not moved to processed/ once applied.
+        if probe(&path).is_err_and(|e| is_held_open(&e)) {
+            return self.still_being_written(name, now);
         }
         match self.judge.judge(&path) {
             Judgement::Applied { battle, summary } => {
@@ -334,6 +341,13 @@ impl<'a> Engine<'a> {
                 self.resolve_startup(name);
             }
         }
+    }
+
+    /// A file another program (the game) holds open: still being written, so it waits for
+    /// a fresh settle window and is looked at again.
+    fn still_being_written(&mut self, name: &str, now: Instant) {
+        self.settle.restart(name, now);
+        self.say_once(name, "-", "waiting: still being written (another program holds it open)");
     }
 
     /// A file whose content was applied before. Under its own name and not yet in
