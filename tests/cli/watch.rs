@@ -27,7 +27,7 @@ fn start(c: &Camp, inbox: &Path, exit_after: usize, crash_at: Option<&str>) -> C
     if let Some(p) = crash_at {
         cmd.env("SOWBRIDGE_CRASH_AT", p);
     }
-    cmd.spawn().unwrap()
+    spawn(&mut cmd)
 }
 
 /// Waits for the watcher to exit (killing it after `limit`); returns its stderr.
