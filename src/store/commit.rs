@@ -64,9 +64,10 @@ impl Commit {
 }
 
 impl CampaignDir {
-    /// Applies a change all-or-nothing. The lock proves the caller holds it.
-    pub fn commit(&self, c: Commit, _lock: &CampaignLock) -> Result<()> {
-        // Nothing changes unless every file can be replaced (Excel holds the CSVs it shows).
+    /// Makes sure every file `c` writes or removes, and the journal, can be replaced: a
+    /// file another program holds open is [`Error::HeldOpen`], naming it. A command that
+    /// writes outside the campaign first asks this before it writes there.
+    pub fn check_can_commit(&self, c: &Commit) -> Result<()> {
         let paths: Vec<(String, std::path::PathBuf)> = c
             .writes
             .keys()
@@ -75,7 +76,13 @@ impl CampaignDir {
             .chain([JOURNAL])
             .map(|rel| (shown(rel), self.path(rel)))
             .collect();
-        check_replaceable(paths.iter().map(|(s, p)| (s.clone(), p.as_path())), probe)?;
+        check_replaceable(paths.iter().map(|(s, p)| (s.clone(), p.as_path())), probe)
+    }
+
+    /// Applies a change all-or-nothing. The lock proves the caller holds it.
+    pub fn commit(&self, c: Commit, _lock: &CampaignLock) -> Result<()> {
+        // Nothing changes unless every file can be replaced (Excel holds the CSVs it shows).
+        self.check_can_commit(&c)?;
         let staging = self.path(STAGING);
         if staging.exists() {
             std::fs::remove_dir_all(&staging).map_err(|e| Error::io(&staging, e))?;
@@ -287,7 +294,7 @@ impl CampaignDir {
 
 /// A relative `/` path as the platform writes it.
 fn shown(rel: &str) -> String {
-    rel.split('/').collect::<std::path::PathBuf>().display().to_string()
+    super::join_rel(std::path::Path::new(""), rel).display().to_string()
 }
 
 /// An error replacing `rel`: a held file in the umpire's words, else the I/O error.

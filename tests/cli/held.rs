@@ -132,3 +132,19 @@ fn the_watcher_waits_while_the_game_holds_the_dump_and_applies_it_once_let_go() 
     assert!(inbox.join("processed").join("sowgb_gamedb_03-28-09_15-00-00.csv").is_file(), "{err}");
     assert_code(&c.run(&["audit"]), 0);
 }
+
+#[test]
+fn export_with_a_campaign_file_held_writes_no_sow_file() {
+    let c = Camp::new("peninsula");
+    export_medellin(&c, &[]);
+    let out = c.tmp.path().join("out");
+    std::fs::remove_dir_all(&out).unwrap();
+    let before = c.snapshot();
+    let _held = hold_as_excel(&c.path("battles/T20-18.28/battle.json"));
+    let o = c.run(&["export", "hex", "18.28", "--replace", "--out", out.to_str().unwrap()]);
+    assert_code(&o, 1);
+    let shown = Path::new("battles").join("T20-18.28").join("battle.json").display().to_string();
+    assert!(stderr(&o).contains(&format!("{shown} {CURE}")), "{}", stderr(&o));
+    assert!(c.snapshot() == before, "the campaign changed");
+    assert!(!out.exists(), "SoW files were written");
+}

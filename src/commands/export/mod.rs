@@ -3,7 +3,7 @@
 //! campaign, deterministically.
 
 use std::collections::{BTreeMap, BTreeSet};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::time::Duration;
 
 use anyhow::{Context, Result};
@@ -34,7 +34,7 @@ use crate::rules::map_choice::{CatalogueMap, choose_map, hex_features, under_gar
 use crate::rules::reserve::validate_reserve;
 use crate::store::battles::{briefing_path, record_bytes, record_path};
 use crate::store::profile::load_profile;
-use crate::store::{CampaignDir, CampaignLock, Commit, atomic_write};
+use crate::store::{CampaignDir, CampaignLock, Commit, atomic_write, join_rel};
 
 mod layout;
 mod show;
@@ -135,7 +135,7 @@ pub fn run(dir: &CampaignDir, a: &ExportHexArgs) -> Result<()> {
     }
     let Some(lock) = lock else { return Ok(()) };
     let txn = dir.begin(&lock)?;
-    write(&c, &plan, txn)?;
+    write(dir, &c, &plan, txn)?;
     if a.json {
         crate::commands::print_json(&plan.summary)?;
     } else {
@@ -469,8 +469,8 @@ fn plan(dir: &CampaignDir, c: &Campaign, hex: HexId, a: &ExportHexArgs) -> Resul
     };
     let summary = ExportSummary {
         battle: id,
-        scenario_dir: out.join(&scenario_dir).display().to_string(),
-        oob: out.join(&oob).display().to_string(),
+        scenario_dir: join_rel(&out, &scenario_dir).display().to_string(),
+        oob: join_rel(&out, &oob).display().to_string(),
         map: map.id.clone(),
         orientation: map.orientation,
         joiners: participants
@@ -510,11 +510,26 @@ fn exported_units(c: &Campaign, rows: &[SowRow]) -> Vec<ExportedUnit> {
 
 /// Writes the SoW files, then commits the battle record, briefings and map choice (with any
 /// manual edit found, journalled first).
-fn write(c: &Campaign, plan: &ExportPlan, txn: crate::store::state::StateTxn<'_>) -> Result<()> {
+fn write(
+    dir: &CampaignDir,
+    c: &Campaign,
+    plan: &ExportPlan,
+    txn: crate::store::state::StateTxn<'_>,
+) -> Result<()> {
+    let commit = campaign_commit(c, plan)?;
+    // A campaign file held open (Excel) stops the export before the SoW files are written.
+    dir.check_can_commit(&commit)?;
     for f in &plan.files {
-        let path = plan.out.join(Path::new(&f.path));
+        let path = join_rel(&plan.out, &f.path);
         atomic_write(&path, &f.bytes).with_context(|| format!("writing {}", path.display()))?;
     }
+    // Export changes no state file; the commit carries only a manual edit it found.
+    txn.finish(crate::store::journal::StateFiles::new(), None, commit)?;
+    Ok(())
+}
+
+/// What an export commits to the campaign: the battle record, briefings and map choice.
+fn campaign_commit(c: &Campaign, plan: &ExportPlan) -> Result<Commit> {
     let mut commit = Commit::default();
     if let Some(old) = &plan.replaces
         && old.id != plan.record.id
@@ -536,7 +551,5 @@ fn write(c: &Campaign, plan: &ExportPlan, txn: crate::store::state::StateTxn<'_>
         maps.insert(plan.record.hex, m.clone());
         commit.write(names::BATTLE_MAPS, write_battle_maps(&maps));
     }
-    // Export changes no state file; the commit carries only a manual edit it found.
-    txn.finish(crate::store::journal::StateFiles::new(), None, commit)?;
-    Ok(())
+    Ok(commit)
 }

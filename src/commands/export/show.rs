@@ -62,7 +62,7 @@ pub(super) fn print_plan(plan: &ExportPlan, json: bool) -> Result<()> {
     let guns = r.chains.iter().filter(|e| e.kind == RowKind::Gun).count();
     println!("OOB: {} rows, {men} men, {guns} guns", r.chains.len());
     for f in r.files.keys() {
-        println!("  {}", plan.out.join(f).display());
+        println!("  {}", crate::store::join_rel(&plan.out, f).display());
     }
     Ok(())
 }
