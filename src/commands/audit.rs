@@ -90,7 +90,7 @@ pub fn run(dir: &CampaignDir, json: bool) -> Result<()> {
         if json {
             super::print_json(&rep)?;
         } else {
-            println!("no journal yet: nothing has been applied; the files are the baseline");
+            crate::outln!("no journal yet: nothing has been applied; the files are the baseline");
         }
         return Ok(());
     }
@@ -240,18 +240,21 @@ pub fn run(dir: &CampaignDir, json: bool) -> Result<()> {
     if json {
         super::print_json(&rep)?;
     } else {
-        println!(
+        crate::outln!(
             "audit: {} journal entries replayed from the baseline; {} battles applied; {} unit results checked, {} men accounted for",
-            rep.entries, rep.battles_applied, rep.units_checked, rep.men_accounted
+            rep.entries,
+            rep.battles_applied,
+            rep.units_checked,
+            rep.men_accounted
         );
         if !rep.unrecorded_edits.is_empty() {
-            println!(
+            crate::outln!(
                 "edited by hand since the last entry (journalled by the next writing command): {}",
                 rep.unrecorded_edits.join(", ")
             );
         }
         if problems.is_empty() {
-            println!("every man is accounted for");
+            crate::outln!("every man is accounted for");
         }
     }
     problems.into_result().map_err(|e| match e {

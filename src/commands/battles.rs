@@ -31,14 +31,14 @@ pub fn list(dir: &CampaignDir, json: bool) -> Result<()> {
         return super::print_json(&rows);
     }
     if battles.is_empty() {
-        println!("no battles exported yet");
+        crate::outln!("no battles exported yet");
     }
     for b in &battles {
         let result = match &b.result {
             Some(r) => r.winner.map_or("draw".to_string(), |w| format!("{w} victory")),
             None => String::new(),
         };
-        println!(
+        crate::outln!(
             "{:<14} {:<9} turn {:<3} {} {:<20} {}",
             b.id,
             format!("{:?}", b.state).to_lowercase(),
@@ -57,16 +57,16 @@ pub fn show(dir: &CampaignDir, id: &str, briefing: Option<Side>, json: bool) -> 
     if let Some(side) = briefing {
         let path = briefing_path(id, side.slug());
         let text = dir.read(&path)?.ok_or_else(|| Error::refused(format!("battle {id} has no {path}")))?;
-        print!("{}", String::from_utf8_lossy(&text));
+        crate::out!("{}", String::from_utf8_lossy(&text));
         return Ok(());
     }
     if json {
         return super::print_json(&b);
     }
-    print!("{}", describe(&b));
+    crate::out!("{}", describe(&b));
     if let Some(report) = dir.read(&report_path(id))? {
-        println!();
-        print!("{}", String::from_utf8_lossy(&report));
+        crate::outln!();
+        crate::out!("{}", String::from_utf8_lossy(&report));
     }
     Ok(())
 }

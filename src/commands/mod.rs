@@ -54,6 +54,6 @@ pub(crate) fn done_with(c: crate::model::Campaign) {
 
 /// Prints a value as pretty JSON on stdout.
 pub fn print_json<T: serde::Serialize>(v: &T) -> Result<()> {
-    println!("{}", serde_json::to_string_pretty(v)?);
+    crate::outln!("{}", serde_json::to_string_pretty(v)?);
     Ok(())
 }

@@ -48,9 +48,9 @@ pub fn run(dir: &CampaignDir, a: &crate::cli::TurnAdvanceArgs) -> anyhow::Result
     if a.json {
         return super::print_json(&r);
     }
-    print!("{}", render(&r));
+    crate::out!("{}", render(&r));
     if !a.dry_run {
-        eprintln!("turn {} begins (journal entry {})", r.changes.to.turn, r.journal_seq);
+        crate::errln!("turn {} begins (journal entry {})", r.changes.to.turn, r.journal_seq);
     }
     Ok(())
 }

@@ -42,7 +42,7 @@ struct Manifest {
 /// Hook for crash tests: `SOWBRIDGE_CRASH_AT=<point>` aborts the process at that point.
 pub fn crash_point(point: &str) {
     if std::env::var("SOWBRIDGE_CRASH_AT").is_ok_and(|v| v == point) {
-        eprintln!("crash test: aborting at {point}");
+        crate::errln!("crash test: aborting at {point}");
         std::process::abort();
     }
 }
@@ -146,7 +146,7 @@ impl CampaignDir {
                     )),
                     e => e,
                 })?;
-                eprintln!("finished a change that an interrupted sowbridge command had committed");
+                crate::errln!("finished a change that an interrupted sowbridge command had committed");
                 Ok(true)
             }
             None => {

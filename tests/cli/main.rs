@@ -13,6 +13,7 @@ mod export;
 #[cfg(windows)]
 mod held;
 mod mutation;
+mod pipes;
 mod scale;
 mod turn;
 mod vocab;

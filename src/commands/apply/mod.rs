@@ -96,12 +96,17 @@ pub fn run(dir: &CampaignDir, a: &crate::cli::ApplyArgs) -> anyhow::Result<()> {
     if a.json {
         return super::print_json(&r);
     }
-    print!("{}", r.report);
+    crate::out!("{}", r.report);
     if a.dry_run {
-        println!("\n## Changes (dry run: nothing written)\n");
-        print!("{}", r.diff);
+        crate::outln!("\n## Changes (dry run: nothing written)\n");
+        crate::out!("{}", r.diff);
     } else {
-        eprintln!("applied {} to battle {} (journal entry {})", a.file.display(), r.battle, r.journal_seq);
+        crate::errln!(
+            "applied {} to battle {} (journal entry {})",
+            a.file.display(),
+            r.battle,
+            r.journal_seq
+        );
     }
     Ok(())
 }

@@ -140,7 +140,7 @@ pub fn run(dir: &CampaignDir, a: &ExportHexArgs) -> Result<()> {
         crate::commands::print_json(&plan.summary)?;
     } else {
         print_plan(&plan, false)?;
-        eprintln!("exported battle {} into {}", plan.record.id, plan.out.display());
+        crate::errln!("exported battle {} into {}", plan.record.id, plan.out.display());
     }
     crate::commands::done_with(c);
     Ok(())

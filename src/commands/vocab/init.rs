@@ -45,7 +45,7 @@ pub fn run(dir: &CampaignDir, source: &VocabSource, out: Option<PathBuf>, force:
         return Err(Error::Rejected(problems).into());
     }
     if !problems.is_empty() {
-        eprint!("warning: the install's files have {problems}");
+        crate::errout!("warning: the install's files have {problems}");
     }
     let target = match out {
         Some(o) => o,
@@ -76,7 +76,7 @@ pub fn run(dir: &CampaignDir, source: &VocabSource, out: Option<PathBuf>, force:
     atomic_write(&target.join("vocabulary.csv"), &write_vocabulary(&v))?;
     atomic_write(&target.join("quality.csv"), &write_quality(&v))?;
     atomic_write(&target.join("profile.toml"), files.profile.as_bytes())?;
-    println!(
+    crate::outln!(
         "wrote {}: {} rows ({} kept, {} chosen, {} without a fitting id), {} quality values lowered into range; review the comment column",
         target.display(),
         v.entries.len(),
