@@ -148,3 +148,34 @@ fn export_with_a_campaign_file_held_writes_no_sow_file() {
     assert!(c.snapshot() == before, "the campaign changed");
     assert!(!out.exists(), "SoW files were written");
 }
+
+#[test]
+fn an_interrupted_commit_that_cannot_be_finished_is_refused_saying_how_then_finished() {
+    let c = Camp::new("peninsula");
+    export_medellin(&c, &[]);
+    let dump = c.tmp.path().join("sowgb_gamedb_1.csv");
+    std::fs::write(&dump, dump_for(&c, "T20-18.28", losses)).unwrap();
+    let mut cmd = std::process::Command::new(env!("CARGO_BIN_EXE_sowbridge"));
+    cmd.arg("--campaign")
+        .arg(&c.dir)
+        .args(["apply", dump.to_str().unwrap()])
+        .env_remove("SOWBRIDGE_CAMPAIGN")
+        .env("SOWBRIDGE_CRASH_AT", "after-manifest");
+    assert_ne!(output(&mut cmd).status.code(), Some(0));
+    let held = hold_as_excel(&c.path("forces.csv"));
+    let before = c.snapshot();
+    for args in [&["status"][..], &["battles"]] {
+        let o = c.run(args);
+        assert_code(&o, 1);
+        let err = stderr(&o);
+        assert!(err.contains("an interrupted sowbridge command left a change to finish"), "{err}");
+        assert!(err.contains(&format!("forces.csv {CURE}")), "{err}");
+        assert!(stdout(&o).is_empty(), "{args:?} showed a half-committed campaign");
+        assert!(c.snapshot() == before, "{args:?} changed the campaign");
+    }
+    drop(held);
+    let o = c.run(&["battles"]);
+    assert_code(&o, 0);
+    assert!(stderr(&o).contains("finished a change"), "{}", stderr(&o));
+    assert_code(&c.run(&["audit"]), 0);
+}
