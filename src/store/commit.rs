@@ -214,22 +214,24 @@ impl CampaignDir {
     }
 
     /// Takes back a change [`Self::finish`] (with `keep_old`) could not carry out: every
-    /// file it replaced or removed is put back, the files it created are removed, the
-    /// journal is cut back to `journal_len` bytes, and the manifest goes last.
+    /// new file goes back to the staging folder and the file it replaced (if any) back to
+    /// its place, removed files come back, the journal is cut back to `journal_len` bytes,
+    /// and the manifest goes last. Until then the change stays committed and whole: if the
+    /// roll-back stops half-way, the next command finishes the change instead.
     fn roll_back(&self, m: &Manifest, journal_len: Option<u64>) -> Result<()> {
         let staging = self.path(STAGING);
         for (name, rel) in &m.moves {
-            let to = self.path(rel);
-            if staging.join(name).exists() {
+            let staged = staging.join(name);
+            let old = staging.join(format!("{name}.old"));
+            if staged.exists() {
                 // Not moved in: the target is as it was.
-                let _ = std::fs::remove_file(staging.join(format!("{name}.old")));
+                let _ = std::fs::remove_file(&old);
                 continue;
             }
-            let old = staging.join(format!("{name}.old"));
+            let to = self.path(rel);
+            std::fs::rename(&to, &staged).map_err(|e| held_or_io(rel, &to, e))?;
             if old.exists() {
                 std::fs::rename(&old, &to).map_err(|e| held_or_io(rel, &to, e))?;
-            } else {
-                std::fs::remove_file(&to).map_err(|e| held_or_io(rel, &to, e))?;
             }
         }
         for (i, rel) in m.removes.iter().enumerate() {
