@@ -21,8 +21,9 @@ case "${1:-}" in
 esac
 
 version=$(sed -n 's/^version = "\(.*\)"$/\1/p' Cargo.toml | head -n 1)
-dist=target/release-dist
-mkdir -p "$dist"
+target=${CARGO_TARGET_DIR:-target}
+mkdir -p "$target/release-dist"
+dist=$(realpath "$target/release-dist")
 
 # The files every package holds besides the program, laid out in folder $1.
 common_files() {
@@ -44,10 +45,10 @@ if ((windows)); then
   cargo build --release --locked --target x86_64-pc-windows-gnu
   stage=$(mktemp -d)
   mkdir "$stage/$name"
-  cp target/x86_64-pc-windows-gnu/release/sowbridge.exe "$stage/$name/"
+  cp "$target"/x86_64-pc-windows-gnu/release/sowbridge.exe "$stage/$name/"
   common_files "$stage/$name"
   rm -f "$dist/$name.zip"
-  (cd "$stage" && zip -qr -X "$OLDPWD/$dist/$name.zip" "$name")
+  (cd "$stage" && zip -qr -X "$dist/$name.zip" "$name")
   rm -rf "$stage"
   echo "$dist/$name.zip"
 fi
@@ -57,7 +58,7 @@ if ((linux)); then
   cargo build --release --locked
   stage=$(mktemp -d)
   mkdir "$stage/$name"
-  cp target/release/sowbridge "$stage/$name/"
+  cp "$target"/release/sowbridge "$stage/$name/"
   common_files "$stage/$name"
   tar -C "$stage" --sort=name --owner=0 --group=0 --numeric-owner -czf "$dist/$name.tar.gz" "$name"
   rm -rf "$stage"

@@ -78,14 +78,21 @@ fn turn_advance_and_undo_refuse_the_same_way() {
     assert_code(&c.run(&["undo", "T20-18.28"]), 0);
 }
 
-/// Opens a file as the game's C runtime writes it: reading and writing shared, deleting
-/// (and so moving) denied.
-fn hold_as_the_game(path: &Path) -> File {
-    std::fs::OpenOptions::new().read(true).write(true).share_mode(0x1 | 0x2).open(path).unwrap()
+/// Opens a file for writing with share mode `share`: as the game's C runtime writes it
+/// (reading and writing shared, deleting and so moving denied), or sharing nothing.
+fn hold_as_the_game(path: &Path, share: u32) -> File {
+    std::fs::OpenOptions::new().read(true).write(true).share_mode(share).open(path).unwrap()
 }
 
 #[test]
 fn the_watcher_waits_while_the_game_holds_the_dump_and_applies_it_once_let_go() {
+    // Readable but not movable; then not even readable.
+    for share in [0x1 | 0x2, 0] {
+        watch_a_held_dump(share);
+    }
+}
+
+fn watch_a_held_dump(share: u32) {
     use std::process::{Command, Stdio};
     use std::time::{Duration, Instant};
     let c = Camp::new("peninsula");
@@ -95,7 +102,7 @@ fn the_watcher_waits_while_the_game_holds_the_dump_and_applies_it_once_let_go() 
     std::fs::write(inbox.join("startlocs.csv"), final_startlocs(&c, "T20-18.28")).unwrap();
     let dump = inbox.join("sowgb_gamedb_03-28-09_15-00-00.csv");
     std::fs::write(&dump, dump_for(&c, "T20-18.28", losses)).unwrap();
-    let held = hold_as_the_game(&dump);
+    let held = hold_as_the_game(&dump, share);
     let before = c.snapshot();
     let mut cmd = Command::new(env!("CARGO_BIN_EXE_sowbridge"));
     cmd.arg("--campaign")
@@ -109,8 +116,8 @@ fn the_watcher_waits_while_the_game_holds_the_dump_and_applies_it_once_let_go() 
     let mut child = spawn(&mut cmd);
     // Several settle windows pass while the game holds the file: nothing is applied.
     std::thread::sleep(Duration::from_secs(3));
-    assert!(child.try_wait().unwrap().is_none(), "the watcher gave up on a held dump");
-    assert!(c.snapshot() == before, "applied while the game held the dump");
+    assert!(child.try_wait().unwrap().is_none(), "share {share}: the watcher gave up on a held dump");
+    assert!(c.snapshot() == before, "share {share}: applied while the game held the dump");
     assert!(dump.is_file());
     drop(held);
     let t = Instant::now();
@@ -120,7 +127,7 @@ fn the_watcher_waits_while_the_game_holds_the_dump_and_applies_it_once_let_go() 
         }
         if t.elapsed() > Duration::from_secs(60) {
             child.kill().unwrap();
-            panic!("the watcher did not apply the dump once it was let go");
+            panic!("share {share}: the watcher did not apply the dump once it was let go");
         }
         std::thread::sleep(Duration::from_millis(50));
     };
