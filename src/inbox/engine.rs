@@ -10,7 +10,9 @@ use std::time::{Duration, Instant};
 
 use indicatif::{ProgressBar, ProgressStyle};
 
-use super::folder::{Inbox, Look, holds_content, is_hidden_or_temp, list, look, sha256_hex};
+use super::folder::{
+    Inbox, Look, PROCESSED, REJECTED, holds_content, is_hidden_or_temp, list, look, moved_to, sha256_hex,
+};
 use super::hints::Hints;
 use super::settle::{Observed, Settle, Signature};
 use super::{Clock, Judge, Judgement, WAIT_RETRY, WatchOptions, WatchSummary};
@@ -308,7 +310,11 @@ impl<'a> Engine<'a> {
                 self.summary.applied += 1;
                 match self.inbox.move_to_processed(name) {
                     Ok(to) => {
-                        self.say(name, &battle, &format!("applied: {summary} -> processed/{to}"));
+                        self.say(
+                            name,
+                            &battle,
+                            &format!("applied: {summary} -> {}", moved_to(PROCESSED, &to)),
+                        );
                         self.forget(name);
                     }
                     Err(e) => self.fail(
@@ -324,7 +330,7 @@ impl<'a> Engine<'a> {
             Judgement::Rejected { reason } => match self.inbox.move_to_rejected(name, &reason) {
                 Ok(to) => {
                     self.summary.rejected += 1;
-                    self.say(name, "-", &format!("rejected: {reason} -> rejected/{to}"));
+                    self.say(name, "-", &format!("rejected: {reason} -> {}", moved_to(REJECTED, &to)));
                     self.forget(name);
                 }
                 Err(e) => self.fail(name, "-", &format!("rejected ({reason}), but cannot move it: {e}")),
@@ -358,7 +364,7 @@ impl<'a> Engine<'a> {
             match self.inbox.move_to_processed(name) {
                 Ok(to) => {
                     self.summary.set_aside += 1;
-                    let line = format!("already applied; move finished -> processed/{to}");
+                    let line = format!("already applied; move finished -> {}", moved_to(PROCESSED, &to));
                     self.say(name, battle, &line);
                     self.forget(name);
                 }
@@ -370,7 +376,7 @@ impl<'a> Engine<'a> {
         match self.inbox.move_to_rejected(name, &reason) {
             Ok(to) => {
                 self.summary.set_aside += 1;
-                self.say(name, battle, &format!("set aside: {reason} -> rejected/{to}"));
+                self.say(name, battle, &format!("set aside: {reason} -> {}", moved_to(REJECTED, &to)));
                 self.forget(name);
             }
             Err(e) => self.fail(name, battle, &format!("{reason}, but cannot move it: {e}")),
