@@ -42,6 +42,12 @@ pub fn check_replaceable<'a>(
     check_with(targets, probe, is_held_open)
 }
 
+/// [`check_replaceable`] for files outside the campaign (the SoW files export writes, the
+/// vocabulary `vocab init` writes), each named by its path.
+pub fn check_paths_replaceable(paths: &[std::path::PathBuf]) -> Result<()> {
+    check_replaceable(paths.iter().map(|p| (p.display().to_string(), p.as_path())), probe)
+}
+
 /// [`check_replaceable`] with the judge of a held file given (the tests judge as Windows does).
 fn check_with<'a>(
     targets: impl IntoIterator<Item = (String, &'a Path)>,

@@ -186,3 +186,17 @@ fn an_interrupted_commit_that_cannot_be_finished_is_refused_saying_how_then_fini
     assert!(stderr(&o).contains("finished a change"), "{}", stderr(&o));
     assert_code(&c.run(&["audit"]), 0);
 }
+
+#[test]
+fn export_with_its_oob_open_in_the_sow_folder_writes_nothing() {
+    let c = Camp::new("peninsula");
+    export_medellin(&c, &[]);
+    let out = c.tmp.path().join("out");
+    let oob = out.join("OOBs").join("T20-18.28.csv");
+    let before = (c.snapshot(), snapshot(&out));
+    let _held = hold_as_excel(&oob);
+    let o = c.run(&["export", "hex", "18.28", "--replace", "--out", out.to_str().unwrap()]);
+    assert_code(&o, 1);
+    assert!(stderr(&o).contains(&format!("{} {CURE}", oob.display())), "{}", stderr(&o));
+    assert!((c.snapshot(), snapshot(&out)) == before, "something was written");
+}

@@ -34,6 +34,7 @@ use crate::rules::map_choice::{CatalogueMap, choose_map, hex_features, under_gar
 use crate::rules::reserve::validate_reserve;
 use crate::store::battles::{briefing_path, record_bytes, record_path};
 use crate::store::profile::load_profile;
+use crate::store::replace::check_paths_replaceable;
 use crate::store::{CampaignDir, CampaignLock, Commit, atomic_write, join_rel};
 
 mod layout;
@@ -517,11 +518,12 @@ fn write(
     txn: crate::store::state::StateTxn<'_>,
 ) -> Result<()> {
     let commit = campaign_commit(c, plan)?;
-    // A campaign file held open (Excel) stops the export before the SoW files are written.
+    // A file held open (Excel, the game) stops the export before anything is written.
     dir.check_can_commit(&commit)?;
-    for f in &plan.files {
-        let path = join_rel(&plan.out, &f.path);
-        atomic_write(&path, &f.bytes).with_context(|| format!("writing {}", path.display()))?;
+    let paths: Vec<PathBuf> = plan.files.iter().map(|f| join_rel(&plan.out, &f.path)).collect();
+    check_paths_replaceable(&paths)?;
+    for (f, path) in plan.files.iter().zip(&paths) {
+        atomic_write(path, &f.bytes).with_context(|| format!("writing {}", path.display()))?;
     }
     // Export changes no state file; the commit carries only a manual edit it found.
     txn.finish(crate::store::journal::StateFiles::new(), None, commit)?;

@@ -17,6 +17,7 @@ use crate::formats::vocabulary::{write_quality, write_vocabulary};
 use crate::model::vocabulary::{ATTRIBUTE_TABLES, SowLevel, VocabEntry, Vocabulary};
 use crate::model::{Arm, ArmClass, Nation};
 use crate::store::profile::profile_files;
+use crate::store::replace::check_paths_replaceable;
 use crate::store::{CampaignDir, atomic_write};
 
 use super::{profile_name, read_install, required_type};
@@ -72,6 +73,8 @@ pub fn run(dir: &CampaignDir, source: &VocabSource, out: Option<PathBuf>, force:
         ))
         .into());
     }
+    // A vocabulary open in Excel stops the command before any of the three is replaced.
+    check_paths_replaceable(&outputs.map(|n| target.join(n)))?;
     let (v, report) = init_vocabulary(&current, &l, &plain(&source.dir.display().to_string()));
     atomic_write(&target.join("vocabulary.csv"), &write_vocabulary(&v))?;
     atomic_write(&target.join("quality.csv"), &write_quality(&v))?;
