@@ -109,13 +109,18 @@ pub enum Error {
     /// A result of a battle that is no longer pending: nothing to do (exit 1).
     #[error("{0}")]
     Settled(String),
-    /// The file system failed.
-    #[error("{path}: {source}")]
+    /// A file the command must replace is held open by another program (Excel, the game);
+    /// nothing was changed, and the same command succeeds once it is closed (exit 1).
+    #[error("{0}")]
+    HeldOpen(String),
+    /// The file system failed. The I/O error is part of the message, not a separate
+    /// source, so that the error chain says it once.
+    #[error("{path}: {err}")]
     Io {
         /// The path being read or written.
         path: String,
         /// The underlying error.
-        source: std::io::Error,
+        err: std::io::Error,
     },
     /// Anything else.
     #[error("{0}")]
@@ -133,7 +138,7 @@ impl Error {
     }
     /// Wraps an I/O error with the path it happened on.
     pub fn io(path: impl AsRef<std::path::Path>, source: std::io::Error) -> Self {
-        Error::Io { path: path.as_ref().display().to_string(), source }
+        Error::Io { path: path.as_ref().display().to_string(), err: source }
     }
     /// True for input rejected by validation or a rule (exit code 1).
     pub fn is_rejection(&self) -> bool {
@@ -144,9 +149,21 @@ impl Error {
                 | Error::Pending(_)
                 | Error::Interim { .. }
                 | Error::Settled(_)
+                | Error::HeldOpen(_)
         )
     }
 }
 
 /// Result with the library error.
 pub type Result<T, E = Error> = std::result::Result<T, E>;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_io_error_is_said_once_in_the_whole_chain() {
+        let e = anyhow::Error::from(Error::io("forces.csv", std::io::Error::other("Access denied.")));
+        assert_eq!(format!("{e:#}"), "forces.csv: Access denied.");
+    }
+}

@@ -4,6 +4,7 @@
 //!
 //! Layers: [`model`] and [`rules`] are pure; [`formats`] turns text into model and back;
 //! [`store`] alone touches the campaign folder; [`commands`] wires them for the CLI.
+#![warn(clippy::print_stdout, clippy::print_stderr)]
 
 pub mod cli;
 pub mod commands;
@@ -11,6 +12,7 @@ pub mod error;
 pub mod formats;
 pub mod inbox;
 pub mod model;
+pub mod output;
 pub mod rules;
 pub mod store;
 

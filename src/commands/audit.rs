@@ -94,7 +94,7 @@ pub fn run(dir: &CampaignDir, json: bool) -> Result<()> {
         if json {
             super::print_json(&rep)?;
         } else {
-            println!("no journal yet: nothing has been applied; the files are the baseline");
+            crate::outln!("no journal yet: nothing has been applied; the files are the baseline");
         }
         return Ok(());
     }
@@ -260,7 +260,7 @@ pub fn run(dir: &CampaignDir, json: bool) -> Result<()> {
     if json {
         super::print_json(&rep)?;
     } else {
-        println!(
+        crate::outln!(
             "audit: {} journal entr{} replayed from the baseline; {} battle{} applied; {} unit results checked, {} men accounted for",
             rep.entries,
             if rep.entries == 1 { "y" } else { "ies" },
@@ -270,19 +270,19 @@ pub fn run(dir: &CampaignDir, json: bool) -> Result<()> {
             rep.men_accounted
         );
         if !rep.undone.is_empty() {
-            println!(
+            crate::outln!(
                 "applied and undone (replayed and checked, not counted above): {}",
                 rep.undone.join("; ")
             );
         }
         if !rep.unrecorded_edits.is_empty() {
-            println!(
+            crate::outln!(
                 "edited by hand since the last entry (journalled by the next writing command): {}",
                 rep.unrecorded_edits.join(", ")
             );
         }
         if problems.is_empty() {
-            println!("every man is accounted for");
+            crate::outln!("every man is accounted for");
         }
     }
     problems.into_result().map_err(|e| match e {

@@ -32,14 +32,14 @@ pub fn list(dir: &CampaignDir, json: bool) -> Result<()> {
         return super::print_json(&rows);
     }
     if battles.is_empty() {
-        println!("no battles exported yet");
+        crate::outln!("no battles exported yet");
     }
     for b in &battles {
         let result = match &b.result {
             Some(r) => r.winner.map_or("draw".to_string(), |w| format!("{w} victory")),
             None => String::new(),
         };
-        println!(
+        crate::outln!(
             "{:<14} {:<9} turn {:<3} {} {:<20} {}",
             b.id,
             b.state.word().to_string(),
@@ -59,16 +59,16 @@ pub fn show(dir: &CampaignDir, id: &str, briefing: Option<(Side, bool)>, json: b
         let slug = if umpire { format!("{}-umpire", side.slug()) } else { side.slug().to_string() };
         let path = briefing_path(id, &slug);
         let text = dir.read(&path)?.ok_or_else(|| Error::refused(format!("battle {id} has no {path}")))?;
-        print!("{}", String::from_utf8_lossy(&text));
+        crate::out!("{}", String::from_utf8_lossy(&text));
         return Ok(());
     }
     if json {
         return super::print_json(&b);
     }
-    print!("{}", describe(&b));
+    crate::out!("{}", describe(&b));
     if let Some(report) = dir.read(&report_path(id))? {
-        println!();
-        print!("{}", String::from_utf8_lossy(&report));
+        crate::outln!();
+        crate::out!("{}", String::from_utf8_lossy(&report));
     }
     Ok(())
 }
@@ -101,9 +101,14 @@ pub fn template(dir: &CampaignDir, id: &str, out: Option<&std::path::Path>) -> R
     match out {
         None => {
             use std::io::Write as _;
+            // The file's own bytes (its encoding may be Windows-1252); a reader that has gone
+            // (`| head`) ends the output, not the command, as for everything printed.
             let mut so = std::io::stdout().lock();
-            so.write_all(&bytes)?;
-            so.flush()?;
+            if let Err(e) = so.write_all(&bytes).and_then(|()| so.flush())
+                && e.kind() != std::io::ErrorKind::BrokenPipe
+            {
+                return Err(e.into());
+            }
         }
         Some(path) => {
             if path.exists() {
@@ -114,7 +119,7 @@ pub fn template(dir: &CampaignDir, id: &str, out: Option<&std::path::Path>) -> R
                 .into());
             }
             crate::store::atomic_write(path, &bytes)?;
-            eprintln!(
+            crate::errln!(
                 "wrote {} ({} units of battle {id}); fill in the losses, then: sowbridge apply {}",
                 path.display(),
                 rows.len(),

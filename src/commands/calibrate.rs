@@ -169,8 +169,8 @@ pub fn run(dir: &CampaignDir, out: Option<&Path>, profile: Option<&str>) -> Resu
     let json = serde_json::to_vec_pretty(&record)?;
     atomic_write(&scenario.join(RECORD), &json)?;
     atomic_write(&scenario.join(INSTRUCTIONS), instructions(&record, &out).as_bytes())?;
-    println!("{}", scenario.join(INSTRUCTIONS).display());
-    eprintln!(
+    crate::outln!("{}", scenario.join(INSTRUCTIONS).display());
+    crate::errln!(
         "wrote calibration battle {id} ({} rows, map {}) into {}; read {} for what to do",
         rows.len(),
         map.id,

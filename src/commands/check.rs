@@ -12,7 +12,7 @@ pub fn run(dir: &CampaignDir, json: bool) -> Result<()> {
             if json {
                 super::print_json(&serde_json::json!({ "ok": true, "problems": [] }))?;
             } else {
-                println!(
+                crate::outln!(
                     "{}: campaign '{}' is valid: {} forces, {} rows of order of battle, {} settlements",
                     dir.root().display(),
                     c.config.name,

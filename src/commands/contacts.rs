@@ -14,10 +14,10 @@ pub fn run(dir: &CampaignDir, json: bool) -> Result<()> {
         super::print_json(&list)?;
     } else {
         if list.is_empty() {
-            println!("no forces in contact");
+            crate::outln!("no forces in contact");
         }
         for k in &list {
-            print!("{}", describe(&c, k));
+            crate::out!("{}", describe(&c, k));
         }
     }
     super::done_with(c);

@@ -46,7 +46,7 @@ pub fn run(folder: &Path) -> Result<()> {
     let out = folder.join("out");
     let args = ExportHexArgs { hex: "18.28".to_string(), out: Some(out.clone()), ..ExportHexArgs::default() };
     super::export::run(&CampaignDir::new(&campaign), &args)?;
-    eprintln!(
+    crate::errln!(
         "\nThe example campaign is in {}, its battle of Medellín exported into {}.\nNext, the battle day:\n  \
          sowbridge --campaign {c} battle show T20-18.28 --briefing allies\n  \
          sowbridge --campaign {c} apply {r}\n  \

@@ -139,7 +139,7 @@ pub fn run(dir: &CampaignDir, paths: &[PathBuf], json: bool) -> Result<()> {
         }));
     }
     for (p, r) in &records {
-        println!(
+        crate::outln!(
             "calibration battle {} ({} rows, profile {}): {}",
             r.battle,
             r.chains.len(),
@@ -148,10 +148,10 @@ pub fn run(dir: &CampaignDir, paths: &[PathBuf], json: bool) -> Result<()> {
         );
     }
     for r in &reports {
-        print!("{}", render(r));
+        crate::out!("{}", render(r));
     }
     if reports.is_empty() {
-        println!("no files to inspect");
+        crate::outln!("no files to inspect");
     }
     Ok(())
 }

@@ -18,11 +18,17 @@ pub mod watch;
 use anyhow::Result;
 
 use crate::cli::{BattleCommand, Cli, Command, ExportCommand, TurnCommand};
-use crate::store::CampaignDir;
+use crate::store::{CampaignDir, CampaignLock};
 
 /// Runs a parsed command line.
 pub fn run(cli: Cli) -> Result<()> {
     let dir = CampaignDir::new(&cli.campaign);
+    // No command, read-only ones included, shows a half-committed campaign: a change that
+    // an interrupted command committed is finished first (or the command refuses, saying why).
+    if dir.has_unfinished_change() {
+        let lock = CampaignLock::acquire(&dir, std::time::Duration::from_secs(60))?;
+        dir.recover(&lock)?;
+    }
     match cli.command {
         Command::Check(j) => check::run(&dir, j.json),
         Command::Status(j) => status::run(&dir, j.json),
@@ -55,6 +61,6 @@ pub(crate) fn done_with(c: crate::model::Campaign) {
 
 /// Prints a value as pretty JSON on stdout.
 pub fn print_json<T: serde::Serialize>(v: &T) -> Result<()> {
-    println!("{}", serde_json::to_string_pretty(v)?);
+    crate::outln!("{}", serde_json::to_string_pretty(v)?);
     Ok(())
 }

@@ -46,16 +46,16 @@ pub fn run(dir: &CampaignDir, json: bool) -> Result<()> {
             "battles": dir.battles()?.iter().map(|b| serde_json::json!({"battle": b.id, "state": b.state})).collect::<Vec<_>>(),
         }));
     }
-    println!("{}", c.config.name);
+    crate::outln!("{}", c.config.name);
     let season = match turn.season() {
         crate::model::Season::Summer => "campaigning season",
         crate::model::Season::Winter => "winter (rule 6.2: movement halved)",
     };
-    println!("turn {} ({}), {season}, campaign year {}", turn.0, turn.date(), turn.campaign_year());
+    crate::outln!("turn {} ({}), {season}, campaign year {}", turn.0, turn.date(), turn.campaign_year());
     let battles = dir.battles()?;
     let pending: Vec<&str> = battles.iter().filter(|b| b.state.is_pending()).map(|b| b.id.as_str()).collect();
     let applied = battles.iter().filter(|b| b.result.is_some()).count();
-    println!(
+    crate::outln!(
         "battles: {} pending{}, {applied} applied",
         pending.len(),
         if pending.is_empty() { String::new() } else { format!(" ({})", pending.join(", ")) }
@@ -66,10 +66,10 @@ pub fn run(dir: &CampaignDir, json: bool) -> Result<()> {
         for f in &mine {
             total.add(&f.strength);
         }
-        println!("\n{side}: {} forces, {} men, {} guns", mine.len(), total.men(), total.guns);
+        crate::outln!("\n{side}: {} forces, {} men, {} guns", mine.len(), total.men(), total.guns);
         for f in mine {
             let out = if f.supply == "out" { "  OUT OF SUPPLY" } else { "" };
-            println!(
+            crate::outln!(
                 "  {:<12} {:<40} {}  {:>6} men {:>3} guns{out}",
                 f.id,
                 f.name,
@@ -79,12 +79,12 @@ pub fn run(dir: &CampaignDir, json: bool) -> Result<()> {
             );
         }
     }
-    println!();
+    crate::outln!();
     if list.is_empty() {
-        println!("no forces in contact");
+        crate::outln!("no forces in contact");
     }
     for k in &list {
-        print!("{}", super::contacts::describe(&c, k));
+        crate::out!("{}", super::contacts::describe(&c, k));
     }
     Ok(())
 }

@@ -47,7 +47,7 @@ pub fn run(dir: &CampaignDir, a: &crate::cli::TurnAdvanceArgs) -> anyhow::Result
     // Said before anything changes, where the umpire looks: a battle left pending is a result
     // forgotten, and its losses will fall into the wrong turn.
     for b in dir.battles()?.into_iter().filter(|b| b.state.is_pending()) {
-        eprintln!(
+        crate::errln!(
             "WARNING: battle {} ({}, {}) of turn {} is still pending: no result has been applied to it. \
              The turn advances without it{}; apply its result first if it was fought.",
             b.id,
@@ -61,9 +61,9 @@ pub fn run(dir: &CampaignDir, a: &crate::cli::TurnAdvanceArgs) -> anyhow::Result
     if a.json {
         return super::print_json(&r);
     }
-    print!("{}", render(&r));
+    crate::out!("{}", render(&r));
     if !a.dry_run {
-        eprintln!("turn {} begins (journal entry {})", r.changes.to.turn, r.journal_seq);
+        crate::errln!("turn {} begins (journal entry {})", r.changes.to.turn, r.journal_seq);
     }
     Ok(())
 }

@@ -64,9 +64,9 @@ pub fn run(dir: &CampaignDir, id: &str, dry_run: bool) -> Result<()> {
         state.insert(ch.file().to_string(), before);
     }
     if dry_run {
-        println!("undo of battle {id} would revert journal entry {} ({})", apply.seq, apply.summary);
+        crate::outln!("undo of battle {id} would revert journal entry {} ({})", apply.seq, apply.summary);
         for ch in &apply.changes {
-            println!("  {}", ch.file());
+            crate::outln!("  {}", ch.file());
         }
         return Ok(());
     }
@@ -89,6 +89,6 @@ pub fn run(dir: &CampaignDir, id: &str, dry_run: bool) -> Result<()> {
         returned: Vec::new(),
     };
     let seq = txn.finish(state, Some(entry), extra)?;
-    eprintln!("battle {id} undone (journal entry {seq}); it waits for a result again");
+    crate::errln!("battle {id} undone (journal entry {seq}); it waits for a result again");
     Ok(())
 }

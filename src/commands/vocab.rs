@@ -36,7 +36,7 @@ fn profile_name(dir: &CampaignDir, source: &VocabSource) -> Result<String> {
     match campaign_profile(dir)? {
         Some(p) => Ok(p),
         None => {
-            eprintln!(
+            crate::errln!(
                 "note: no campaign.toml in {}: using profile napmod-g1 (give --profile or --campaign)",
                 dir.root().display()
             );
@@ -67,7 +67,7 @@ fn check(dir: &CampaignDir, source: &VocabSource, json: bool) -> Result<()> {
             "findings": problems.0,
         }))?;
     } else if problems.is_empty() {
-        println!(
+        crate::outln!(
             "{}: all {} rows and {} quality rows are defined in {} ({} classes, {} drills, {} small arms, {} guns, {} attribute tables)",
             v.source,
             v.entries.len(),

@@ -230,9 +230,12 @@ pub fn run(dir: &CampaignDir, a: &WatchArgs) -> Result<()> {
     };
     let mut judge = ApplyJudge::new(dir.clone());
     let summary = inbox::run_watch(&opts, &mut judge, &stop, &mut std::io::stderr(), &SystemClock)?;
-    eprintln!(
+    crate::errln!(
         "watch stopped: {} applied, {} rejected, {} set aside, {} waiting",
-        summary.applied, summary.rejected, summary.set_aside, summary.waiting
+        summary.applied,
+        summary.rejected,
+        summary.set_aside,
+        summary.waiting
     );
     Ok(())
 }

@@ -11,12 +11,14 @@ use std::time::{Duration, Instant};
 use indicatif::{ProgressBar, ProgressStyle};
 
 use super::folder::{
-    INTERIM, Inbox, Look, REJECTED, holds_content, is_hidden_or_temp, list, look, sha256_hex,
+    INTERIM, Inbox, Look, PROCESSED, REJECTED, holds_content, is_hidden_or_temp, list, look, moved_to,
+    sha256_hex,
 };
 use super::hints::Hints;
 use super::settle::{Observed, Settle, Signature};
 use super::{Clock, Judge, Judgement, WAIT_RETRY, WatchOptions, WatchSummary};
 use crate::error::Result;
+use crate::store::replace::{is_held_open, probe};
 
 /// Where a file that is no result to apply is put.
 #[derive(Debug, Clone, Copy)]
@@ -314,6 +316,7 @@ impl<'a> Engine<'a> {
         let bytes = match std::fs::read(&path) {
             Ok(b) => b,
             Err(_) if !stable => return,
+            Err(e) if is_held_open(&e) => return self.still_being_written(name, now),
             Err(e) => return self.fail(name, "-", &format!("cannot read it: {e}")),
         };
         let hash = sha256_hex(&bytes);
@@ -332,13 +335,22 @@ impl<'a> Engine<'a> {
         if !stable {
             return;
         }
+        // The game holds the dump while it writes it (and a while after): it could be read,
+        // but not moved to processed/ once applied.
+        if probe(&path).is_err_and(|e| is_held_open(&e)) {
+            return self.still_being_written(name, now);
+        }
         let companion = self.judge.is_companion(name);
         match self.judge.judge(&path) {
             Judgement::Applied { battle, summary, companions } => {
                 self.summary.applied += 1;
                 match self.inbox.move_to_processed(name) {
                     Ok(to) => {
-                        self.say(name, &battle, &format!("applied: {summary} -> processed/{to}"));
+                        self.say(
+                            name,
+                            &battle,
+                            &format!("applied: {summary} -> {}", moved_to(PROCESSED, &to)),
+                        );
                         self.forget(name);
                         for (other, hash) in companions {
                             self.move_companion(&other, &hash, &to, &battle);
@@ -357,7 +369,7 @@ impl<'a> Engine<'a> {
             Judgement::Rejected { reason } => match self.inbox.move_to_rejected(name, &reason) {
                 Ok(to) => {
                     self.summary.rejected += 1;
-                    self.say(name, "-", &format!("rejected: {reason} -> rejected/{to}"));
+                    self.say(name, "-", &format!("rejected: {reason} -> {}", moved_to(REJECTED, &to)));
                     self.forget(name);
                 }
                 Err(e) => self.fail(name, "-", &format!("rejected ({reason}), but cannot move it: {e}")),
@@ -412,7 +424,7 @@ impl<'a> Engine<'a> {
             match self.inbox.move_to_rejected(name, &why) {
                 Ok(to) => {
                     self.summary.rejected += 1;
-                    self.say(name, "-", &format!("rejected: {why} -> rejected/{to}"));
+                    self.say(name, "-", &format!("rejected: {why} -> {}", moved_to(REJECTED, &to)));
                     self.forget(name);
                 }
                 Err(e) => self.fail(name, "-", &format!("{why}, but cannot move it: {e}")),
@@ -434,7 +446,7 @@ impl<'a> Engine<'a> {
         match self.inbox.set_aside(&sub, name, note) {
             Ok(to) => {
                 self.summary.set_aside += 1;
-                self.say(name, battle, &format!("{what}: {reason} -> {folder}/{to}"));
+                self.say(name, battle, &format!("{what}: {reason} -> {}", moved_to(folder, &to)));
                 self.forget(name);
             }
             Err(e) => self.fail(name, battle, &format!("{what} ({reason}), but cannot move it: {e}")),
@@ -450,7 +462,11 @@ impl<'a> Engine<'a> {
         }
         match self.inbox.move_to_processed_as(other, &format!("{result_as}.{other}")) {
             Ok(to) => {
-                self.say(other, battle, &format!("read with processed/{result_as} -> processed/{to}"));
+                self.say(
+                    other,
+                    battle,
+                    &format!("read with {} -> {}", moved_to(PROCESSED, result_as), moved_to(PROCESSED, &to)),
+                );
                 self.forget(other);
             }
             Err(e) => self.fail(other, battle, &format!("cannot move it to processed/: {e}")),
@@ -462,6 +478,13 @@ impl<'a> Engine<'a> {
         self.parked.retain(|n, p| n == except || !p.waiting);
     }
 
+    /// A file another program (the game) holds open: still being written, so it waits for
+    /// a fresh settle window and is looked at again.
+    fn still_being_written(&mut self, name: &str, now: Instant) {
+        self.settle.restart(name, now);
+        self.say_once(name, "-", "waiting: still being written (another program holds it open)");
+    }
+
     /// A file whose content was applied before. Under its own name and not yet in
     /// `processed/`, it is the original whose move was interrupted: it goes there now. Any
     /// other is a copy, set aside in `rejected/`.
@@ -470,7 +493,7 @@ impl<'a> Engine<'a> {
             match self.inbox.move_to_processed(name) {
                 Ok(to) => {
                     self.summary.set_aside += 1;
-                    let line = format!("already applied; move finished -> processed/{to}");
+                    let line = format!("already applied; move finished -> {}", moved_to(PROCESSED, &to));
                     self.say(name, battle, &line);
                     self.forget(name);
                 }

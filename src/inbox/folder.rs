@@ -113,6 +113,12 @@ pub struct Inbox {
     pub interim: PathBuf,
 }
 
+/// Where a file went, inside the inbox, as the platform writes it (`processed\x.csv` on
+/// Windows).
+pub fn moved_to(folder: &str, name: &str) -> String {
+    Path::new(folder).join(name).display().to_string()
+}
+
 impl Inbox {
     /// Checks that the inbox exists and creates `processed/` and `rejected/` in it.
     pub fn open(dir: &Path) -> Result<Inbox> {

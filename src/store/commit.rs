@@ -11,6 +11,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::error::{Error, Result};
 
+use super::replace::{check_replaceable, held_open_message, is_held_open, probe};
 use super::{CampaignDir, CampaignLock, atomic_write, read_optional};
 
 const WORK_DIR: &str = ".sowbridge";
@@ -41,9 +42,18 @@ struct Manifest {
 /// Hook for crash tests: `SOWBRIDGE_CRASH_AT=<point>` aborts the process at that point.
 pub fn crash_point(point: &str) {
     if std::env::var("SOWBRIDGE_CRASH_AT").is_ok_and(|v| v == point) {
-        eprintln!("crash test: aborting at {point}");
+        crate::errln!("crash test: aborting at {point}");
         std::process::abort();
     }
+}
+
+/// Hook for roll-back tests: `SOWBRIDGE_FAIL_AT=<point>` makes the commit fail there, as a
+/// file that cannot be replaced would.
+fn fail_point(point: &str) -> Result<()> {
+    if std::env::var("SOWBRIDGE_FAIL_AT").is_ok_and(|v| v == point) {
+        return Err(Error::Other(format!("failure test: failing at {point}")));
+    }
+    Ok(())
 }
 
 impl Commit {
@@ -54,8 +64,25 @@ impl Commit {
 }
 
 impl CampaignDir {
+    /// Makes sure every file `c` writes or removes, and the journal, can be replaced: a
+    /// file another program holds open is [`Error::HeldOpen`], naming it. A command that
+    /// writes outside the campaign first asks this before it writes there.
+    pub fn check_can_commit(&self, c: &Commit) -> Result<()> {
+        let paths: Vec<(String, std::path::PathBuf)> = c
+            .writes
+            .keys()
+            .chain(&c.removes)
+            .map(String::as_str)
+            .chain([JOURNAL])
+            .map(|rel| (shown(rel), self.path(rel)))
+            .collect();
+        check_replaceable(paths.iter().map(|(s, p)| (s.clone(), p.as_path())), probe)
+    }
+
     /// Applies a change all-or-nothing. The lock proves the caller holds it.
     pub fn commit(&self, c: Commit, _lock: &CampaignLock) -> Result<()> {
+        // Nothing changes unless every file can be replaced (Excel holds the CSVs it shows).
+        self.check_can_commit(&c)?;
         let staging = self.path(STAGING);
         if staging.exists() {
             std::fs::remove_dir_all(&staging).map_err(|e| Error::io(&staging, e))?;
@@ -80,7 +107,26 @@ impl CampaignDir {
         crash_point("before-manifest");
         atomic_write(&self.path(MANIFEST), &json)?;
         crash_point("after-manifest");
-        self.finish(&manifest)
+        let journal_len = std::fs::metadata(self.path(JOURNAL)).ok().map(|m| m.len());
+        match self.finish(&manifest, true) {
+            Ok(()) => Ok(()),
+            Err(e) => {
+                // The same command takes its change back, so that it leaves no half-commit.
+                self.roll_back(&manifest, journal_len).map_err(|r| {
+                    Error::Other(format!(
+                        "{e}; taking the change back failed too ({r}): the next sowbridge command \
+                         finishes it"
+                    ))
+                })?;
+                Err(e)
+            }
+        }
+    }
+
+    /// True when an interrupted command left a committed change to finish: until it is
+    /// finished, the campaign's files are half old and half new.
+    pub fn has_unfinished_change(&self) -> bool {
+        self.path(MANIFEST).is_file()
     }
 
     /// Finishes a committed change left by a crash, and clears an uncommitted one. Returns
@@ -94,8 +140,13 @@ impl CampaignDir {
                         self.path(MANIFEST).display()
                     ))
                 })?;
-                self.finish(&m)?;
-                eprintln!("finished a change that an interrupted sowbridge command had committed");
+                self.finish(&m, false).map_err(|e| match e {
+                    Error::HeldOpen(why) => Error::HeldOpen(format!(
+                        "an interrupted sowbridge command left a change to finish, and {why}"
+                    )),
+                    e => e,
+                })?;
+                crate::errln!("finished a change that an interrupted sowbridge command had committed");
                 Ok(true)
             }
             None => {
@@ -108,11 +159,24 @@ impl CampaignDir {
         }
     }
 
-    fn finish(&self, m: &Manifest) -> Result<()> {
+    /// Carries out a committed change: the journal lines, then each staged file renamed
+    /// over its target. With `keep_old`, each replaced or removed file stays linked (or
+    /// copied) in the staging folder until the end, so that [`Self::roll_back`] can put it
+    /// back. Idempotent: what was done before is skipped.
+    fn finish(&self, m: &Manifest, keep_old: bool) -> Result<()> {
+        let targets: Vec<(String, std::path::PathBuf)> = m
+            .moves
+            .iter()
+            .map(|(_, rel)| rel)
+            .chain(&m.removes)
+            .map(|rel| (shown(rel), self.path(rel)))
+            .collect();
+        check_replaceable(targets.iter().map(|(s, p)| (s.clone(), p.as_path())), probe)?;
         for (seq, line) in &m.journal {
             self.append_journal_once(*seq, line)?;
         }
         crash_point("after-journal");
+        fail_point("after-journal")?;
         let staging = self.path(STAGING);
         for (i, (name, rel)) in m.moves.iter().enumerate() {
             let from = staging.join(name);
@@ -121,19 +185,75 @@ impl CampaignDir {
                 if let Some(dir) = to.parent() {
                     std::fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))?;
                 }
-                std::fs::rename(&from, &to).map_err(|e| Error::io(&to, e))?;
+                if keep_old {
+                    keep(&to, &staging.join(format!("{name}.old")))?;
+                }
+                std::fs::rename(&from, &to).map_err(|e| held_or_io(rel, &to, e))?;
             }
             if i == 0 {
                 crash_point("mid-rename");
+                fail_point("mid-rename")?;
             }
         }
-        for rel in &m.removes {
+        for (i, rel) in m.removes.iter().enumerate() {
             let p = self.path(rel);
+            if keep_old {
+                keep(&p, &staging.join(format!("removed-{i:06}.old")))?;
+            }
             match std::fs::remove_file(&p) {
                 Ok(()) => {}
                 Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
-                Err(e) => return Err(Error::io(&p, e)),
+                Err(e) => return Err(held_or_io(rel, &p, e)),
             }
+        }
+        let manifest = self.path(MANIFEST);
+        std::fs::remove_file(&manifest).map_err(|e| Error::io(&manifest, e))?;
+        let _ = std::fs::remove_dir_all(&staging);
+        let _ = std::fs::remove_dir(self.path(WORK_DIR));
+        Ok(())
+    }
+
+    /// Takes back a change [`Self::finish`] (with `keep_old`) could not carry out: every
+    /// new file goes back to the staging folder and the file it replaced (if any) back to
+    /// its place, removed files come back, the journal is cut back to `journal_len` bytes,
+    /// and the manifest goes last. Until then the change stays committed and whole: if the
+    /// roll-back stops half-way, the next command finishes the change instead.
+    fn roll_back(&self, m: &Manifest, journal_len: Option<u64>) -> Result<()> {
+        let staging = self.path(STAGING);
+        for (name, rel) in &m.moves {
+            let staged = staging.join(name);
+            let old = staging.join(format!("{name}.old"));
+            if staged.exists() {
+                // Not moved in: the target is as it was.
+                let _ = std::fs::remove_file(&old);
+                continue;
+            }
+            let to = self.path(rel);
+            std::fs::rename(&to, &staged).map_err(|e| held_or_io(rel, &to, e))?;
+            if old.exists() {
+                std::fs::rename(&old, &to).map_err(|e| held_or_io(rel, &to, e))?;
+            }
+        }
+        for (i, rel) in m.removes.iter().enumerate() {
+            let old = staging.join(format!("removed-{i:06}.old"));
+            let p = self.path(rel);
+            if old.exists() && !p.exists() {
+                std::fs::rename(&old, &p).map_err(|e| held_or_io(rel, &p, e))?;
+            }
+        }
+        let path = self.path(JOURNAL);
+        match journal_len {
+            Some(len) => {
+                let f =
+                    std::fs::OpenOptions::new().write(true).open(&path).map_err(|e| Error::io(&path, e))?;
+                f.set_len(len).map_err(|e| Error::io(&path, e))?;
+                f.sync_all().map_err(|e| Error::io(&path, e))?;
+            }
+            None => match std::fs::remove_file(&path) {
+                Ok(()) => {}
+                Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+                Err(e) => return Err(Error::io(&path, e)),
+            },
         }
         let manifest = self.path(MANIFEST);
         std::fs::remove_file(&manifest).map_err(|e| Error::io(&manifest, e))?;
@@ -172,6 +292,28 @@ impl CampaignDir {
         f.write_all(b"\n").map_err(|e| Error::io(&path, e))?;
         f.sync_all().map_err(|e| Error::io(&path, e))
     }
+}
+
+/// A relative `/` path as the platform writes it.
+fn shown(rel: &str) -> String {
+    super::join_rel(std::path::Path::new(""), rel).display().to_string()
+}
+
+/// An error replacing `rel`: a held file in the umpire's words, else the I/O error.
+fn held_or_io(rel: &str, path: &std::path::Path, e: std::io::Error) -> Error {
+    if is_held_open(&e) { Error::HeldOpen(held_open_message(&shown(rel))) } else { Error::io(path, e) }
+}
+
+/// Keeps the file at `path` (if any) as `old` for a roll-back: a hard link, which costs
+/// nothing, or a copy where the file system has none. An `old` kept before is kept.
+fn keep(path: &std::path::Path, old: &std::path::Path) -> Result<()> {
+    if old.exists() || !path.exists() {
+        return Ok(());
+    }
+    if std::fs::hard_link(path, old).is_ok() {
+        return Ok(());
+    }
+    std::fs::copy(path, old).map(drop).map_err(|e| Error::io(path, e))
 }
 
 fn write_synced(path: &std::path::Path, bytes: &[u8]) -> Result<()> {

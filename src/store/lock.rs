@@ -42,7 +42,7 @@ impl CampaignLock {
                         )));
                     }
                     if !told && start.elapsed() > Duration::from_millis(500) {
-                        eprintln!("waiting for another sowbridge command to release {}", path.display());
+                        crate::errln!("waiting for another sowbridge command to release {}", path.display());
                         told = true;
                     }
                     std::thread::sleep(Duration::from_millis(25));

@@ -7,6 +7,7 @@ pub mod commit;
 pub mod journal;
 pub mod lock;
 pub mod profile;
+pub mod replace;
 pub mod state;
 
 use std::path::{Path, PathBuf};
@@ -22,6 +23,13 @@ pub use lock::CampaignLock;
 #[derive(Debug, Clone)]
 pub struct CampaignDir {
     root: PathBuf,
+}
+
+/// `base` joined with a relative `/`-separated path one component at a time, so that the
+/// result is written as the platform writes paths (`C:\Games\SOWGB\Work\OOBs\T20-18.28.csv`,
+/// never `…\Work\OOBs/T20-18.28.csv`).
+pub fn join_rel(base: &Path, rel: &str) -> PathBuf {
+    rel.split('/').filter(|part| !part.is_empty()).fold(base.to_path_buf(), |p, part| p.join(part))
 }
 
 /// Reads a file, `None` when it does not exist.
@@ -76,7 +84,7 @@ impl CampaignDir {
 
     /// A path inside the folder (`/`-separated relative name).
     pub fn path(&self, rel: &str) -> PathBuf {
-        rel.split('/').fold(self.root.clone(), |p, part| p.join(part))
+        join_rel(&self.root, rel)
     }
 
     /// Reads a file of the folder, `None` when absent.
@@ -116,5 +124,18 @@ impl CampaignDir {
     pub fn load(&self) -> Result<Campaign> {
         let files = self.read_files()?;
         parse_campaign(&files).map_err(Error::Rejected)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_relative_path_is_joined_with_the_platform_separator() {
+        let p = join_rel(Path::new("Work"), "OOBs/T20-18.28.csv");
+        assert_eq!(p, Path::new("Work").join("OOBs").join("T20-18.28.csv"));
+        let sep = std::path::MAIN_SEPARATOR;
+        assert_eq!(p.display().to_string(), format!("Work{sep}OOBs{sep}T20-18.28.csv"));
     }
 }

@@ -110,13 +110,37 @@ pub fn snapshot(dir: &Path) -> BTreeMap<String, Vec<u8>> {
 
 /// Runs the binary on a campaign folder.
 pub fn sowbridge(campaign: &Path, args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_sowbridge"))
-        .arg("--campaign")
-        .arg(campaign)
-        .args(args)
-        .env_remove("SOWBRIDGE_CAMPAIGN")
-        .output()
-        .unwrap()
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_sowbridge"));
+    cmd.arg("--campaign").arg(campaign).args(args).env_remove("SOWBRIDGE_CAMPAIGN");
+    output(&mut cmd)
+}
+
+/// Runs a command to its end. Wine now and then fails to start a process ("Internal
+/// error", os error 1359) when many start at once; a process that did not start did
+/// nothing, so it is started again.
+#[track_caller]
+pub fn output(cmd: &mut Command) -> Output {
+    let mut tries = 0;
+    loop {
+        match cmd.output() {
+            Ok(o) => return o,
+            Err(e) if cfg!(windows) && e.raw_os_error() == Some(1359) && tries < 5 => tries += 1,
+            Err(e) => panic!("cannot run {cmd:?}: {e}"),
+        }
+    }
+}
+
+/// Starts a command, with [`output`]'s patience for Wine.
+#[track_caller]
+pub fn spawn(cmd: &mut Command) -> std::process::Child {
+    let mut tries = 0;
+    loop {
+        match cmd.spawn() {
+            Ok(c) => return c,
+            Err(e) if cfg!(windows) && e.raw_os_error() == Some(1359) && tries < 5 => tries += 1,
+            Err(e) => panic!("cannot start {cmd:?}: {e}"),
+        }
+    }
 }
 
 /// Stdout as text.

@@ -10,14 +10,14 @@ use crate::common::*;
 const POINTS: [&str; 5] = ["staging", "before-manifest", "after-manifest", "after-journal", "mid-rename"];
 
 fn run_crashing(c: &Camp, point: &str, args: &[&str]) -> std::process::Output {
-    Command::new(env!("CARGO_BIN_EXE_sowbridge"))
-        .arg("--campaign")
-        .arg(&c.dir)
-        .args(args)
-        .env_remove("SOWBRIDGE_CAMPAIGN")
-        .env("SOWBRIDGE_CRASH_AT", point)
-        .output()
-        .unwrap()
+    output(
+        Command::new(env!("CARGO_BIN_EXE_sowbridge"))
+            .arg("--campaign")
+            .arg(&c.dir)
+            .args(args)
+            .env_remove("SOWBRIDGE_CAMPAIGN")
+            .env("SOWBRIDGE_CRASH_AT", point),
+    )
 }
 
 fn entries(c: &Camp, kind: &str) -> usize {
@@ -112,5 +112,52 @@ fn turn_advance_killed_at_every_point_is_old_or_new() {
         assert!(c.read("campaign.toml").contains("turn = 21"), "{point}");
         assert_eq!(entries(&c, "turn-advance"), 1, "{point}");
         assert_code(&c.run(&["audit"]), 0);
+    }
+}
+
+fn run_failing(c: &Camp, point: &str, args: &[&str]) -> std::process::Output {
+    output(
+        Command::new(env!("CARGO_BIN_EXE_sowbridge"))
+            .arg("--campaign")
+            .arg(&c.dir)
+            .args(args)
+            .env_remove("SOWBRIDGE_CAMPAIGN")
+            .env("SOWBRIDGE_FAIL_AT", point),
+    )
+}
+
+#[test]
+fn a_commit_that_cannot_finish_is_taken_back_by_the_same_command() {
+    for point in ["after-journal", "mid-rename"] {
+        let (c, dump) = ready();
+        let before = c.snapshot();
+        let o = run_failing(&c, point, &["apply", dump.to_str().unwrap()]);
+        assert_code(&o, 2);
+        assert!(stderr(&o).contains(&format!("failing at {point}")), "{point}: {}", stderr(&o));
+        assert!(c.snapshot() == before, "{point}: the campaign is not as it was");
+        assert_code(&c.run(&["apply", dump.to_str().unwrap()]), 0);
+        assert_eq!(entries(&c, "apply"), 1, "{point}");
+        assert_code(&c.run(&["audit"]), 0);
+    }
+}
+
+#[test]
+fn read_only_commands_finish_an_interrupted_commit_before_they_show_anything() {
+    let (reference, dump) = ready();
+    assert_code(&reference.run(&["apply", dump.to_str().unwrap()]), 0);
+    let new = state(&reference);
+    for command in
+        [&["status"][..], &["battles"], &["contacts"], &["check"], &["battle", "show", "T20-18.28"]]
+    {
+        let expected = reference.run(command);
+        let (c, dump) = ready();
+        let o = run_crashing(&c, "after-manifest", &["apply", dump.to_str().unwrap()]);
+        assert_ne!(o.status.code(), Some(0));
+        let shown = c.run(command);
+        assert_code(&shown, expected.status.code().unwrap());
+        assert!(stderr(&shown).contains("finished a change"), "{command:?}: {}", stderr(&shown));
+        let here = stdout(&shown).replace(c.dir.to_str().unwrap(), reference.dir.to_str().unwrap());
+        assert_eq!(here, stdout(&expected), "{command:?} shows a half-committed campaign");
+        assert!(state(&c) == new, "{command:?}");
     }
 }

@@ -458,3 +458,23 @@ fn forces_in_every_encoding_are_read_as_the_whole_file_reads() {
         stderr(&o)
     );
 }
+
+#[test]
+fn the_paths_export_prints_are_written_as_the_platform_writes_them() {
+    let c = Camp::new("peninsula");
+    let (o, out) = export(&c, &["18.28"]);
+    assert_code(&o, 0);
+    let oob = out.join("OOBs").join("T20-18.28.csv").display().to_string();
+    let scenario = out.join("Scenarios").join("T20-18.28").join("scenario.csv").display().to_string();
+    let text = stdout(&o);
+    assert!(text.lines().any(|l| l.trim() == oob), "{oob} not listed:\n{text}");
+    assert!(text.lines().any(|l| l.trim() == scenario), "{scenario} not listed:\n{text}");
+    let (o, _) = export(&c, &["18.28", "--replace", "--json"]);
+    assert_code(&o, 0);
+    let j: Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(j["oob"], oob.as_str());
+    assert_eq!(j["scenario_dir"], out.join("Scenarios").join("T20-18.28").display().to_string().as_str());
+    if cfg!(windows) {
+        assert!(!text.contains("OOBs/") && !text.contains("T20-18.28/"), "{text}");
+    }
+}

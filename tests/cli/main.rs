@@ -12,8 +12,11 @@ mod check;
 mod crash;
 mod excel;
 mod export;
+#[cfg(windows)]
+mod held;
 mod mutation;
 mod newcomer;
+mod pipes;
 mod realfiles;
 mod results;
 mod scale;

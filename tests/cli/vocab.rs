@@ -529,3 +529,27 @@ fn init_replaces_borrowed_ids_with_the_installs_own_nation() {
     let text = |d: &Path| std::fs::read_to_string(d.join("vocabulary.csv")).unwrap();
     assert_eq!(text(&a), text(&b));
 }
+
+/// Windows: Excel holds one of the files `vocab init --force` would replace.
+#[cfg(windows)]
+#[test]
+fn init_with_a_file_open_in_excel_replaces_none_of_them() {
+    use std::os::windows::fs::OpenOptionsExt;
+    let c = campaign(tempfile::tempdir().unwrap());
+    let install = c.tmp.path().join("Logistics");
+    napmod_like(&install);
+    let i = install.to_str().unwrap();
+    let out = c.tmp.path().join("out");
+    let o = out.to_str().unwrap();
+    assert_code(&c.run(&["vocab", "init", i, "--out", o]), 0);
+    std::fs::write(out.join("vocabulary.csv"), "edited by the umpire\n").unwrap();
+    let before = snapshot(&out);
+    let held = std::fs::OpenOptions::new().read(true).share_mode(0x1).open(out.join("quality.csv")).unwrap();
+    let r = c.run(&["vocab", "init", i, "--out", o, "--force"]);
+    assert_code(&r, 1);
+    let named = format!("{} is open in another program, perhaps Excel", out.join("quality.csv").display());
+    assert!(stderr(&r).contains(&named), "{}", stderr(&r));
+    assert_eq!(snapshot(&out), before, "a file was replaced");
+    drop(held);
+    assert_code(&c.run(&["vocab", "init", i, "--out", o, "--force"]), 0);
+}

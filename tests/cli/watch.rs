@@ -39,7 +39,7 @@ pub fn start_with(
     if let Some(p) = crash_at {
         cmd.env("SOWBRIDGE_CRASH_AT", p);
     }
-    cmd.spawn().unwrap()
+    spawn(&mut cmd)
 }
 
 /// Waits for the watcher to exit (killing it after `limit`); returns its stderr.

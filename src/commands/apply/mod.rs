@@ -110,26 +110,31 @@ pub fn run(dir: &CampaignDir, a: &crate::cli::ApplyArgs) -> anyhow::Result<()> {
     if a.json {
         return super::print_json(&r);
     }
-    print!("{}", r.report);
+    crate::out!("{}", r.report);
     if !r.evidence.starts_with("final") && r.evidence != MANUAL {
-        eprintln!("note: {}: {}", a.file.display(), r.evidence);
+        crate::errln!("note: {}: {}", a.file.display(), r.evidence);
     }
     if a.dry_run {
-        println!("\n## Changes (dry run: nothing written)\n");
-        print!("{}", r.diff);
+        crate::outln!("\n## Changes (dry run: nothing written)\n");
+        crate::out!("{}", r.diff);
         let edits = if r.manual_edit_first {
             format!(", after entry {} recording the manual edits of the state files found", r.journal_seq - 1)
         } else {
             String::new()
         };
-        eprintln!(
+        crate::errln!(
             "dry run: nothing written; without --dry-run, {} would be applied to battle {} as journal entry {}{edits}",
             a.file.display(),
             r.battle,
             r.journal_seq
         );
     } else {
-        eprintln!("applied {} to battle {} (journal entry {})", a.file.display(), r.battle, r.journal_seq);
+        crate::errln!(
+            "applied {} to battle {} (journal entry {})",
+            a.file.display(),
+            r.battle,
+            r.journal_seq
+        );
     }
     Ok(())
 }

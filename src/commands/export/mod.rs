@@ -3,7 +3,7 @@
 //! campaign, deterministically.
 
 use std::collections::{BTreeMap, BTreeSet};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::time::Duration;
 
 use anyhow::{Context, Result};
@@ -33,7 +33,8 @@ use crate::rules::map_choice::{CatalogueMap, choose_map, hex_features, under_gar
 use crate::rules::reserve::validate_reserve;
 use crate::store::battles::{briefing_path, record_bytes, record_path};
 use crate::store::profile::load_profile;
-use crate::store::{CampaignDir, CampaignLock, Commit, atomic_write};
+use crate::store::replace::check_paths_replaceable;
+use crate::store::{CampaignDir, CampaignLock, Commit, atomic_write, join_rel};
 
 mod layout;
 mod show;
@@ -131,7 +132,7 @@ pub fn run(dir: &CampaignDir, a: &ExportHexArgs) -> Result<()> {
     let plan = plan(dir, &c, hex, a)?;
     if a.dry_run {
         print_plan(&plan, a.json)?;
-        eprintln!(
+        crate::errln!(
             "dry run: nothing written; without --dry-run, battle {} and its SoW files would go to {}",
             plan.record.id,
             plan.out.display()
@@ -140,12 +141,12 @@ pub fn run(dir: &CampaignDir, a: &ExportHexArgs) -> Result<()> {
     }
     let Some(lock) = lock else { return Ok(()) };
     let txn = dir.begin(&lock)?;
-    write(&c, &plan, txn)?;
+    write(dir, &c, &plan, txn)?;
     if a.json {
         crate::commands::print_json(&plan.summary)?;
     } else {
         print_plan(&plan, false)?;
-        eprintln!("exported battle {} into {}", plan.record.id, plan.out.display());
+        crate::errln!("exported battle {} into {}", plan.record.id, plan.out.display());
     }
     crate::commands::done_with(c);
     Ok(())
@@ -495,8 +496,8 @@ fn plan(dir: &CampaignDir, c: &Campaign, hex: HexId, a: &ExportHexArgs) -> Resul
     };
     let summary = ExportSummary {
         battle: id,
-        scenario_dir: out.join(&scenario_dir).display().to_string(),
-        oob: out.join(&oob).display().to_string(),
+        scenario_dir: join_rel(&out, &scenario_dir).display().to_string(),
+        oob: join_rel(&out, &oob).display().to_string(),
         map: map.id.clone(),
         orientation: map.orientation,
         joiners: participants
@@ -536,11 +537,27 @@ fn exported_units(c: &Campaign, rows: &[SowRow]) -> Vec<ExportedUnit> {
 
 /// Writes the SoW files, then commits the battle record, briefings and map choice (with any
 /// manual edit found, journalled first).
-fn write(c: &Campaign, plan: &ExportPlan, txn: crate::store::state::StateTxn<'_>) -> Result<()> {
-    for f in &plan.files {
-        let path = plan.out.join(Path::new(&f.path));
-        atomic_write(&path, &f.bytes).with_context(|| format!("writing {}", path.display()))?;
+fn write(
+    dir: &CampaignDir,
+    c: &Campaign,
+    plan: &ExportPlan,
+    txn: crate::store::state::StateTxn<'_>,
+) -> Result<()> {
+    let commit = campaign_commit(c, plan)?;
+    // A file held open (Excel, the game) stops the export before anything is written.
+    dir.check_can_commit(&commit)?;
+    let paths: Vec<PathBuf> = plan.files.iter().map(|f| join_rel(&plan.out, &f.path)).collect();
+    check_paths_replaceable(&paths)?;
+    for (f, path) in plan.files.iter().zip(&paths) {
+        atomic_write(path, &f.bytes).with_context(|| format!("writing {}", path.display()))?;
     }
+    // Export changes no state file; the commit carries only a manual edit it found.
+    txn.finish(crate::store::journal::StateFiles::new(), None, commit)?;
+    Ok(())
+}
+
+/// What an export commits to the campaign: the battle record, briefings and map choice.
+fn campaign_commit(c: &Campaign, plan: &ExportPlan) -> Result<Commit> {
     let mut commit = Commit::default();
     if let Some(old) = &plan.replaces
         && old.id != plan.record.id
@@ -562,7 +579,5 @@ fn write(c: &Campaign, plan: &ExportPlan, txn: crate::store::state::StateTxn<'_>
         maps.insert(plan.record.hex, m.clone());
         commit.write(names::BATTLE_MAPS, write_battle_maps(&maps, c.dialect(names::BATTLE_MAPS)));
     }
-    // Export changes no state file; the commit carries only a manual edit it found.
-    txn.finish(crate::store::journal::StateFiles::new(), None, commit)?;
-    Ok(())
+    Ok(commit)
 }

@@ -23,12 +23,12 @@ pub(super) fn print_plan(plan: &ExportPlan, json: bool) -> Result<()> {
             "files": r.files.keys().collect::<Vec<_>>(),
         }));
     }
-    println!("battle {} at {} ({}), turn {}", r.id, r.hex, r.place, r.turn);
-    println!("attacker: {} ({})", r.attacker, r.attacker_reason);
+    crate::outln!("battle {} at {} ({}), turn {}", r.id, r.hex, r.place, r.turn);
+    crate::outln!("attacker: {} ({})", r.attacker, r.attacker_reason);
     if let Some(av) = r.avoiding {
-        println!("avoiding battle (8.2): {av}");
+        crate::outln!("avoiding battle (8.2): {av}");
     }
-    println!(
+    crate::outln!(
         "map: {} at {}° ({}{})",
         r.map.id,
         r.map.orientation,
@@ -46,23 +46,29 @@ pub(super) fn print_plan(plan: &ExportPlan, json: bool) -> Result<()> {
                 p.crosses_river.as_ref().map(|r| format!(", crossing the {r}")).unwrap_or_default()
             ),
         };
-        println!("  {:<7} {:<12} {} at {}: {role}", p.side.to_string(), p.force, p.name, p.hex);
+        crate::outln!("  {:<7} {:<12} {} at {}: {role}", p.side.to_string(), p.force, p.name, p.hex);
     }
     for x in &r.excluded {
-        println!("  excluded: {x}");
+        crate::outln!("  excluded: {x}");
     }
     for res in &r.reserves {
-        println!("  reserve (8.7): {} {} ({} squadrons, {} men)", res.unit, res.name, res.squadrons, res.men);
+        crate::outln!(
+            "  reserve (8.7): {} {} ({} squadrons, {} men)",
+            res.unit,
+            res.name,
+            res.squadrons,
+            res.men
+        );
     }
     for u in &r.unavailable {
-        println!("  unavailable (6.5.2.4): {u}");
+        crate::outln!("  unavailable (6.5.2.4): {u}");
     }
     let men: u32 =
         r.chains.iter().filter(|e| matches!(e.kind, RowKind::Unit | RowKind::Gun)).map(|e| e.men).sum();
     let guns = r.chains.iter().filter(|e| e.kind == RowKind::Gun).count();
-    println!("OOB: {} rows, {men} men, {guns} guns", r.chains.len());
+    crate::outln!("OOB: {} rows, {men} men, {guns} guns", r.chains.len());
     for f in r.files.keys() {
-        println!("  {}", plan.out.join(f).display());
+        crate::outln!("  {}", crate::store::join_rel(&plan.out, f).display());
     }
     Ok(())
 }

@@ -19,6 +19,7 @@ use crate::formats::vocabulary::{write_quality, write_vocabulary};
 use crate::model::vocabulary::{ATTRIBUTE_TABLES, SowLevel, VocabEntry, Vocabulary};
 use crate::model::{Arm, ArmClass, Nation};
 use crate::store::profile::profile_files;
+use crate::store::replace::check_paths_replaceable;
 use crate::store::{CampaignDir, atomic_write};
 
 use super::{profile_name, read_install, required_type};
@@ -47,7 +48,7 @@ pub fn run(dir: &CampaignDir, source: &VocabSource, out: Option<PathBuf>, force:
         return Err(Error::Rejected(problems).into());
     }
     if !problems.is_empty() {
-        eprint!("warning: the install's files have {problems}");
+        crate::errout!("warning: the install's files have {problems}");
     }
     let target = match out {
         Some(o) => o,
@@ -74,11 +75,13 @@ pub fn run(dir: &CampaignDir, source: &VocabSource, out: Option<PathBuf>, force:
         ))
         .into());
     }
+    // A vocabulary open in Excel stops the command before any of the three is replaced.
+    check_paths_replaceable(&outputs.map(|n| target.join(n)))?;
     let (v, report) = init_vocabulary(&current, &l, &plain(&source.dir.display().to_string()));
     atomic_write(&target.join("vocabulary.csv"), &write_vocabulary(&v))?;
     atomic_write(&target.join("quality.csv"), &write_quality(&v))?;
     atomic_write(&target.join("profile.toml"), files.profile.as_bytes())?;
-    println!(
+    crate::outln!(
         "wrote {}: {} rows ({} kept, {} chosen, {} without a fitting id), {} quality values lowered into range; review the comment column",
         target.display(),
         v.entries.len(),

@@ -1,0 +1,116 @@
+//! Printing that a closed pipe cannot crash. `println!` panics when its reader has gone
+//! (`sowbridge vocab check X 2>&1 | head -1`, `sowbridge status | more` on Windows), and a
+//! panic is exit code 101. Everything sowbridge prints goes through [`outln!`](crate::outln),
+//! [`out!`](crate::out), [`errln!`](crate::errln) and [`errout!`](crate::errout) instead: once
+//! a stream cannot be written (its reader has gone), the rest of what goes to it is dropped,
+//! and the command carries on to its end with its own exit code. A writing command is never
+//! stopped half-way because nobody reads its report.
+
+use std::fmt;
+use std::io::Write;
+use std::sync::atomic::{AtomicBool, Ordering};
+
+static STDOUT_GONE: AtomicBool = AtomicBool::new(false);
+static STDERR_GONE: AtomicBool = AtomicBool::new(false);
+
+/// Writes to stdout, unless it has failed before (what [`outln!`](crate::outln) calls).
+#[doc(hidden)]
+pub fn print_stdout(args: fmt::Arguments<'_>) {
+    write_or_drop(&mut std::io::stdout().lock(), &STDOUT_GONE, args);
+}
+
+/// Writes to stderr, unless it has failed before (what [`errln!`](crate::errln) calls).
+#[doc(hidden)]
+pub fn print_stderr(args: fmt::Arguments<'_>) {
+    write_or_drop(&mut std::io::stderr().lock(), &STDERR_GONE, args);
+}
+
+/// Writes `args` to `w` unless `gone`; a failed write sets `gone` and is otherwise ignored:
+/// there is no one left to tell.
+fn write_or_drop(w: &mut impl Write, gone: &AtomicBool, args: fmt::Arguments<'_>) {
+    if gone.load(Ordering::Relaxed) {
+        return;
+    }
+    if w.write_fmt(args).and_then(|()| w.flush()).is_err() {
+        gone.store(true, Ordering::Relaxed);
+    }
+}
+
+/// `println!` for sowbridge: a closed stdout ends the output, not the program.
+#[macro_export]
+macro_rules! outln {
+    () => {
+        $crate::output::print_stdout(format_args!("\n"))
+    };
+    ($($arg:tt)*) => {
+        $crate::output::print_stdout(format_args!("{}\n", format_args!($($arg)*)))
+    };
+}
+
+/// `print!` for sowbridge: a closed stdout ends the output, not the program.
+#[macro_export]
+macro_rules! out {
+    ($($arg:tt)*) => {
+        $crate::output::print_stdout(format_args!($($arg)*))
+    };
+}
+
+/// `eprintln!` for sowbridge: a closed stderr ends the messages, not the program.
+#[macro_export]
+macro_rules! errln {
+    () => {
+        $crate::output::print_stderr(format_args!("\n"))
+    };
+    ($($arg:tt)*) => {
+        $crate::output::print_stderr(format_args!("{}\n", format_args!($($arg)*)))
+    };
+}
+
+/// `eprint!` for sowbridge: a closed stderr ends the messages, not the program.
+#[macro_export]
+macro_rules! errout {
+    ($($arg:tt)*) => {
+        $crate::output::print_stderr(format_args!($($arg)*))
+    };
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A pipe whose reader has gone: every write fails, and is counted.
+    #[derive(Debug, Default)]
+    struct ClosedPipe {
+        writes: usize,
+    }
+
+    impl Write for ClosedPipe {
+        fn write(&mut self, _: &[u8]) -> std::io::Result<usize> {
+            self.writes += 1;
+            Err(std::io::ErrorKind::BrokenPipe.into())
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+
+    #[test]
+    fn a_closed_pipe_is_written_to_once_and_then_left_alone() {
+        let gone = AtomicBool::new(false);
+        let mut pipe = ClosedPipe::default();
+        write_or_drop(&mut pipe, &gone, format_args!("first line\n"));
+        assert!(gone.load(Ordering::Relaxed));
+        write_or_drop(&mut pipe, &gone, format_args!("second line\n"));
+        assert_eq!(pipe.writes, 1);
+    }
+
+    #[test]
+    fn an_open_stream_gets_every_line() {
+        let gone = AtomicBool::new(false);
+        let mut buf = Vec::new();
+        write_or_drop(&mut buf, &gone, format_args!("a {}\n", 1));
+        write_or_drop(&mut buf, &gone, format_args!("b\n"));
+        assert_eq!(buf, b"a 1\nb\n");
+        assert!(!gone.load(Ordering::Relaxed));
+    }
+}
