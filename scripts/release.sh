@@ -2,7 +2,7 @@
 # Builds what an umpire downloads, for use without Rust:
 #   target/release-dist/sowbridge-<version>-windows-x86_64.zip     sowbridge.exe
 #   target/release-dist/sowbridge-<version>-linux-x86_64.tar.gz    sowbridge
-# each with README.md, LICENSE, docs/windows.md and the example campaign (fixtures/peninsula
+# each with README.md, LICENSE, docs/ and the example campaign (fixtures/peninsula
 # as committed) in example-campaign/. The Windows build needs the x86_64-pc-windows-gnu
 # target and Debian's gcc-mingw-w64 (`.ci/run` installs both).
 #
@@ -30,7 +30,9 @@ common_files() {
   local into=$1
   cp README.md LICENSE "$into/"
   mkdir -p "$into/docs"
-  cp docs/windows.md "$into/docs/"
+  cp docs/*.md "$into/docs/"
+  # The example result for the example campaign's battle of Medellín, for practice.
+  cp fixtures/results/T20-18.28-example.result.csv "$into/"
   # The example campaign as committed: nothing the README's commands wrote into it.
   git ls-files -z fixtures/peninsula | while IFS= read -r -d '' f; do
     local rel=${f#fixtures/peninsula/}
