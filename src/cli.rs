@@ -98,6 +98,10 @@ pub enum Command {
         /// Print the report as JSON.
         #[arg(long)]
         json: bool,
+        /// Write the profile settings the files show into the campaign's own
+        /// templates/<profile>/profile.toml.
+        #[arg(long)]
+        write: bool,
     },
     /// Try sowbridge on the example campaign, leaving the one shipped untouched: copies it
     /// into a new folder and exports the battle of Medellín there.

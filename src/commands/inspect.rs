@@ -47,6 +47,74 @@ pub struct FileReport {
     pub problems: Vec<String>,
     /// Facts of the formats it confirms or contradicts.
     pub findings: Vec<Finding>,
+    /// For an OOB or scenario the engine dumped: the header it wrote, when it is of a
+    /// calibration battle.
+    #[serde(skip)]
+    pub dumped_header: Option<String>,
+}
+
+/// A setting of the campaign's profile that the game's files show.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Setting {
+    /// The key of `profile.toml`.
+    pub key: &'static str,
+    /// Its value, as TOML writes it.
+    pub value: String,
+    /// What showed it.
+    pub why: String,
+}
+
+/// What the files show of the profile's switches: whether the engine's own OOB has the
+/// `OOBMOD` column, and how the install names its battle dumps. Only what differs from the
+/// profile in use is a setting to make.
+pub fn learned(reports: &[FileReport], profile: &crate::formats::profile::Profile) -> Vec<Setting> {
+    let mut out = Vec::new();
+    for r in reports {
+        if let (FileKind::Oob, Some(h)) = (r.facts.kind, &r.dumped_header) {
+            let has = h.split(',').any(|c| c.trim().eq_ignore_ascii_case("OOBMOD"));
+            if has != profile.oobmod_column && !out.iter().any(|s: &Setting| s.key == "oobmod_column") {
+                out.push(Setting {
+                    key: "oobmod_column",
+                    value: has.to_string(),
+                    why: format!(
+                        "the OOB the engine dumped ({}) {} an OOBMOD column",
+                        r.path,
+                        if has { "has" } else { "has no" }
+                    ),
+                });
+            }
+        }
+        let name =
+            Path::new(&r.path).file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+        let lower = name.to_ascii_lowercase();
+        if r.facts.kind == FileKind::GameDump
+            && !crate::commands::watch::glob_match(&profile.gamedb_pattern, &name)
+            && let Some(at) = lower.find("_gamedb_")
+            && lower.ends_with(".csv")
+            && !out.iter().any(|s: &Setting| s.key == "gamedb_pattern")
+        {
+            out.push(Setting {
+                key: "gamedb_pattern",
+                value: format!("\"{}_gamedb_*.csv\"", &name[..at]),
+                why: format!("the install names its dumps like {name}, not {}", profile.gamedb_pattern),
+            });
+        }
+    }
+    out
+}
+
+/// `profile.toml` with each setting's line replaced (or added at the end).
+pub fn with_settings(profile_toml: &str, settings: &[Setting]) -> String {
+    let mut lines: Vec<String> = profile_toml.lines().map(str::to_string).collect();
+    for s in settings {
+        let line = format!("{} = {}", s.key, s.value);
+        let found = lines.iter().position(|l| l.split('=').next().is_some_and(|k| k.trim() == s.key));
+        match found {
+            Some(i) => lines[i] = line,
+            None => lines.push(line),
+        }
+    }
+    lines.join("\n") + "\n"
 }
 
 /// A battle a file may belong to: a campaign battle or a calibration battle.
@@ -99,8 +167,9 @@ fn expand(paths: &[PathBuf]) -> (Vec<PathBuf>, Vec<(PathBuf, CalibrationRecord)>
     (files, records)
 }
 
-/// Runs `inspect`.
-pub fn run(dir: &CampaignDir, paths: &[PathBuf], json: bool) -> Result<()> {
+/// Runs `inspect`; with `write`, the settings the files show go into the campaign's own
+/// `templates/<profile>/profile.toml`.
+pub fn run(dir: &CampaignDir, paths: &[PathBuf], json: bool, write: bool) -> Result<()> {
     let (files, records) = expand(paths);
     let battles = dir.battles().unwrap_or_default();
     let campaign_ok = dir.load().is_ok();
@@ -132,10 +201,34 @@ pub fn run(dir: &CampaignDir, paths: &[PathBuf], json: bool) -> Result<()> {
         };
         reports.push(inspect_file(dir, f, &bytes, &known, &records, campaign_ok));
     }
+    let profile_name = dir.load().map(|c| c.config.profile).ok();
+    let profile = match &profile_name {
+        Some(n) => crate::store::profile::profile_files(dir, n).ok().map(|f| (n.clone(), f)),
+        None => None,
+    };
+    let parsed = profile.as_ref().and_then(|(n, f)| {
+        crate::formats::profile::parse_profile(n, &f.profile).ok().map(|p| (n.clone(), f.profile.clone(), p))
+    });
+    let settings = parsed.as_ref().map_or_else(Vec::new, |(_, _, p)| learned(&reports, p));
+    let mut written = None;
+    if write {
+        let Some((name, text, _)) = &parsed else {
+            return Err(crate::error::Error::refused("inspect --write: the campaign does not load, so its profile is unknown; run `sowbridge check`").into());
+        };
+        if !settings.is_empty() {
+            let rel = format!("templates/{name}/profile.toml");
+            let lock = crate::store::CampaignLock::acquire(dir, std::time::Duration::from_secs(60))?;
+            dir.recover(&lock)?;
+            crate::store::atomic_write(&dir.path(&rel), with_settings(text, &settings).as_bytes())?;
+            written = Some(rel);
+        }
+    }
     if json {
         return super::print_json(&serde_json::json!({
             "calibration_battles": records.iter().map(|(p, r)| serde_json::json!({"record": p.display().to_string(), "battle": r.battle})).collect::<Vec<_>>(),
             "files": reports,
+            "settings": settings,
+            "written": written,
         }));
     }
     for (p, r) in &records {
@@ -153,6 +246,18 @@ pub fn run(dir: &CampaignDir, paths: &[PathBuf], json: bool) -> Result<()> {
     if reports.is_empty() {
         crate::outln!("no files to inspect");
     }
+    if !settings.is_empty() {
+        crate::outln!("\nsettings the files show for profile {}:", profile_name.as_deref().unwrap_or("?"));
+        for s in &settings {
+            crate::outln!("  {} = {}   ({})", s.key, s.value, s.why);
+        }
+        match &written {
+            Some(rel) => crate::errln!("wrote them into {rel}"),
+            None => crate::errln!(
+                "inspect --write writes them into the campaign's templates/<profile>/profile.toml"
+            ),
+        }
+    }
     Ok(())
 }
 
@@ -165,6 +270,7 @@ fn missing(f: &Path, why: &str) -> FileReport {
         apply: None,
         problems: vec![why.to_string()],
         findings: Vec::new(),
+        dumped_header: None,
     }
 }
 
@@ -198,6 +304,7 @@ fn inspect_file(
         apply: None,
         problems: Vec::new(),
         findings: Vec::new(),
+        dumped_header: None,
     };
     let sow_text =
         !fa.encoding.starts_with("utf-8") && matches!(fa.line_ends, LineEnds::Crlf | LineEnds::CrCrLf);
@@ -360,6 +467,7 @@ fn compare_with_written(r: &mut FileReport, bytes: &[u8], records: &[(PathBuf, C
             continue;
         }
         r.battle = Some(format!("calibration battle {} ({shared} of its rows)", rec.battle));
+        r.dumped_header = Some(dumped[0].join(","));
         let mut diffs = Vec::new();
         if dumped[0] != mine[0] {
             diffs.push(format!("header: dumped {} / written {}", dumped[0].join(","), mine[0].join(",")));

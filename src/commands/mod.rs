@@ -46,7 +46,7 @@ pub fn run(cli: Cli) -> Result<()> {
         Command::Watch(a) => watch::run(&dir, &a),
         Command::Demo { dir: folder } => demo::run(&folder),
         Command::Calibrate { out, profile } => calibrate::run(&dir, out.as_deref(), profile.as_deref()),
-        Command::Inspect { paths, json } => inspect::run(&dir, &paths, json),
+        Command::Inspect { paths, json, write } => inspect::run(&dir, &paths, json, write),
         Command::Turn(TurnCommand::Advance(a)) => turn::run(&dir, &a),
     }
 }

@@ -61,6 +61,12 @@ impl ApplyJudge {
             })
             .collect();
         patterns.push("*.result.csv".to_string());
+        // The campaign's own profile may name its dumps otherwise (`inspect --write` sets it).
+        if let Ok(c) = dir.load()
+            && let Ok((profile, _)) = crate::store::profile::load_profile(&dir, &c.config.profile)
+        {
+            patterns.push(profile.gamedb_pattern);
+        }
         patterns.sort();
         patterns.dedup();
         ApplyJudge { dir, patterns, hashes: None }

@@ -171,3 +171,38 @@ fn inspect_tells_whether_the_engine_read_the_calibration_oob_as_written() {
     assert!(text.contains("[contradicted] the engine reads sowbridge's file as written"), "{text}");
     assert!(text.contains("Head Count: written \"500\", the engine has \"499\""), "{text}");
 }
+
+#[test]
+fn what_inspect_learns_becomes_a_profile_setting_with_write() {
+    let c = Camp::new("peninsula");
+    let out = c.tmp.path().join("Work");
+    assert_code(&c.run(&["calibrate", "--out", out.to_str().unwrap()]), 0);
+    // The engine's own dump of the OOB it loaded has no OOBMOD column.
+    let written = std::fs::read_to_string(out.join("OOBs/CAL-napmod-g1.csv")).unwrap();
+    let header: Vec<&str> = written.lines().next().unwrap().split(',').collect();
+    let at = header.iter().position(|h| *h == "OOBMOD").unwrap();
+    let dumped: Vec<String> = written
+        .split("\r\n")
+        .filter(|l| !l.is_empty())
+        .map(|l| {
+            let mut f: Vec<&str> = l.split(',').collect();
+            f.remove(at);
+            f.join(",")
+        })
+        .collect();
+    std::fs::write(out.join("oobscen.csv"), dumped.join("\r\n") + "\r\n").unwrap();
+    let before = c.snapshot();
+    let o = c.run(&["inspect", out.to_str().unwrap()]);
+    assert_code(&o, 0);
+    assert!(stdout(&o).contains("oobmod_column = false"), "{}", stdout(&o));
+    assert_eq!(c.snapshot(), before, "inspect without --write changed the campaign");
+    let o = c.run(&["inspect", out.to_str().unwrap(), "--write"]);
+    assert_code(&o, 0);
+    let profile = c.read("templates/napmod-g1/profile.toml");
+    assert!(profile.contains("\noobmod_column = false\n"), "{profile}");
+    assert!(profile.contains("crew_per_gun = 15"), "the rest of the profile is kept: {profile}");
+    // The campaign's exports follow it.
+    export_medellin(&c, &[]);
+    let oob = sow_rows(&c.tmp.path().join("out/OOBs/T20-18.28.csv"));
+    assert!(!oob[0].contains(&"OOBMOD".to_string()), "{:?}", oob[0]);
+}
