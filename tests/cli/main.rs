@@ -16,6 +16,7 @@ mod mutation;
 mod newcomer;
 mod realfiles;
 mod results;
+mod rules_as_written;
 mod scale;
 mod stock_ids;
 mod turn;

@@ -1,0 +1,67 @@
+//! The rules as written (issue 15): each test pins one place where sowbridge used to read
+//! the campaign rules otherwise, through the real binary, with the rule's own words or
+//! numbers.
+
+use serde_json::Value;
+
+use crate::common::*;
+
+/// A hand-settled result for Medellín: every exported unit with the losses `f` gives it
+/// (killed, wounded, missing, captured, guns lost).
+fn hand_result(c: &Camp, f: impl Fn(&str) -> (u32, u32, u32, u32, u32)) -> std::path::PathBuf {
+    let rec: Value = serde_json::from_str(&c.read("battles/T20-18.28/battle.json")).unwrap();
+    let mut s = String::from("battle,unit,killed,wounded,missing,captured,guns_lost,ammo\n");
+    for u in rec["units"].as_array().unwrap() {
+        let id = u["unit"].as_str().unwrap();
+        let (k, w, m, cap, g) = f(id);
+        s.push_str(&format!("T20-18.28,{id},{k},{w},{m},{cap},{g},\n"));
+    }
+    let p = c.tmp.path().join("medellin.result.csv");
+    std::fs::write(&p, s).unwrap();
+    p
+}
+
+fn apply(c: &Camp, file: &std::path::Path, extra: &[&str]) -> std::process::Output {
+    let mut args = vec!["apply", file.to_str().unwrap()];
+    args.extend_from_slice(extra);
+    c.run(&args)
+}
+
+fn record(c: &Camp, id: &str) -> Value {
+    serde_json::from_str(&c.read(&format!("battles/{id}/battle.json"))).unwrap()
+}
+
+/// Item 2: 6.5.2.4 tips "1d6 guns" into the river, and a battle can take every gun of a
+/// battery. The battery's gunners remain: the campaign stays valid and every command works;
+/// the battery is not exported as guns.
+#[test]
+fn a_battery_that_loses_every_gun_leaves_a_valid_campaign() {
+    let c = Camp::new("peninsula");
+    export_medellin(&c, &[]);
+    let result = hand_result(&c, |u| if u == "FR-I-RUF-BTY" { (0, 0, 0, 0, 8) } else { (0, 0, 0, 0, 0) });
+    assert_code(&apply(&c, &result, &["--winner", "french", "--river-retreat", "no"]), 0);
+    assert_eq!(force_field(&c, "FR-I-RUF-BTY", "guns"), "");
+    assert_eq!(men(&c)["FR-I-RUF-BTY"], 140, "its gunners remain");
+    for args in [&["check"][..], &["status"], &["contacts"], &["audit"]] {
+        assert_code(&c.run(args), 0);
+    }
+    assert_code(&c.run(&["turn", "advance"]), 0);
+    assert_code(&c.run(&["check"]), 0);
+
+    // Exported, a battery without guns fields no gun rows and no battery.
+    let c = Camp::new("peninsula");
+    let forces = c.read("forces.csv");
+    c.write(
+        "forces.csv",
+        &forces.replace(
+            "FR-I-RUF-BTY,FR-I-RUF,battery,1re Division foot battery,,Fr,foot-artillery,140,,8,",
+            "FR-I-RUF-BTY,FR-I-RUF,battery,1re Division foot battery,,Fr,foot-artillery,140,,,",
+        ),
+    );
+    assert_code(&c.run(&["check"]), 0);
+    export_medellin(&c, &[]);
+    let rec = record(&c, "T20-18.28");
+    let chains = rec["chains"].as_array().unwrap();
+    assert!(chains.iter().all(|e| e["unit"] != "FR-I-RUF-BTY"), "a battery without guns was exported");
+    assert!(chains.iter().any(|e| e["unit"] == "FR-I-VIL-BTY"));
+}
