@@ -65,3 +65,37 @@ fn a_battery_that_loses_every_gun_leaves_a_valid_campaign() {
     assert!(chains.iter().all(|e| e["unit"] != "FR-I-RUF-BTY"), "a battery without guns was exported");
     assert!(chains.iter().any(|e| e["unit"] == "FR-I-VIL-BTY"));
 }
+
+/// Item 3: 8.7's pursuit is by "a fresh light cavalry brigade", kept back with "a brigade
+/// commander". A brigade unavailable under 6.5.2.4 is not fresh; a division is not a brigade.
+#[test]
+fn an_unavailable_brigade_or_a_division_is_refused_as_a_reserve() {
+    let c = Camp::new("peninsula");
+    let forces = c.read("forces.csv");
+    c.write(
+        "forces.csv",
+        &forces
+            .replace(
+                "FR-I-LAS-1,FR-I-LAS,brigade,Brigade Bordesoulle,Bordesoulle,Fr,,,,,,,,,,,",
+                "FR-I-LAS-1,FR-I-LAS,brigade,Brigade Bordesoulle,Bordesoulle,Fr,,,,,,,,,,,unavailable:22",
+            )
+            // Without its horse battery, Lasalle's division is light cavalry only.
+            .replace("FR-I-LAS-BTY,FR-I-LAS,battery,Horse battery of the light cavalry,,Fr,horse-artillery,110,,6,,,,,,,\n", ""),
+    );
+    let before = c.snapshot();
+    let out = c.tmp.path().join("out");
+    for (id, why) in [
+        ("FR-I-LAS-1", "Brigade Bordesoulle is unavailable for combat until turn 22 (rule 6.5.2.4)"),
+        ("FR-I-LAS-1", "rule 8.7 takes a fresh light cavalry brigade"),
+        ("FR-I-LAS", "is a division; rule 8.7 takes a brigade with its brigade commander"),
+    ] {
+        let o = c.run(&["export", "hex", "18.28", "--out", out.to_str().unwrap(), "--reserve", id]);
+        assert_code(&o, 1);
+        assert!(stderr(&o).contains(why), "{id}: {}", stderr(&o));
+        assert!(!out.exists(), "output written for a refused export");
+        assert_eq!(c.snapshot(), before, "campaign changed by a refused export");
+    }
+    // Brigade Beaumont is fresh: 6 squadrons with its commander.
+    export_medellin(&c, &["--reserve", "FR-I-LAS-2"]);
+    assert_eq!(record(&c, "T20-18.28")["reserves"][0]["unit"], "FR-I-LAS-2");
+}
