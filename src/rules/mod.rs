@@ -7,6 +7,7 @@ pub mod finality;
 pub mod intel;
 pub mod map_choice;
 pub mod movement;
+pub mod records;
 pub mod reserve;
 pub mod turn;
 pub mod verdict;

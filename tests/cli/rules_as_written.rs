@@ -99,3 +99,32 @@ fn an_unavailable_brigade_or_a_division_is_refused_as_a_reserve() {
     export_medellin(&c, &["--reserve", "FR-I-LAS-2"]);
     assert_eq!(record(&c, "T20-18.28")["reserves"][0]["unit"], "FR-I-LAS-2");
 }
+
+/// Item 4: 8.5 counts "each battle that commander has previously fought". A general whose
+/// brigade was unavailable (6.5.2.4) and stayed out did not fight Medellín; the general of the
+/// light-cavalry reserve (8.7), kept back for the pursuit, did.
+#[test]
+fn only_generals_whose_formations_took_part_are_credited_with_the_battle() {
+    let c = Camp::new("peninsula");
+    let forces = c.read("forces.csv");
+    c.write(
+        "forces.csv",
+        &forces.replace(
+            "FR-I-RUF-3,FR-I-RUF,brigade,Brigade Chaudron-Rousseau,Chaudron-Rousseau,Fr,,,,,,,,,,,",
+            "FR-I-RUF-3,FR-I-RUF,brigade,Brigade Chaudron-Rousseau,Chaudron-Rousseau,Fr,,,,,,,,,,,unavailable:22",
+        ),
+    );
+    export_medellin(&c, &["--reserve", "FR-I-LAS-1"]);
+    let result = hand_result(&c, |_| (0, 0, 0, 0, 0));
+    assert_code(&apply(&c, &result, &["--winner", "french", "--river-retreat", "no"]), 0);
+    let commanders = c.read("commanders.csv");
+    for line in [
+        "Chaudron-Rousseau,French,1,1,", // stayed out: unchanged
+        "Barrois,French,3,3,",           // fought and won
+        "Ruffin,French,4,4,",            // his other brigades fought
+        "Bordesoulle,French,3,3,",       // the reserve's general
+        "Cuesta,Allies,4,0,",            // fought and lost
+    ] {
+        assert!(commanders.lines().any(|l| l.starts_with(line)), "{line}\n{commanders}");
+    }
+}

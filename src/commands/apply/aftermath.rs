@@ -2,7 +2,7 @@
 //! loser's withdrawal and the river at its back, every unit's carry-over and the river
 //! penalties' dice — then, on a campaign value, every change and the report.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeMap;
 
 use crate::error::{Error, Problem, Problems, Result};
 use crate::formats::ledger::score_row;
@@ -340,14 +340,7 @@ impl Aftermath {
             r.prisoners_taken += prisoners.get(&s).copied().unwrap_or(0);
             r.guns_captured += guns_taken.get(&s).copied().unwrap_or(0);
         }
-        let mut generals: BTreeSet<(String, Side)> = BTreeSet::new();
-        for p in &b.participants {
-            for u in c.oob.subtree(&p.force) {
-                if let Some(cmd) = u.commander() {
-                    generals.insert((cmd.to_string(), p.side));
-                }
-            }
-        }
+        let generals = crate::rules::records::generals_who_fought(&c.oob, b);
         for (name, side) in &generals {
             if let Some(cm) = c.commanders.iter_mut().find(|x| &x.name == name) {
                 cm.battles_fought += 1;
