@@ -9,6 +9,7 @@ pub mod map_choice;
 pub mod movement;
 pub mod records;
 pub mod reserve;
+pub mod score;
 pub mod turn;
 pub mod verdict;
 pub mod withdrawal;

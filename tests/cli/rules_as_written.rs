@@ -128,3 +128,30 @@ fn only_generals_whose_formations_took_part_are_credited_with_the_battle() {
         assert!(commanders.lines().any(|l| l.starts_with(line)), "{line}\n{commanders}");
     }
 }
+
+/// Item 5: 4.0 scores "Lost battles count as -1. Won battles count as +1"; a draw scores 0 but
+/// counts in the French test that they "won more battles than they have lost or drawn".
+#[test]
+fn a_draw_scores_nothing_and_counts_in_the_french_battle_test() {
+    let c = Camp::new("peninsula");
+    export_medellin(&c, &[]);
+    let result = hand_result(&c, |_| (0, 0, 0, 0, 0));
+    assert_code(&apply(&c, &result, &["--winner", "draw"]), 0);
+    let score = c.read("score.csv");
+    assert!(score.lines().next().unwrap().ends_with(",battle_score,french_battle_test"), "{score}");
+    assert!(score.contains("2,French,0,0,1,0,0,0,not met"), "{score}");
+    assert!(score.contains("2,Allies,0,0,1,0,0,0,"), "{score}");
+    let o = c.run(&["status"]);
+    assert_code(&o, 0);
+    assert!(
+        stdout(&o).contains(
+            "campaign year 2: the French won 0, lost 0, drew 1 battles; rule 4.0's test (won more than lost or drawn): not met"
+        ),
+        "{}",
+        stdout(&o)
+    );
+    let o = c.run(&["status", "--json"]);
+    let v: Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(v["french_battle_tests"][0]["met"], false);
+    assert_eq!(v["french_battle_tests"][0]["drawn"], 1);
+}
