@@ -155,3 +155,27 @@ fn a_draw_scores_nothing_and_counts_in_the_french_battle_test() {
     assert_eq!(v["french_battle_tests"][0]["met"], false);
     assert_eq!(v["french_battle_tests"][0]["drawn"], 1);
 }
+
+/// Item 6: 6.5.2's penalties fall on a force "defeated or obliged to attempt a withdrawal in
+/// the face of a pursuer". After a draw neither side is: `--river-retreat yes` (and
+/// `--withdraw-to`) is refused with the rule, never silently ignored.
+#[test]
+fn a_river_retreat_after_a_draw_is_refused_not_ignored() {
+    let c = Camp::new("peninsula");
+    export_medellin(&c, &[]);
+    let before = c.snapshot();
+    let result = hand_result(&c, |_| (0, 0, 0, 0, 0));
+    for extra in [&["--river-retreat", "yes"][..], &["--withdraw-to", "FR-I=17.27"]] {
+        let mut args = vec!["--winner", "draw"];
+        args.extend_from_slice(extra);
+        let o = apply(&c, &result, &args);
+        assert_code(&o, 1);
+        let e = stderr(&o);
+        assert!(e.contains("the verdict is a draw"), "{e}");
+        assert!(e.contains("defeated or obliged to withdraw in the face of a pursuer"), "{e}");
+        assert_eq!(c.snapshot(), before, "campaign changed by a refused apply");
+    }
+    // Named as the side that withdrew, by naming the other the winner, the penalties apply.
+    assert_code(&apply(&c, &result, &["--winner", "french", "--river-retreat", "yes"]), 0);
+    assert!(force_field(&c, "SP-EXT-IZQ-1-REI1", "status").contains("no-wagons:23"));
+}

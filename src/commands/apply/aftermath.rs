@@ -131,6 +131,27 @@ pub(super) fn compute(
         }
     };
     let winner = verdict.winner;
+    // 6.5.2 and 8.4 concern a force "defeated or obliged to attempt a withdrawal in the face of
+    // a pursuer"; after a draw no side is either, so a flag that asks for them is refused,
+    // never ignored.
+    if winner.is_none() {
+        let asked: Vec<&str> = [
+            (req.river_retreat == Some(true)).then_some("--river-retreat yes"),
+            (!req.withdraw_to.is_empty()).then_some("--withdraw-to"),
+        ]
+        .into_iter()
+        .flatten()
+        .collect();
+        if !asked.is_empty() {
+            return Err(Error::refused(format!(
+                "{}: the verdict is a draw ({}), and rules 6.5.2 and 8.4 apply to a force defeated or \
+                 obliged to withdraw in the face of a pursuer; if one side withdrew, name the other \
+                 as winner with --winner SIDE; nothing written",
+                asked.join(" and "),
+                verdict.explanation
+            )));
+        }
+    }
     // Pursuit (8.7).
     let reserve = |s: Side| b.reserves.iter().filter(|r| r.side == s).map(|r| r.squadrons).sum::<u32>();
     let rules = &c.rules.carryover;
