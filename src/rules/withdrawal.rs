@@ -226,6 +226,37 @@ impl<'a> Ground<'a> {
 
     /// Fewest road steps from the loser's hex to every hex reachable moving away from the
     /// victor, through closed hexes or not.
+    /// The shortest road away from the victor to `t` that avoids enemy hexes and zones of
+    /// control, with the rivers it crosses and whether it uses a secondary road: of the
+    /// shortest, the one with the fewest rivers, then without a secondary road.
+    fn shortest_road(&self, t: HexId) -> Option<(u32, Vec<String>, bool)> {
+        let mut best: BTreeMap<HexId, (u32, Vec<String>, bool)> =
+            BTreeMap::from([(self.from, (0, Vec::new(), false))]);
+        let mut queue = VecDeque::from([self.from]);
+        while let Some(h) = queue.pop_front() {
+            let (k, rivers, secondary) = best[&h].clone();
+            for (n, class) in self.roads_away(h) {
+                if self.closed(n, h == self.from) {
+                    continue;
+                }
+                let mut r = rivers.clone();
+                r.extend(self.c.map.river(h, n).map(str::to_string));
+                let cand = (k + 1, r, secondary || class == RoadClass::Secondary);
+                match best.get(&n) {
+                    None => {
+                        best.insert(n, cand);
+                        queue.push_back(n);
+                    }
+                    Some(old) if old.0 == cand.0 && (cand.1.len(), cand.2) < (old.1.len(), old.2) => {
+                        best.insert(n, cand);
+                    }
+                    Some(_) => {}
+                }
+            }
+        }
+        best.remove(&t)
+    }
+
     fn reach(&self, respect_closed: bool) -> BTreeMap<HexId, u32> {
         let mut steps = BTreeMap::from([(self.from, 0)]);
         let mut queue = VecDeque::from([self.from]);
@@ -427,11 +458,39 @@ fn refusal(
              may march {limit} on it after river and secondary-road penalties (6.2, 6.3, 6.5.1)",
             plan.force
         ),
-        None => format!(
-            "{t} is beyond the allowance: the shortest road there is {} hexes from {from}, and {} may \
-             march at most {} (6.2, 6.3)",
-            clean[&t], plan.force, plan.allowance
-        ),
+        None => {
+            let (hexes, rivers, secondary) = g.shortest_road(t).unwrap_or((clean[&t], Vec::new(), false));
+            let limit = s.allowance.for_path(rivers.len() as u32, secondary);
+            let crossing = if rivers.is_empty() {
+                String::new()
+            } else {
+                format!(" and crosses the {}", river_list(&rivers))
+            };
+            if rivers.is_empty() && !secondary {
+                format!(
+                    "{t} is beyond the allowance: the shortest road there is {hexes} hexes from {from}, \
+                     and {} may march at most {} (6.2, 6.3)",
+                    plan.force, plan.allowance
+                )
+            } else {
+                format!(
+                    "{t} is beyond the allowance: the shortest road there is {hexes} hexes from {from}{crossing}, \
+                     and {} may march {limit} on it after river and secondary-road penalties ({} before \
+                     them; 6.2, 6.3, 6.5.1)",
+                    plan.force, plan.allowance
+                )
+            }
+        }
+    }
+}
+
+/// The rivers a path crosses, for a sentence: "Rio Guadiana", "Rio Guadiana and the Rio Tajo",
+/// "Rio A, the Rio B and the Rio C".
+pub fn river_list(rivers: &[String]) -> String {
+    match rivers {
+        [] => String::new(),
+        [one] => one.clone(),
+        [init @ .., last] => format!("{} and the {last}", init.join(", the ")),
     }
 }
 

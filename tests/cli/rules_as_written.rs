@@ -179,3 +179,31 @@ fn a_river_retreat_after_a_draw_is_refused_not_ignored() {
     assert_code(&apply(&c, &result, &["--winner", "french", "--river-retreat", "yes"]), 0);
     assert!(force_field(&c, "SP-EXT-IZQ-1-REI1", "status").contains("no-wagons:23"));
 }
+
+/// Item 7: FR-I's withdrawal from Medellín crosses the Guadiana and the Tajo (at Almaraz).
+/// The report names both, and a refused `--withdraw-to` gives the allowance after 6.5.1's
+/// "deduct 1 hex of movement when it crosses a river" for each: 10 + 1 (French) − 2 = 9.
+#[test]
+fn a_withdrawal_names_every_river_and_refuses_with_the_allowance_after_penalties() {
+    let c = Camp::new("peninsula");
+    export_medellin(&c, &[]);
+    let before = c.snapshot();
+    let result = hand_result(&c, |_| (0, 0, 0, 0, 0));
+    let o = apply(&c, &result, &["--winner", "allies", "--withdraw-to", "FR-I=24.23"]);
+    assert_code(&o, 1);
+    let e = stderr(&o);
+    assert!(
+        e.contains(
+            "24.23 is beyond the allowance: the shortest road there is 10 hexes from 18.28 and crosses \
+             the Rio Guadiana and the Rio Tajo, and FR-I may march 9 on it"
+        ),
+        "{e}"
+    );
+    assert!(!e.contains("may march at most 11"), "{e}");
+    assert_eq!(c.snapshot(), before, "campaign changed by a refused apply");
+    assert_code(&apply(&c, &result, &["--winner", "allies"]), 0);
+    let report = c.read("battles/T20-18.28/report.md");
+    let line = report.lines().find(|l| l.contains("FR-I withdraws")).unwrap();
+    assert!(line.contains("20.24 - 20.23"), "the road over the Tajo at Almaraz: {line}");
+    assert!(line.ends_with("crosses the Rio Guadiana and the Rio Tajo"), "{line}");
+}

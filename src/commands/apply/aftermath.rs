@@ -16,7 +16,7 @@ use crate::rules::carryover::{
 };
 use crate::rules::dice::{Dice, SeededDice};
 use crate::rules::verdict::{Presence, Verdict, objectives_held, policy_verdict};
-use crate::rules::withdrawal::{check_destination, plan_withdrawal};
+use crate::rules::withdrawal::{check_destination, plan_withdrawal, river_list};
 
 use super::matching::{self, Matched, side_of_row};
 use super::{ApplyRequest, Withdrawal, report};
@@ -201,7 +201,8 @@ pub(super) fn compute(
                 None => (plan.chosen.clone(), false),
             };
             let river = match &dest {
-                Some(d) => d.crosses_rivers.first().cloned(),
+                Some(d) if !d.crosses_rivers.is_empty() => Some(river_list(&d.crosses_rivers)),
+                Some(_) => None,
                 None => force.hex.and_then(|h| river_behind(c, h, &victor_hexes)),
             };
             let river = match req.river_retreat {
