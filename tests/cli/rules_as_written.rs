@@ -207,3 +207,18 @@ fn a_withdrawal_names_every_river_and_refuses_with_the_allowance_after_penalties
     assert!(line.contains("20.24 - 20.23"), "the road over the Tajo at Almaraz: {line}");
     assert!(line.ends_with("crosses the Rio Guadiana and the Rio Tajo"), "{line}");
 }
+
+/// Item 8: 6.5.2.4's "loss of 1d6 guns tipped into the river" is a loss of guns: the report's
+/// Losses table counts them with the battle's own.
+#[test]
+fn the_losses_table_counts_the_guns_tipped_into_the_river() {
+    let c = Camp::new("peninsula");
+    export_medellin(&c, &[]);
+    let result = hand_result(&c, |_| (0, 0, 0, 0, 0));
+    assert_code(&apply(&c, &result, &["--winner", "allies"]), 0);
+    let report = c.read("battles/T20-18.28/report.md");
+    assert!(report.contains("- battery FR-I-VIL-BTY tips 3 guns into the river"), "{report}");
+    let french = report.lines().find(|l| l.starts_with("| French |")).unwrap();
+    assert!(french.ends_with("| 3 |"), "guns lost: {french}");
+    assert_eq!(force_field(&c, "FR-I-VIL-BTY", "guns"), "5");
+}

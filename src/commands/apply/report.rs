@@ -113,6 +113,14 @@ pub fn render(c: &Campaign, b: &BattleRecord, r: &ReportInput<'_>) -> String {
         for co in r.carryover.iter().filter(|co| side_of(&co.unit) == Some(side)) {
             t.add(co);
         }
+        // Guns tipped into the river (6.5.2.4) are lost too.
+        t.guns_lost += r
+            .river
+            .battery_guns_lost
+            .iter()
+            .filter(|(bty, _)| c.oob.get(bty).map(crate::model::Unit::side) == Some(side))
+            .map(|(_, g)| u64::from(*g))
+            .sum::<u64>();
         let _ = writeln!(
             s,
             "| {side} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |",
@@ -131,7 +139,8 @@ pub fn render(c: &Campaign, b: &BattleRecord, r: &ReportInput<'_>) -> String {
     let _ = writeln!(
         s,
         "\nWounded counts every wounded man, those captured too; stragglers are the missing not taken \
-         prisoner; captured are the wounded and stragglers the enemy took; lost are men who will not return.\n"
+         prisoner; captured are the wounded and stragglers the enemy took; lost are men who will not return; guns \
+         lost count those tipped into the river (6.5.2.4).\n"
     );
     let _ = writeln!(s, "### By brigade\n");
     let _ = writeln!(
