@@ -348,9 +348,15 @@ pub fn brief_sides(
     };
     let (corps, divisions, brigades) = (count(Level::Corps), count(Level::Division), count(Level::Brigade));
 
+    // Named are only the enemy forces in contact (8.1) with one of the side's own: an enemy
+    // joiner (8.6) that no own force touches stays unknown until it arrives.
+    let own_tops: Vec<&Unit> = own.forces.iter().filter_map(|f| c.oob.force_of(f)).collect();
     let mut enemy_forces: Vec<ReportedForce> = Vec::new();
     for id in &enemy.forces {
         let (Some(u), Some(top)) = (c.oob.get(id), c.oob.force_of(id)) else { continue };
+        if !own_tops.iter().any(|o| super::zoc::in_contact(c, o, top).is_some()) {
+            continue;
+        }
         let r = ReportedForce { hex: top.hex.unwrap_or(hex), name: u.name.to_string(), id: u.id.to_string() };
         if !enemy_forces.contains(&r) {
             enemy_forces.push(r);

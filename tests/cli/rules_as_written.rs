@@ -222,3 +222,21 @@ fn the_losses_table_counts_the_guns_tipped_into_the_river() {
     assert!(french.ends_with("| 3 |"), "guns lost: {french}");
     assert_eq!(force_field(&c, "FR-I-VIL-BTY", "guns"), "5");
 }
+
+/// Item 9: a side's briefing names only "enemy forces in contact" (8.1) with one of its own.
+/// Alburquerque's division at 17.30 is an Allied joiner (8.6) touching no French force: the
+/// French are not told of it; the Allies are told of every French force touching theirs.
+#[test]
+fn a_briefing_names_no_enemy_joiner_out_of_contact() {
+    let c = Camp::new("peninsula");
+    export_medellin(&c, &[]);
+    let rec = record(&c, "T20-18.28");
+    let alb = rec["participants"].as_array().unwrap().iter().find(|p| p["force"] == "SP-ALB").unwrap();
+    assert_eq!(alb["role"], "joiner");
+    let french = c.read("battles/T20-18.28/briefings/french.md");
+    let contact = french.split("## Enemy forces in contact (rule 8.1)").nth(1).unwrap();
+    assert!(!contact.contains("Alburquerque"), "an enemy joiner is named:\n{french}");
+    assert!(contact.contains("Ejército de Extremadura at 18.29"), "{french}");
+    let allies = c.read("battles/T20-18.28/briefings/allies.md");
+    assert!(allies.contains("Ier Corps at 18.28"), "{allies}");
+}
