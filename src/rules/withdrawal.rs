@@ -116,20 +116,47 @@ pub fn plan_withdrawal(c: &Campaign, force_id: &str, victors: &[String], turn: T
     plan.supply_source = supply_source(c, force, from);
     let to_supply = plan.supply_source.as_ref().map(|(_, h)| road_distances(c, *h)).unwrap_or_default();
     let mut destinations: Vec<Destination> = std::mem::take(&mut search.best).into_values().collect();
+    // 8.4: a loser with "a city or fortress ... to his rear ... may fall back into it and
+    // stop"; one already inside a friendly city or fortress (a beaten garrison) may stay.
+    let stay = staying_inside(&ground, from);
+    if let Some(d) = &stay {
+        destinations.push(d.clone());
+        destinations.sort_by_key(|d| d.hex);
+    }
     for d in &mut destinations {
         d.distance_to_supply = to_supply.get(&d.hex).copied();
     }
-    plan.chosen = destinations
-        .iter()
-        .min_by_key(|d| {
-            let supply = (d.distance_to_supply.is_none(), d.distance_to_supply);
-            (supply, d.crosses_rivers.len(), Reverse(ground.away(d.hex)), d.hex)
-        })
-        .cloned();
+    plan.chosen = match &stay {
+        Some(d) => destinations.iter().find(|x| x.hex == d.hex).cloned(),
+        None => destinations
+            .iter()
+            .min_by_key(|d| {
+                let supply = (d.distance_to_supply.is_none(), d.distance_to_supply);
+                (supply, d.crosses_rivers.len(), Reverse(ground.away(d.hex)), d.hex)
+            })
+            .cloned(),
+    };
     plan.trapped = destinations.is_empty();
     plan.destinations = destinations;
     plan.refusals = refusals(&ground, &search, &plan);
     plan
+}
+
+/// The loser's own hex as a destination when it stands inside a friendly city or fortress
+/// that no enemy force holds (8.4: it may stay there), else `None`.
+fn staying_inside(g: &Ground<'_>, from: HexId) -> Option<Destination> {
+    if g.enemy_at.contains_key(&from) {
+        return None;
+    }
+    let city = g.friendly_city(from)?;
+    Some(Destination {
+        hex: from,
+        path: vec![from],
+        road_hexes: 0,
+        crosses_rivers: Vec::new(),
+        stop_in: Some(city.to_string()),
+        distance_to_supply: None,
+    })
 }
 
 /// Checks a destination the umpire names (`--withdraw-to`): the legal destination at that
@@ -224,8 +251,6 @@ impl<'a> Ground<'a> {
             .map(|s| s.name.as_str())
     }
 
-    /// Fewest road steps from the loser's hex to every hex reachable moving away from the
-    /// victor, through closed hexes or not.
     /// The shortest road away from the victor to `t` that avoids enemy hexes and zones of
     /// control, with the rivers it crosses and whether it uses a secondary road: of the
     /// shortest, the one with the fewest rivers, then without a secondary road.
@@ -257,6 +282,8 @@ impl<'a> Ground<'a> {
         best.remove(&t)
     }
 
+    /// Fewest road steps from the loser's hex to every hex reachable moving away from the
+    /// victor, through closed hexes or not.
     fn reach(&self, respect_closed: bool) -> BTreeMap<HexId, u32> {
         let mut steps = BTreeMap::from([(self.from, 0)]);
         let mut queue = VecDeque::from([self.from]);

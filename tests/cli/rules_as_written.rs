@@ -240,3 +240,29 @@ fn a_briefing_names_no_enemy_joiner_out_of_contact() {
     let allies = c.read("battles/T20-18.28/briefings/allies.md");
     assert!(allies.contains("Ier Corps at 18.28"), "{allies}");
 }
+
+/// Exports the Toledo contact (28.23): the French garrison in the Alcázar against Girón's
+/// division south of the Tagus, with `extra` arguments.
+fn export_toledo(c: &Camp, extra: &[&str]) -> std::process::Output {
+    let out = c.tmp.path().join("out-toledo");
+    let mut args = vec!["export", "hex", "28.23", "--out", out.to_str().unwrap(), "--attacker", "allies"];
+    args.extend_from_slice(extra);
+    c.run(&args)
+}
+
+/// Item 13: 8.4's loser must withdraw "unless a city or fortress is to his rear when he may
+/// fall back into it and stop". A beaten garrison already inside its own friendly city stays.
+#[test]
+fn a_beaten_garrison_stays_in_its_own_city() {
+    let c = Camp::new("peninsula");
+    assert_code(&export_toledo(&c, &[]), 0);
+    let tpl = c.tmp.path().join("toledo.result.csv");
+    assert_code(&c.run(&["battle", "template", "T20-28.23", "--out", tpl.to_str().unwrap()]), 0);
+    assert_code(&apply(&c, &tpl, &["--winner", "allies", "--river-retreat", "no"]), 0);
+    assert_eq!(force_field(&c, "FR-TOL", "hex"), "28.23", "the garrison was marched out of Toledo");
+    let report = c.read("battles/T20-28.23/report.md");
+    assert!(
+        report.contains("- FR-TOL stays in Toledo (28.23): beaten inside a friendly city or fortress"),
+        "{report}"
+    );
+}

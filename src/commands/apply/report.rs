@@ -194,6 +194,17 @@ pub fn render(c: &Campaign, b: &BattleRecord, r: &ReportInput<'_>) -> String {
     for w in r.withdrawals {
         let p = &w.plan;
         match (&w.to, p.chosen.as_ref()) {
+            (Some(to), _) if *to == p.from => {
+                let _ = writeln!(
+                    s,
+                    "- {} stays in {}{}: beaten inside a friendly city or fortress, it may fall back into it \
+                     and stop (8.4) ({} legal destinations)",
+                    p.force,
+                    place(c, *to),
+                    if w.chosen_by_umpire { " (--withdraw-to)" } else { "" },
+                    p.destinations.len()
+                );
+            }
             (Some(to), _) => {
                 let dest = p.destinations.iter().find(|d| d.hex == *to);
                 let path: Vec<String> =
