@@ -200,6 +200,16 @@ pub struct AppliedResult {
     pub winner: Option<Side>,
 }
 
+/// A rule the umpire overruled for a battle (`export --overrule RULE`): the ruling stands,
+/// and the record keeps what the rule would have said.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Overruling {
+    /// Rule number, e.g. `2.5.3`.
+    pub rule: String,
+    /// The refusal the rule would have given.
+    pub refusal: String,
+}
+
 /// `battles/<id>/battle.json`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct BattleRecord {
@@ -227,6 +237,10 @@ pub struct BattleRecord {
     pub unavailable: Vec<String>,
     /// Light-cavalry reserves (8.7).
     pub reserves: Vec<Reserve>,
+    /// Rules the umpire overruled at export (`--overrule RULE`), with the refusal each
+    /// would have given.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub overruled: Vec<Overruling>,
     /// Map.
     pub map: MapRecord,
     /// SoW profile used.

@@ -1,5 +1,6 @@
 //! The campaign rules as pure functions over the model. Each function cites its rule.
 
+pub mod alcantara;
 pub mod battle;
 pub mod carryover;
 pub mod dice;

@@ -255,7 +255,7 @@ fn export_toledo(c: &Camp, extra: &[&str]) -> std::process::Output {
 #[test]
 fn a_beaten_garrison_stays_in_its_own_city() {
     let c = Camp::new("peninsula");
-    assert_code(&export_toledo(&c, &[]), 0);
+    assert_code(&export_toledo(&c, &["--overrule", "2.5.3"]), 0);
     let tpl = c.tmp.path().join("toledo.result.csv");
     assert_code(&c.run(&["battle", "template", "T20-28.23", "--out", tpl.to_str().unwrap()]), 0);
     assert_code(&apply(&c, &tpl, &["--winner", "allies", "--river-retreat", "no"]), 0);
@@ -263,6 +263,60 @@ fn a_beaten_garrison_stays_in_its_own_city() {
     let report = c.read("battles/T20-28.23/report.md");
     assert!(
         report.contains("- FR-TOL stays in Toledo (28.23): beaten inside a friendly city or fortress"),
+        "{report}"
+    );
+}
+
+/// Item 10: 2.5.3, "NO CROSSING between 28.23 and 28.24 is allowed if there are enemy forces
+/// of at least brigade strength in the other hex". Girón's division at 28.24 cannot attack the
+/// Toledo garrison (3 battalions) across the Puente de Alcántara; `--overrule 2.5.3` lets an
+/// umpire's ruling stand, recorded in the battle record and the report.
+#[test]
+fn no_battle_across_the_puente_de_alcantara_unless_the_umpire_overrules() {
+    let c = Camp::new("peninsula");
+    let before = c.snapshot();
+    let o = export_toledo(&c, &[]);
+    assert_code(&o, 1);
+    let e = stderr(&o);
+    assert!(e.contains("rule 2.5.3 (Puente de Alcántara): no crossing between 28.23 and 28.24"), "{e}");
+    assert!(
+        e.contains("SP-MAN at 28.24 would attack across the bridge against FR-TOL at 28.23 (3 battalions"),
+        "{e}"
+    );
+    assert!(e.contains("--overrule 2.5.3"), "{e}");
+    assert!(!c.tmp.path().join("out-toledo").exists());
+    assert_eq!(c.snapshot(), before, "campaign changed by a refused export");
+    let o = export_toledo(&c, &["--overrule", "9.9"]);
+    assert_code(&o, 1);
+    assert!(
+        stderr(&o).contains("--overrule 9.9: only rules 2.5.3 and 7.1.4 can be overruled"),
+        "{}",
+        stderr(&o)
+    );
+    assert_eq!(c.snapshot(), before);
+
+    // Below brigade strength (two battalions) the bridge can be forced.
+    let weak = Camp::new("peninsula");
+    let forces = weak.read("forces.csv");
+    weak.write(
+        "forces.csv",
+        &forces
+            .replace("FR-TOL-58B4,FR-TOL,battalion,58e Ligne 4th Bn,,Fr,light,510,,,,,,,,,\n", "")
+            .replace("FR-TOL-58B4,FR-TOL,battalion,58e Ligne 4th Bn,,Fr,line,510,,,,,,,,,\n", ""),
+    );
+    assert_code(&export_toledo(&weak, &[]), 0);
+
+    // The umpire's ruling stands and is recorded.
+    assert_code(&export_toledo(&c, &["--overrule", "2.5.3"]), 0);
+    let rec = record(&c, "T20-28.23");
+    assert_eq!(rec["overruled"][0]["rule"], "2.5.3");
+    assert!(rec["overruled"][0]["refusal"].as_str().unwrap().contains("Puente de Alcántara"));
+    let tpl = c.tmp.path().join("toledo.result.csv");
+    assert_code(&c.run(&["battle", "template", "T20-28.23", "--out", tpl.to_str().unwrap()]), 0);
+    assert_code(&apply(&c, &tpl, &["--winner", "french"]), 0);
+    let report = c.read("battles/T20-28.23/report.md");
+    assert!(
+        report.contains("Overruled by the umpire at export (rule 2.5.3): rule 2.5.3 (Puente de Alcántara)"),
         "{report}"
     );
 }

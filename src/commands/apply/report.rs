@@ -94,6 +94,9 @@ pub fn render(c: &Campaign, b: &BattleRecord, r: &ReportInput<'_>) -> String {
         r.verdict.explanation
     );
     let _ = writeln!(s, "Pursuit: {}\n", r.pursuit);
+    for o in &b.overruled {
+        let _ = writeln!(s, "Overruled by the umpire at export (rule {}): {}.\n", o.rule, o.refusal);
+    }
     if !r.missing.is_empty() {
         let _ = writeln!(
             s,

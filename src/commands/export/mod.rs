@@ -22,11 +22,12 @@ use crate::formats::sow::scenario::{
     row_ammo,
 };
 use crate::model::battle::{
-    BattleRecord, BattleState, ChainEntry, ExportedUnit, MapRecord, ObjectiveRecord, Participant, Reserve,
-    Role, RowKind,
+    BattleRecord, BattleState, ChainEntry, ExportedUnit, MapRecord, ObjectiveRecord, Overruling, Participant,
+    Reserve, Role, RowKind,
 };
 use crate::model::vocabulary::Vocabulary;
 use crate::model::{BattleMapChoice, Campaign, HexId, Side, StatusKind, Unit};
+use crate::rules::alcantara;
 use crate::rules::battle::{Combatants, WhoFightsOptions, who_fights};
 use crate::rules::dice::{Dice, SeededDice};
 use crate::rules::intel::{Participants, brief_sides};
@@ -71,6 +72,9 @@ pub struct JoinerSummary {
     /// Map edge.
     pub edge: String,
 }
+
+/// Rules an umpire may overrule at export (`--overrule RULE`).
+const OVERRULABLE: [&str; 2] = ["2.5.3", "7.1.4"];
 
 /// The map catalogue: the campaign's own `sow-maps/catalogue.csv`, else the shipped one.
 pub fn catalogue(dir: &CampaignDir) -> Result<Vec<CatalogueMap>> {
@@ -204,6 +208,28 @@ fn plan(dir: &CampaignDir, c: &Campaign, hex: HexId, a: &ExportHexArgs) -> Resul
         ))
         .into());
     }
+    // Rules that refuse the battle unless the umpire overrules them.
+    let overrule: BTreeSet<&str> = a.overrule.iter().map(|r| r.trim()).collect();
+    if let Some(r) = overrule.iter().find(|r| !OVERRULABLE.contains(*r)) {
+        return Err(Error::refused(format!(
+            "--overrule {r}: only rules {} can be overruled at export",
+            OVERRULABLE.join(" and ")
+        ))
+        .into());
+    }
+    let mut overruled = Vec::new();
+    let mut refuse = |rule: &str, why: Option<String>| -> std::result::Result<(), Error> {
+        let Some(why) = why else { return Ok(()) };
+        if overrule.contains(rule) {
+            overruled.push(Overruling { rule: rule.to_string(), refusal: why });
+            Ok(())
+        } else {
+            Err(Error::refused(format!(
+                "{why}; --overrule {rule} lets an umpire's ruling stand; nothing written"
+            )))
+        }
+    };
+    refuse(alcantara::RULE, alcantara::crossing_refusal(c, &who.participants, who.attacker))?;
     let all_forces: Vec<String> = who.participants.iter().map(|p| p.force.clone()).collect();
     let mut reserves = Vec::new();
     for r in &a.reserve {
@@ -483,6 +509,7 @@ fn plan(dir: &CampaignDir, c: &Campaign, hex: HexId, a: &ExportHexArgs) -> Resul
         excluded: who.excluded.clone(),
         unavailable,
         reserves,
+        overruled,
         map: map.clone(),
         profile: profile.name.clone(),
         seed: c.config.seed,

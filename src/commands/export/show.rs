@@ -20,6 +20,7 @@ pub(super) fn print_plan(plan: &ExportPlan, json: bool) -> Result<()> {
             "attacker": r.attacker,
             "participants": r.participants,
             "reserves": r.reserves,
+            "overruled": r.overruled,
             "files": r.files.keys().collect::<Vec<_>>(),
         }));
     }
@@ -50,6 +51,9 @@ pub(super) fn print_plan(plan: &ExportPlan, json: bool) -> Result<()> {
     }
     for x in &r.excluded {
         println!("  excluded: {x}");
+    }
+    for o in &r.overruled {
+        println!("  overruled by the umpire ({}): {}", o.rule, o.refusal);
     }
     for res in &r.reserves {
         println!("  reserve (8.7): {} {} ({} squadrons, {} men)", res.unit, res.name, res.squadrons, res.men);
