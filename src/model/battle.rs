@@ -235,6 +235,10 @@ pub struct BattleRecord {
     pub excluded: Vec<String>,
     /// Units left out as unavailable (6.5.2.4).
     pub unavailable: Vec<String>,
+    /// The defender's units beyond a fortress-town's (or the Alcázar's) 10,000 men, outside
+    /// its walls and out of the battle (2.5.1, 2.5.3).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub outside_walls: Vec<String>,
     /// Light-cavalry reserves (8.7).
     pub reserves: Vec<Reserve>,
     /// Rules the umpire overruled at export (`--overrule RULE`), with the refusal each

@@ -42,12 +42,16 @@ pub struct Participants {
     pub forces: Vec<String>,
     /// Subtrees held back as a light-cavalry reserve (8.7): they scout, but do not fight.
     pub reserves: Vec<String>,
+    /// Units that stay out of the battle without scouting for it either way: the defender's
+    /// men beyond a fortress's maximum garrison, outside its walls (2.5.1). They count in
+    /// neither side's reported strength.
+    pub outside: Vec<String>,
 }
 
 impl Participants {
     /// Forces that all fight, with no reserve.
     pub fn fighting(forces: &[String]) -> Self {
-        Participants { forces: forces.to_vec(), reserves: Vec::new() }
+        Participants { forces: forces.to_vec(), ..Participants::default() }
     }
 
     /// Every id that scores 8.5 points: the forces and the reserves.
@@ -81,7 +85,8 @@ fn available(c: &Campaign, u: &Unit) -> bool {
 
 /// Rows that fight: under `forces`, not under a reserve.
 fn fighting_rows<'a>(c: &'a Campaign, side: &Participants) -> Vec<&'a Unit> {
-    let held: BTreeSet<&str> = rows_under(c, &side.reserves).into_iter().map(|u| u.id.as_str()).collect();
+    let mut held: BTreeSet<&str> = rows_under(c, &side.reserves).into_iter().map(|u| u.id.as_str()).collect();
+    held.extend(side.outside.iter().map(String::as_str));
     rows_under(c, &side.forces).into_iter().filter(|u| !held.contains(u.id.as_str())).collect()
 }
 

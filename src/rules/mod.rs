@@ -5,6 +5,7 @@ pub mod battle;
 pub mod carryover;
 pub mod dice;
 pub mod finality;
+pub mod garrison;
 pub mod intel;
 pub mod map_choice;
 pub mod movement;

@@ -320,3 +320,42 @@ fn no_battle_across_the_puente_de_alcantara_unless_the_umpire_overrules() {
         "{report}"
     );
 }
+
+/// Item 12: 2.5.1, "The maximum garrison a fortress-town may hold is 10,000 men", and the
+/// Alcázar has "minimum and maximum troop capacities equivalent to a fortress-town" (2.5.3).
+/// `check` flags a garrison above it; a battle there fields at most 10,000 men inside.
+#[test]
+fn a_fortress_town_holds_at_most_ten_thousand_men() {
+    let c = Camp::new("peninsula");
+    let mut forces = c.read("forces.csv");
+    // Twenty more battalions of 500 in Toledo: 1,570 + 10,000 = 11,570 men.
+    for i in 1..=20 {
+        forces.push_str(&format!(
+            "FR-TOL-X{i:02},FR-TOL,battalion,Bataillon de marche {i},,Fr,line,500,,,,,,,,,\n"
+        ));
+    }
+    c.write("forces.csv", &forces);
+    let o = c.run(&["check"]);
+    assert_code(&o, 0);
+    assert!(
+        stderr(&o).contains(
+            "warning: forces.csv: Toledo (28.23) holds 11570 men of the French (FR-TOL); a citadel like \
+             Toledo's Alcázar holds at most 10000 (rule 2.5.3)"
+        ),
+        "{}",
+        stderr(&o)
+    );
+    assert_code(&export_toledo(&c, &["--overrule", "2.5.3"]), 0);
+    let rec = record(&c, "T20-28.23");
+    let inside: u64 = rec["units"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|u| u["force"] == "FR-TOL")
+        .map(|u| u["men"].as_u64().unwrap())
+        .sum();
+    assert_eq!(inside, 9570, "1,570 + 16 battalions of 500; the 17th would pass 10,000");
+    let outside: Vec<&str> =
+        rec["outside_walls"].as_array().unwrap().iter().map(|v| v.as_str().unwrap()).collect();
+    assert_eq!(outside, ["FR-TOL-X17", "FR-TOL-X18", "FR-TOL-X19", "FR-TOL-X20"]);
+}

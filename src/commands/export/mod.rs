@@ -30,6 +30,7 @@ use crate::model::{BattleMapChoice, Campaign, HexId, Side, StatusKind, Unit};
 use crate::rules::alcantara;
 use crate::rules::battle::{Combatants, WhoFightsOptions, who_fights};
 use crate::rules::dice::{Dice, SeededDice};
+use crate::rules::garrison::outside_the_walls;
 use crate::rules::intel::{Participants, brief_sides};
 use crate::rules::map_choice::{CatalogueMap, choose_map, hex_features, under_garrisoned_assault};
 use crate::rules::reserve::validate_reserve;
@@ -239,7 +240,10 @@ fn plan(dir: &CampaignDir, c: &Campaign, hex: HexId, a: &ExportHexArgs) -> Resul
         }
         reserves.push(res);
     }
-    let (skip, unavailable) = skipped(c, &all_forces, &reserves);
+    let (mut skip, unavailable) = skipped(c, &all_forces, &reserves);
+    // A fortress-town or the Alcázar holds at most 10,000 men (2.5.1, 2.5.3).
+    let outside_walls = outside_the_walls(c, hex, who.attacker.enemy(), &all_forces, &skip);
+    skip.extend(outside_walls.iter().cloned());
 
     // Battle id and pending battles: one contact, one battle. A force already in a pending
     // battle cannot be exported into another; `--replace` replaces that battle only.
@@ -470,6 +474,7 @@ fn plan(dir: &CampaignDir, c: &Campaign, hex: HexId, a: &ExportHexArgs) -> Resul
         let part = |s: Side| Participants {
             forces: participants.iter().filter(|p| p.side == s).map(|p| p.force.clone()).collect(),
             reserves: reserves.iter().filter(|r| r.side == s).map(|r| r.unit.clone()).collect(),
+            outside: outside_walls.clone(),
         };
         let b = brief_sides(c, &id, hex, side, &part(side), &part(side.enemy()), &mut dice);
         briefings.push((side, b.to_markdown(), b.to_umpire_markdown()));
@@ -508,6 +513,7 @@ fn plan(dir: &CampaignDir, c: &Campaign, hex: HexId, a: &ExportHexArgs) -> Resul
         participants: participants.clone(),
         excluded: who.excluded.clone(),
         unavailable,
+        outside_walls,
         reserves,
         overruled,
         map: map.clone(),

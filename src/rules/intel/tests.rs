@@ -298,7 +298,8 @@ fn more_points_advise_brigades_and_fewer_hide_them() {
 fn an_enemy_reserve_scouts_but_is_not_reported() {
     let c = campaign();
     let own = Participants::fighting(&ids(&["fr1", "fr2"]));
-    let enemy = Participants { forces: ids(&["al1", "al2"]), reserves: ids(&["al1c"]) };
+    let enemy =
+        Participants { forces: ids(&["al1", "al2"]), reserves: ids(&["al1c"]), ..Participants::default() };
     let mut dice = ScriptedDice::new([3, 3]);
     let b = brief_sides(&c, "T5-03.03", hex("03.03"), Side::French, &own, &enemy, &mut dice);
     assert_eq!(b.enemy_points.total, 11, "the 20th Light Dragoons still score their 4 points");
