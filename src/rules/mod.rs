@@ -2,6 +2,7 @@
 
 pub mod alcantara;
 pub mod battle;
+pub mod capitulation;
 pub mod carryover;
 pub mod dice;
 pub mod finality;

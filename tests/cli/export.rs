@@ -352,7 +352,20 @@ fn an_assault_on_an_under_garrisoned_fortress_gets_a_town_map() {
     assert_code(&o, 0);
     let j: Value = serde_json::from_slice(&o.stdout).unwrap();
     assert!(!j["map_reason"].as_str().unwrap().contains("7.1.4"), "a full garrison is no 7.1.4 assault");
-    let (o, _) = export(&c, &["28.23", "--overrule", "2.5.3", "--attacker", "allies", "--dry-run", "--json"]);
+    let (o, _) = export(
+        &c,
+        &[
+            "28.23",
+            "--overrule",
+            "2.5.3",
+            "--overrule",
+            "7.1.4",
+            "--attacker",
+            "allies",
+            "--dry-run",
+            "--json",
+        ],
+    );
     assert_code(&o, 0);
     let j: Value = serde_json::from_slice(&o.stdout).unwrap();
     assert!(j["map_reason"].as_str().unwrap().contains("7.1.4"), "{}", j["map_reason"]);

@@ -359,3 +359,67 @@ fn a_fortress_town_holds_at_most_ten_thousand_men() {
         rec["outside_walls"].as_array().unwrap().iter().map(|v| v.as_str().unwrap()).collect();
     assert_eq!(outside, ["FR-TOL-X17", "FR-TOL-X18", "FR-TOL-X19", "FR-TOL-X20"]);
 }
+
+/// Toledo's garrison weakened to 3 × 150 = 450 men, below the Alcázar's minimum of 500.
+fn weak_toledo(c: &Camp) {
+    let forces = c.read("forces.csv");
+    let weak: String = forces
+        .lines()
+        .map(|l| {
+            if l.starts_with("FR-TOL-") && l.contains(",battalion,") {
+                let mut f: Vec<&str> = l.split(',').collect();
+                f[7] = "150";
+                f.join(",")
+            } else {
+                l.to_string()
+            }
+        })
+        .collect::<Vec<_>>()
+        .join("\n");
+    c.write("forces.csv", &(weak + "\n"));
+}
+
+/// Item 11: 7.1.4, fortresses below their minimum garrison "will capitulate after 1 turn if
+/// the Investing force is at least four times greater". Girón's 3,770 men against the
+/// Alcázar's 450: export refuses with the rule; `--overrule 7.1.4` fights it on a town map.
+/// A map already stored for the hex wins over 7.1.4's town map (8.4).
+#[test]
+fn an_under_garrisoned_fortress_facing_four_times_its_men_capitulates_instead_of_fighting() {
+    let c = Camp::new("peninsula");
+    weak_toledo(&c);
+    let before = c.snapshot();
+    let o = export_toledo(&c, &["--overrule", "2.5.3"]);
+    assert_code(&o, 1);
+    let e = stderr(&o);
+    assert!(
+        e.contains(
+            "rule 7.1.4: Toledo (28.23) is held by 450 men, fewer than its minimum garrison of 500 (2.5), \
+             and the investing Allies have 3770, at least four times as many: it capitulates after 1 turn"
+        ),
+        "{e}"
+    );
+    assert!(e.contains("--overrule 7.1.4"), "{e}");
+    assert_eq!(c.snapshot(), before, "campaign changed by a refused export");
+    assert_code(&export_toledo(&c, &["--overrule", "2.5.3", "--overrule", "7.1.4"]), 0);
+    let rec = record(&c, "T20-28.23");
+    assert!(rec["map"]["reason"].as_str().unwrap().contains("7.1.4"), "{}", rec["map"]["reason"]);
+    let rules: Vec<&str> =
+        rec["overruled"].as_array().unwrap().iter().map(|o| o["rule"].as_str().unwrap()).collect();
+    assert_eq!(rules, ["2.5.3", "7.1.4"]);
+
+    // With a map already stored for the hex, 8.4's "same map" wins and the reason says so.
+    let c = Camp::new("peninsula");
+    weak_toledo(&c);
+    c.write("map/battle-maps.csv", "hex,map,orientation,battle\n28.23,2_DD_RT,90,T12-28.23\n");
+    assert_code(&export_toledo(&c, &["--overrule", "2.5.3", "--overrule", "7.1.4"]), 0);
+    let rec = record(&c, "T20-28.23");
+    assert_eq!(rec["map"]["id"], "2_DD_RT");
+    assert!(
+        rec["map"]["reason"]
+            .as_str()
+            .unwrap()
+            .contains("7.1.4) would take a town map, but 8.4's stored map wins"),
+        "{}",
+        rec["map"]["reason"]
+    );
+}

@@ -27,13 +27,13 @@ use crate::model::battle::{
 };
 use crate::model::vocabulary::Vocabulary;
 use crate::model::{BattleMapChoice, Campaign, HexId, Side, StatusKind, Unit};
-use crate::rules::alcantara;
 use crate::rules::battle::{Combatants, WhoFightsOptions, who_fights};
 use crate::rules::dice::{Dice, SeededDice};
 use crate::rules::garrison::outside_the_walls;
 use crate::rules::intel::{Participants, brief_sides};
 use crate::rules::map_choice::{CatalogueMap, choose_map, hex_features, under_garrisoned_assault};
 use crate::rules::reserve::validate_reserve;
+use crate::rules::{alcantara, capitulation};
 use crate::store::battles::{briefing_path, record_bytes, record_path};
 use crate::store::profile::load_profile;
 use crate::store::{CampaignDir, CampaignLock, Commit, atomic_write};
@@ -231,6 +231,7 @@ fn plan(dir: &CampaignDir, c: &Campaign, hex: HexId, a: &ExportHexArgs) -> Resul
         }
     };
     refuse(alcantara::RULE, alcantara::crossing_refusal(c, &who.participants, who.attacker))?;
+    refuse(capitulation::RULE, capitulation::capitulation_refusal(c, hex, &who.participants, who.attacker))?;
     let all_forces: Vec<String> = who.participants.iter().map(|p| p.force.clone()).collect();
     let mut reserves = Vec::new();
     for r in &a.reserve {
@@ -336,11 +337,23 @@ fn plan(dir: &CampaignDir, c: &Campaign, hex: HexId, a: &ExportHexArgs) -> Resul
                 ))
                 .into());
             }
+            // 8.4's "will use the same map" wins over 7.1.4's town map, which the investing
+            // player "may" use.
+            let town_asked = under_garrisoned_assault(c, hex, defender, defender_men_here);
             MapRecord {
                 id: stored.map.clone(),
                 orientation: stored.orientation,
                 reused: true,
-                reason: format!("stored for {hex} by battle {} (rule 8.4)", stored.battle),
+                reason: format!(
+                    "stored for {hex} by battle {} (rule 8.4){}",
+                    stored.battle,
+                    if town_asked {
+                        "; an assault on an under-garrisoned fortress (7.1.4) would take a town map, but \
+                         8.4's stored map wins"
+                    } else {
+                        ""
+                    }
+                ),
                 features: hex_features(c, hex).into_iter().collect(),
             }
         }
