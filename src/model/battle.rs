@@ -200,6 +200,20 @@ pub struct AppliedResult {
     pub winner: Option<Side>,
 }
 
+/// The line of retreat of the side that tried to avoid battle (rule 8.2): from the battle hex
+/// toward its depot.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct LineOfRetreat {
+    /// The side avoiding battle.
+    pub side: Side,
+    /// The depot it retreats toward.
+    pub toward: String,
+    /// The depot's hex.
+    pub hex: HexId,
+    /// Campaign bearing from the battle hex, degrees clockwise from north.
+    pub bearing: f64,
+}
+
 /// A rule the umpire overruled for a battle (`export --overrule RULE`): the ruling stands,
 /// and the record keeps what the rule would have said.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -229,6 +243,9 @@ pub struct BattleRecord {
     pub attacker_reason: String,
     /// Side that tried to refuse battle (8.2), if any.
     pub avoiding: Option<Side>,
+    /// That side's line of retreat (8.2), when its depot is known.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub line_of_retreat: Option<LineOfRetreat>,
     /// Principals and joiners.
     pub participants: Vec<Participant>,
     /// Forces left out by `--exclude`.

@@ -1,6 +1,7 @@
 //! The campaign rules as pure functions over the model. Each function cites its rule.
 
 pub mod alcantara;
+pub mod avoidance;
 pub mod battle;
 pub mod capitulation;
 pub mod carryover;

@@ -423,3 +423,62 @@ fn an_under_garrisoned_fortress_facing_four_times_its_men_capitulates_instead_of
         rec["map"]["reason"]
     );
 }
+
+/// Item 1: 8.2, a battle forced on a side that declined it is set up "by placing the attacker
+/// partly across his line of retreat and in extremely close proximity". At Medellín the
+/// French attack from the battle hex itself; the Allies' line of retreat runs from 18.28
+/// toward their depot, Badajoz (13.29). Positions are checked, not only that files differ.
+#[test]
+fn an_avoided_battle_puts_the_attacker_partly_across_the_line_of_retreat_close_by() {
+    let c = Camp::new("peninsula");
+    export_medellin(&c, &["--avoiding", "allies"]);
+    let rec = record(&c, "T20-18.28");
+    let line = &rec["line_of_retreat"];
+    assert_eq!((line["toward"].as_str(), line["hex"].as_str()), (Some("Badajoz"), Some("13.29")));
+    let bearing = line["bearing"].as_f64().unwrap();
+    assert!((240.0..290.0).contains(&bearing), "Badajoz lies west-southwest of Medellín: {bearing}");
+
+    // Map geometry: the world is the map's multiplier × 8; bearings turn with the orientation.
+    let map = rec["map"]["id"].as_str().unwrap();
+    let catalogue = std::fs::read_to_string(repo().join("sow-maps/catalogue.csv")).unwrap();
+    let row = catalogue.lines().find(|l| l.starts_with(&format!("{map},"))).unwrap();
+    let world: f64 = row.split(',').nth(2).unwrap().parse::<f64>().unwrap() * 8.0;
+    let retreat = (bearing + rec["map"]["orientation"].as_f64().unwrap()).to_radians();
+    let (ux, uz) = (-retreat.cos(), retreat.sin());
+
+    // Unit positions of the French principal (FR-I) and of the Allied principals (SP-EXT…).
+    let unit_of: std::collections::BTreeMap<String, String> = rec["chains"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|e| e["kind"] == "unit")
+        .map(|e| (e["id"].as_str().unwrap().to_string(), e["unit"].as_str().unwrap().to_string()))
+        .collect();
+    let bytes = std::fs::read(c.tmp.path().join("out/Scenarios/T20-18.28/scenario.csv")).unwrap();
+    let text: String = bytes.iter().map(|&b| b as char).collect();
+    let rows: Vec<Vec<&str>> =
+        text.split("\r\n").skip(1).filter(|l| !l.is_empty()).map(|l| l.split(',').collect()).collect();
+    let at = |prefix: &str| -> Vec<(f64, f64)> {
+        rows.iter()
+            .filter(|r| unit_of.get(r[6]).is_some_and(|u| u.starts_with(prefix)))
+            .map(|r| (r[16].parse().unwrap(), r[17].parse().unwrap()))
+            .collect()
+    };
+    let (fr, al) = (at("FR-I-"), at("SP-EXT"));
+    let n = al.len() as f64;
+    let centre = al.iter().fold((0.0, 0.0), |a, p| (a.0 + p.0 / n, a.1 + p.1 / n));
+    // Close proximity: every French unit within a quarter of the map of the Allied centre.
+    let far =
+        fr.iter().map(|p| ((p.0 - centre.0).powi(2) + (p.1 - centre.1).powi(2)).sqrt()).fold(0.0, f64::max);
+    assert!(far < world / 4.0, "the attacker stands {far:.0} from the avoiding side on a {world:.0} map");
+    // Partly across the line of retreat: a share of the French stands beyond the Allied centre
+    // toward Badajoz, the rest on the near side.
+    let along: Vec<f64> = fr.iter().map(|p| (p.0 - centre.0) * ux + (p.1 - centre.1) * uz).collect();
+    let across = along.iter().filter(|&&d| d >= world / 2.0 * 0.15 / 2.0).count();
+    let near = along.iter().filter(|&&d| d <= 0.0).count();
+    assert!(
+        across * 4 >= fr.len() && near * 4 >= fr.len(),
+        "across {across}, near {near} of {}: {along:?}",
+        fr.len()
+    );
+}

@@ -27,6 +27,7 @@ use crate::model::battle::{
 };
 use crate::model::vocabulary::Vocabulary;
 use crate::model::{BattleMapChoice, Campaign, HexId, Side, StatusKind, Unit};
+use crate::rules::avoidance::line_of_retreat;
 use crate::rules::battle::{Combatants, WhoFightsOptions, who_fights};
 use crate::rules::dice::{Dice, SeededDice};
 use crate::rules::garrison::outside_the_walls;
@@ -411,7 +412,15 @@ fn plan(dir: &CampaignDir, c: &Campaign, hex: HexId, a: &ExportHexArgs) -> Resul
     }
 
     // Deployment.
-    let anchors = anchors(c, &participants, who.attacker, a.avoiding, map.orientation, world);
+    let line_of_retreat = a.avoiding.and_then(|av| line_of_retreat(c, hex, &participants, av));
+    let anchors = anchors(
+        &participants,
+        who.attacker,
+        a.avoiding,
+        line_of_retreat.as_ref().map(|l| l.bearing),
+        map.orientation,
+        world,
+    );
     deploy(&mut rows, &anchors, world, 30.0);
 
     // Objectives.
@@ -523,6 +532,7 @@ fn plan(dir: &CampaignDir, c: &Campaign, hex: HexId, a: &ExportHexArgs) -> Resul
         attacker: who.attacker,
         attacker_reason: who.attacker_reason.clone(),
         avoiding: a.avoiding,
+        line_of_retreat,
         participants: participants.clone(),
         excluded: who.excluded.clone(),
         unavailable,
