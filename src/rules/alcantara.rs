@@ -73,3 +73,17 @@ pub fn crossing_refusal(c: &Campaign, participants: &[Participant], attacker: Si
     }
     None
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn brigade_strength_is_three_battalions_or_four_squadrons() {
+        // 2.1.1: "a minimum of 3 infantry battalions or 2 dragoon cavalry regiments (4 squadrons)".
+        assert!(of_brigade_strength((3, 0)));
+        assert!(of_brigade_strength((0, 4)));
+        assert!(!of_brigade_strength((2, 3)));
+        assert_eq!(bridge_hexes(), (HexId::new(28, 23), HexId::new(28, 24)));
+    }
+}

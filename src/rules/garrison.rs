@@ -107,3 +107,16 @@ pub fn outside_the_walls(
     }
     out
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_fortress_town_and_the_alcazar_hold_at_most_ten_thousand_men() {
+        assert_eq!(maximum_garrison(SettlementKind::FortressTown, false), Some(10_000), "2.5.1");
+        assert_eq!(maximum_garrison(SettlementKind::City, true), Some(10_000), "2.5.3, the Alcázar");
+        assert_eq!(maximum_garrison(SettlementKind::FortressCity, false), None, "2.5.2: no maximum");
+        assert_eq!(maximum_garrison(SettlementKind::City, false), None);
+    }
+}

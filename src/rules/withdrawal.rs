@@ -727,6 +727,50 @@ mod tests {
     }
 
     #[test]
+    fn a_loser_inside_a_friendly_fortress_may_stay_there() {
+        // 8.4: "unless a city or fortress is to his rear when he may fall back into it and stop".
+        let c = road()
+            .settlement("Plaza", "10.06", "fortress-town", "Sp")
+            .force("fr", "division", "Fr", "10.05", &["line"])
+            .force("sp", "brigade", "Sp", "10.06", &["line"])
+            .build();
+        let p = plan(&c, "sp", "fr");
+        let stay = p.chosen.as_ref().unwrap();
+        assert_eq!((stay.hex, stay.road_hexes, stay.stop_in.as_deref()), (h("10.06"), 0, Some("Plaza")));
+        assert!(p.destinations.len() > 1, "the roads away stay legal");
+        // An enemy-held or hostile place is no refuge.
+        let c = road()
+            .settlement("Plaza", "10.06", "fortress-town", "Fr")
+            .force("fr", "division", "Fr", "10.05", &["line"])
+            .force("sp", "brigade", "Sp", "10.06", &["line"])
+            .build();
+        assert_ne!(plan(&c, "sp", "fr").chosen.map(|d| d.hex), Some(h("10.06")));
+    }
+
+    #[test]
+    fn no_withdrawal_crosses_the_puente_de_alcantara_into_an_enemy_brigade() {
+        // 2.5.3: no crossing between 28.23 and 28.24 with enemy forces of at least brigade
+        // strength in the other hex; a withdrawal never enters an enemy-held hex.
+        let c = Builder::default()
+            .column_road(28, 15, 29, "major")
+            .force("fr", "division", "Fr", "28.26", &["line"])
+            .force("tol", "brigade", "Fr", "28.23", &["line", "line", "line"])
+            .force("sp", "division", "Sp", "28.24", &["line"])
+            .build();
+        let p = plan(&c, "sp", "fr");
+        assert!(p.destinations.iter().all(|d| !d.path.contains(&h("28.23"))), "{:?}", p.destinations);
+        assert!(refused(&p, "28.23").contains("holds the enemy force tol"));
+    }
+
+    #[test]
+    fn rivers_are_listed_for_a_sentence() {
+        let r = |v: &[&str]| river_list(&v.iter().map(|s| s.to_string()).collect::<Vec<_>>());
+        assert_eq!(r(&["Rio Guadiana"]), "Rio Guadiana");
+        assert_eq!(r(&["Rio Guadiana", "Rio Tajo"]), "Rio Guadiana and the Rio Tajo");
+        assert_eq!(r(&["A", "B", "C"]), "A, the B and the C");
+    }
+
+    #[test]
     fn check_destination_refuses_a_hex_nearer_the_victor() {
         let c = road()
             .force("fr", "division", "Fr", "10.05", &["line"])
