@@ -27,3 +27,27 @@ pub fn line_of_retreat(
         })
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::battle::{WhoFightsOptions, who_fights};
+    use crate::rules::movement::testing::{Builder, h};
+
+    #[test]
+    fn the_line_of_retreat_runs_from_the_battle_hex_toward_the_depot() {
+        let c = Builder::default()
+            .column_road(10, 0, 29, "major")
+            .settlement("Base", "10.20", "city", "Sp")
+            .force("fr", "division", "Fr", "10.05", &["line"])
+            .force("sp", "division", "Sp", "10.06", &["line"])
+            .depot("sp", "Base")
+            .build();
+        let opts = WhoFightsOptions { attacker: Some(Side::French), ..Default::default() };
+        let who = who_fights(&c, h("10.05"), &opts).unwrap();
+        let line = line_of_retreat(&c, h("10.05"), &who.participants, Side::Allies).unwrap();
+        assert_eq!((line.toward.as_str(), line.hex), ("Base", h("10.20")));
+        assert!((line.bearing - 180.0).abs() < 1e-6, "due south: {}", line.bearing);
+        assert!(line_of_retreat(&c, h("10.05"), &who.participants, Side::French).is_none(), "no depot");
+    }
+}

@@ -48,3 +48,33 @@ pub fn capitulation_refusal(
          after 1 turn rather than fighting (settled by the turn's siege rules)"
     ))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::battle::{WhoFightsOptions, who_fights};
+    use crate::rules::movement::testing::{Builder, h};
+
+    fn refusal(investing_battalions: usize) -> Option<String> {
+        let arms = vec!["line"; investing_battalions];
+        let c = Builder::default()
+            .column_road(10, 0, 29, "major")
+            .settlement("Plaza", "10.06", "fortress-city", "Sp")
+            .force("fr", "division", "Fr", "10.05", &arms)
+            .force("sp", "brigade", "Sp", "10.06", &["line"])
+            .build();
+        let who = who_fights(&c, h("10.06"), &WhoFightsOptions::default()).unwrap();
+        assert_eq!(who.attacker, Side::French);
+        capitulation_refusal(&c, h("10.06"), &who.participants, who.attacker)
+    }
+
+    #[test]
+    fn four_times_the_garrison_makes_an_under_garrisoned_fortress_capitulate() {
+        // 500 men hold a fortress-city that needs 2,000 (2.5.2): 4 × 500 = 2,000 capitulate it.
+        let why = refusal(4).unwrap();
+        assert!(why.contains("held by 500 men, fewer than its minimum garrison of 2000"), "{why}");
+        assert!(why.contains("the investing French have 2000"), "{why}");
+        // 1,500 is weaker: the battle may be fought, on a town map.
+        assert_eq!(refusal(3), None);
+    }
+}
