@@ -284,6 +284,10 @@ pub struct ExportHexArgs {
     /// The side that tried to refuse battle (rule 8.2).
     #[arg(long, value_name = "french|allies")]
     pub avoiding: Option<crate::model::Side>,
+    /// Let the umpire's ruling stand against a rule that would refuse this battle (2.5.3,
+    /// 7.1.4; repeatable); recorded in the battle record and the report.
+    #[arg(long, value_name = "RULE")]
+    pub overrule: Vec<String>,
     /// SoW profile for this export (default: the campaign's).
     #[arg(long)]
     pub profile: Option<String>,

@@ -3,15 +3,41 @@
 use anyhow::Result;
 
 use crate::error::Error;
+use crate::rules::garrison::over_maximum;
 use crate::store::CampaignDir;
 
 /// Runs `check`.
 pub fn run(dir: &CampaignDir, json: bool) -> Result<()> {
     match dir.load() {
         Ok(c) => {
+            // Warnings: the campaign is valid, but a rule is strained.
+            let warnings: Vec<String> = over_maximum(&c)
+                .iter()
+                .map(|o| {
+                    format!(
+                        "forces.csv: {} ({}) holds {} men of the {} ({}); a {} holds at most {} (rule {}): \
+                         in a battle there the men beyond stay outside its walls",
+                        o.settlement,
+                        o.hex,
+                        o.men,
+                        o.side,
+                        o.forces.join(", "),
+                        if c.map.settlements_in(o.hex).iter().any(|s| s.citadel) {
+                            "citadel like Toledo's Alcázar"
+                        } else {
+                            "fortress-town"
+                        },
+                        o.maximum,
+                        if c.map.settlements_in(o.hex).iter().any(|s| s.citadel) { "2.5.3" } else { "2.5.1" }
+                    )
+                })
+                .collect();
             if json {
-                super::print_json(&serde_json::json!({ "ok": true, "problems": [] }))?;
+                super::print_json(&serde_json::json!({ "ok": true, "problems": [], "warnings": warnings }))?;
             } else {
+                for w in &warnings {
+                    crate::errln!("warning: {w}");
+                }
                 crate::outln!(
                     "{}: campaign '{}' is valid: {} forces, {} rows of order of battle, {} settlements",
                     dir.root().display(),

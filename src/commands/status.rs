@@ -4,6 +4,7 @@ use anyhow::Result;
 use serde::Serialize;
 
 use crate::model::{Side, Strength};
+use crate::rules::score::french_battle_tests;
 use crate::rules::zoc::contacts;
 use crate::store::CampaignDir;
 
@@ -34,6 +35,7 @@ pub fn run(dir: &CampaignDir, json: bool) -> Result<()> {
         })
         .collect();
     let list = contacts(&c);
+    let tests = french_battle_tests(&c.score);
     if json {
         return super::print_json(&serde_json::json!({
             "campaign": c.config.name,
@@ -43,6 +45,7 @@ pub fn run(dir: &CampaignDir, json: bool) -> Result<()> {
             "campaign_year": turn.campaign_year(),
             "forces": forces,
             "contacts": list,
+            "french_battle_tests": tests,
             "battles": dir.battles()?.iter().map(|b| serde_json::json!({"battle": b.id, "state": b.state})).collect::<Vec<_>>(),
         }));
     }
@@ -60,6 +63,17 @@ pub fn run(dir: &CampaignDir, json: bool) -> Result<()> {
         pending.len(),
         if pending.is_empty() { String::new() } else { format!(" ({})", pending.join(", ")) }
     );
+    for t in &tests {
+        crate::outln!(
+            "campaign year {}: the French won {}, lost {}, drew {} battles; rule 4.0's test (won more \
+             than lost or drawn): {}",
+            t.year,
+            t.won,
+            t.lost,
+            t.drawn,
+            if t.met { "met" } else { "not met" }
+        );
+    }
     for side in [Side::French, Side::Allies] {
         let mut total = Strength::default();
         let mine: Vec<&ForceLine> = forces.iter().filter(|f| f.side == side).collect();

@@ -623,9 +623,6 @@ impl<'g> UnitBuilder<'g> {
                     if a.class() != ArmClass::Artillery && guns.unwrap_or(0) > 0 {
                         f.problem("guns", format!("guns on a {a} unit: only artillery has guns"));
                     }
-                    if a.class() == ArmClass::Artillery && guns.unwrap_or(0) == 0 {
-                        f.problem("guns", "a battery without guns");
-                    }
                     if a.class() == ArmClass::Cavalry
                         && squadrons.unwrap_or(0) == 0
                         && level != Level::Squadron

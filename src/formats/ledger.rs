@@ -15,7 +15,7 @@ pub const SCORE: &str = "score.csv";
 /// Columns of `returns.csv`.
 pub const RETURN_COLUMNS: [&str; 5] = ["turn", "unit", "men", "kind", "battle"];
 /// Columns of `score.csv`.
-pub const SCORE_COLUMNS: [&str; 8] = [
+pub const SCORE_COLUMNS: [&str; 9] = [
     "year",
     "side",
     "battles_won",
@@ -24,6 +24,7 @@ pub const SCORE_COLUMNS: [&str; 8] = [
     "prisoners_taken",
     "guns_captured",
     "battle_score",
+    "french_battle_test",
 ];
 
 /// Parses `returns.csv`, read as a table.
@@ -119,6 +120,17 @@ pub fn write_score(rows: &[ScoreRow], dialect: Dialect) -> Vec<u8> {
                 r.prisoners_taken.to_string(),
                 r.guns_captured.to_string(),
                 r.battle_score().to_string(),
+                match r.side {
+                    Side::French => {
+                        let met = crate::rules::score::french_battles_succeed(
+                            r.battles_won,
+                            r.battles_lost,
+                            r.battles_drawn,
+                        );
+                        if met { "met" } else { "not met" }.to_string()
+                    }
+                    Side::Allies => String::new(),
+                },
             ]
         }),
     )

@@ -200,6 +200,30 @@ pub struct AppliedResult {
     pub winner: Option<Side>,
 }
 
+/// The line of retreat of the side that tried to avoid battle (rule 8.2): from the battle hex
+/// toward its depot.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct LineOfRetreat {
+    /// The side avoiding battle.
+    pub side: Side,
+    /// The depot it retreats toward.
+    pub toward: String,
+    /// The depot's hex.
+    pub hex: HexId,
+    /// Campaign bearing from the battle hex, degrees clockwise from north.
+    pub bearing: f64,
+}
+
+/// A rule the umpire overruled for a battle (`export --overrule RULE`): the ruling stands,
+/// and the record keeps what the rule would have said.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Overruling {
+    /// Rule number, e.g. `2.5.3`.
+    pub rule: String,
+    /// The refusal the rule would have given.
+    pub refusal: String,
+}
+
 /// `battles/<id>/battle.json`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct BattleRecord {
@@ -219,14 +243,25 @@ pub struct BattleRecord {
     pub attacker_reason: String,
     /// Side that tried to refuse battle (8.2), if any.
     pub avoiding: Option<Side>,
+    /// That side's line of retreat (8.2), when its depot is known.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub line_of_retreat: Option<LineOfRetreat>,
     /// Principals and joiners.
     pub participants: Vec<Participant>,
     /// Forces left out by `--exclude`.
     pub excluded: Vec<String>,
     /// Units left out as unavailable (6.5.2.4).
     pub unavailable: Vec<String>,
+    /// The defender's units beyond a fortress-town's (or the Alcázar's) 10,000 men, outside
+    /// its walls and out of the battle (2.5.1, 2.5.3).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub outside_walls: Vec<String>,
     /// Light-cavalry reserves (8.7).
     pub reserves: Vec<Reserve>,
+    /// Rules the umpire overruled at export (`--overrule RULE`), with the refusal each
+    /// would have given.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub overruled: Vec<Overruling>,
     /// Map.
     pub map: MapRecord,
     /// SoW profile used.

@@ -81,14 +81,9 @@ impl ScoreRow {
             guns_captured: 0,
         }
     }
-    /// Battle score of rule 4.0: won +1, lost −1; draws count against the French
-    /// (they must win more battles than they lose or draw) and so for the Allies.
+    /// Battle score of rule 4.0: won +1, lost −1; a draw scores 0 (it counts only in the
+    /// French test of `rules::score::french_battles_succeed`).
     pub fn battle_score(&self) -> i64 {
-        let (w, l, d) =
-            (i64::from(self.battles_won), i64::from(self.battles_lost), i64::from(self.battles_drawn));
-        match self.side {
-            Side::French => w - l - d,
-            Side::Allies => w - l + d,
-        }
+        i64::from(self.battles_won) - i64::from(self.battles_lost)
     }
 }

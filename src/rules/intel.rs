@@ -42,12 +42,16 @@ pub struct Participants {
     pub forces: Vec<String>,
     /// Subtrees held back as a light-cavalry reserve (8.7): they scout, but do not fight.
     pub reserves: Vec<String>,
+    /// Units that stay out of the battle without scouting for it either way: the defender's
+    /// men beyond a fortress's maximum garrison, outside its walls (2.5.1). They count in
+    /// neither side's reported strength.
+    pub outside: Vec<String>,
 }
 
 impl Participants {
     /// Forces that all fight, with no reserve.
     pub fn fighting(forces: &[String]) -> Self {
-        Participants { forces: forces.to_vec(), reserves: Vec::new() }
+        Participants { forces: forces.to_vec(), ..Participants::default() }
     }
 
     /// Every id that scores 8.5 points: the forces and the reserves.
@@ -81,7 +85,8 @@ fn available(c: &Campaign, u: &Unit) -> bool {
 
 /// Rows that fight: under `forces`, not under a reserve.
 fn fighting_rows<'a>(c: &'a Campaign, side: &Participants) -> Vec<&'a Unit> {
-    let held: BTreeSet<&str> = rows_under(c, &side.reserves).into_iter().map(|u| u.id.as_str()).collect();
+    let mut held: BTreeSet<&str> = rows_under(c, &side.reserves).into_iter().map(|u| u.id.as_str()).collect();
+    held.extend(side.outside.iter().map(String::as_str));
     rows_under(c, &side.forces).into_iter().filter(|u| !held.contains(u.id.as_str())).collect()
 }
 
@@ -348,9 +353,15 @@ pub fn brief_sides(
     };
     let (corps, divisions, brigades) = (count(Level::Corps), count(Level::Division), count(Level::Brigade));
 
+    // Named are only the enemy forces in contact (8.1) with one of the side's own: an enemy
+    // joiner (8.6) that no own force touches stays unknown until it arrives.
+    let own_tops: Vec<&Unit> = own.forces.iter().filter_map(|f| c.oob.force_of(f)).collect();
     let mut enemy_forces: Vec<ReportedForce> = Vec::new();
     for id in &enemy.forces {
         let (Some(u), Some(top)) = (c.oob.get(id), c.oob.force_of(id)) else { continue };
+        if !own_tops.iter().any(|o| super::zoc::in_contact(c, o, top).is_some()) {
+            continue;
+        }
         let r = ReportedForce { hex: top.hex.unwrap_or(hex), name: u.name.to_string(), id: u.id.to_string() };
         if !enemy_forces.contains(&r) {
             enemy_forces.push(r);

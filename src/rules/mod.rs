@@ -1,13 +1,19 @@
 //! The campaign rules as pure functions over the model. Each function cites its rule.
 
+pub mod alcantara;
+pub mod avoidance;
 pub mod battle;
+pub mod capitulation;
 pub mod carryover;
 pub mod dice;
 pub mod finality;
+pub mod garrison;
 pub mod intel;
 pub mod map_choice;
 pub mod movement;
+pub mod records;
 pub mod reserve;
+pub mod score;
 pub mod turn;
 pub mod verdict;
 pub mod withdrawal;

@@ -4,7 +4,7 @@
 
 use crate::error::{Error, Result};
 use crate::model::battle::Reserve;
-use crate::model::{Arm, Campaign};
+use crate::model::{Arm, Campaign, Level, StatusKind};
 
 /// Smallest reserve (8.7).
 pub const MIN_SQUADRONS: u32 = 4;
@@ -19,10 +19,30 @@ pub fn validate_reserve(c: &Campaign, id: &str, participating: &[String]) -> Res
     if !participating.contains(&force) {
         return Err(Error::refused(format!("--reserve {id}: {} is not in this battle", u.name)));
     }
-    if !u.level.is_formation() {
+    if u.level != Level::Brigade {
         return Err(Error::refused(format!(
-            "--reserve {id}: {} is a {}; rule 8.7 takes a brigade with its commander",
+            "--reserve {id}: {} is a {}; rule 8.7 takes a brigade with its brigade commander",
             u.name, u.level
+        )));
+    }
+    // 8.7's pursuit is by a "fresh" brigade: one unavailable for combat (6.5.2.4), itself,
+    // through a formation above it or in any of its units, is not.
+    let turn = c.config.turn;
+    let mut rows = c.oob.ancestors(id);
+    rows.extend(c.oob.subtree(id));
+    if let Some(x) = rows.iter().find(|x| x.has_status(StatusKind::Unavailable, turn)) {
+        let until = x
+            .status()
+            .iter()
+            .filter(|s| s.kind == StatusKind::Unavailable)
+            .map(|s| s.until)
+            .max()
+            .unwrap_or(turn);
+        let whose = if x.id == u.id { String::new() } else { format!(" ({} is)", x.name) };
+        return Err(Error::refused(format!(
+            "--reserve {id}: {} is unavailable for combat until turn {until}{whose} (rule 6.5.2.4); \
+             rule 8.7 takes a fresh light cavalry brigade",
+            u.name
         )));
     }
     let units = c.oob.units_under(id);

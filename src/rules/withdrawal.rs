@@ -116,20 +116,47 @@ pub fn plan_withdrawal(c: &Campaign, force_id: &str, victors: &[String], turn: T
     plan.supply_source = supply_source(c, force, from);
     let to_supply = plan.supply_source.as_ref().map(|(_, h)| road_distances(c, *h)).unwrap_or_default();
     let mut destinations: Vec<Destination> = std::mem::take(&mut search.best).into_values().collect();
+    // 8.4: a loser with "a city or fortress ... to his rear ... may fall back into it and
+    // stop"; one already inside a friendly city or fortress (a beaten garrison) may stay.
+    let stay = staying_inside(&ground, from);
+    if let Some(d) = &stay {
+        destinations.push(d.clone());
+        destinations.sort_by_key(|d| d.hex);
+    }
     for d in &mut destinations {
         d.distance_to_supply = to_supply.get(&d.hex).copied();
     }
-    plan.chosen = destinations
-        .iter()
-        .min_by_key(|d| {
-            let supply = (d.distance_to_supply.is_none(), d.distance_to_supply);
-            (supply, d.crosses_rivers.len(), Reverse(ground.away(d.hex)), d.hex)
-        })
-        .cloned();
+    plan.chosen = match &stay {
+        Some(d) => destinations.iter().find(|x| x.hex == d.hex).cloned(),
+        None => destinations
+            .iter()
+            .min_by_key(|d| {
+                let supply = (d.distance_to_supply.is_none(), d.distance_to_supply);
+                (supply, d.crosses_rivers.len(), Reverse(ground.away(d.hex)), d.hex)
+            })
+            .cloned(),
+    };
     plan.trapped = destinations.is_empty();
     plan.destinations = destinations;
     plan.refusals = refusals(&ground, &search, &plan);
     plan
+}
+
+/// The loser's own hex as a destination when it stands inside a friendly city or fortress
+/// that no enemy force holds (8.4: it may stay there), else `None`.
+fn staying_inside(g: &Ground<'_>, from: HexId) -> Option<Destination> {
+    if g.enemy_at.contains_key(&from) {
+        return None;
+    }
+    let city = g.friendly_city(from)?;
+    Some(Destination {
+        hex: from,
+        path: vec![from],
+        road_hexes: 0,
+        crosses_rivers: Vec::new(),
+        stop_in: Some(city.to_string()),
+        distance_to_supply: None,
+    })
 }
 
 /// Checks a destination the umpire names (`--withdraw-to`): the legal destination at that
@@ -222,6 +249,37 @@ impl<'a> Ground<'a> {
             .into_iter()
             .find(|s| s.kind.is_city_or_fortress() && s.control.side() == Some(self.side))
             .map(|s| s.name.as_str())
+    }
+
+    /// The shortest road away from the victor to `t` that avoids enemy hexes and zones of
+    /// control, with the rivers it crosses and whether it uses a secondary road: of the
+    /// shortest, the one with the fewest rivers, then without a secondary road.
+    fn shortest_road(&self, t: HexId) -> Option<(u32, Vec<String>, bool)> {
+        let mut best: BTreeMap<HexId, (u32, Vec<String>, bool)> =
+            BTreeMap::from([(self.from, (0, Vec::new(), false))]);
+        let mut queue = VecDeque::from([self.from]);
+        while let Some(h) = queue.pop_front() {
+            let (k, rivers, secondary) = best[&h].clone();
+            for (n, class) in self.roads_away(h) {
+                if self.closed(n, h == self.from) {
+                    continue;
+                }
+                let mut r = rivers.clone();
+                r.extend(self.c.map.river(h, n).map(str::to_string));
+                let cand = (k + 1, r, secondary || class == RoadClass::Secondary);
+                match best.get(&n) {
+                    None => {
+                        best.insert(n, cand);
+                        queue.push_back(n);
+                    }
+                    Some(old) if old.0 == cand.0 && (cand.1.len(), cand.2) < (old.1.len(), old.2) => {
+                        best.insert(n, cand);
+                    }
+                    Some(_) => {}
+                }
+            }
+        }
+        best.remove(&t)
     }
 
     /// Fewest road steps from the loser's hex to every hex reachable moving away from the
@@ -427,11 +485,39 @@ fn refusal(
              may march {limit} on it after river and secondary-road penalties (6.2, 6.3, 6.5.1)",
             plan.force
         ),
-        None => format!(
-            "{t} is beyond the allowance: the shortest road there is {} hexes from {from}, and {} may \
-             march at most {} (6.2, 6.3)",
-            clean[&t], plan.force, plan.allowance
-        ),
+        None => {
+            let (hexes, rivers, secondary) = g.shortest_road(t).unwrap_or((clean[&t], Vec::new(), false));
+            let limit = s.allowance.for_path(rivers.len() as u32, secondary);
+            let crossing = if rivers.is_empty() {
+                String::new()
+            } else {
+                format!(" and crosses the {}", river_list(&rivers))
+            };
+            if rivers.is_empty() && !secondary {
+                format!(
+                    "{t} is beyond the allowance: the shortest road there is {hexes} hexes from {from}, \
+                     and {} may march at most {} (6.2, 6.3)",
+                    plan.force, plan.allowance
+                )
+            } else {
+                format!(
+                    "{t} is beyond the allowance: the shortest road there is {hexes} hexes from {from}{crossing}, \
+                     and {} may march {limit} on it after river and secondary-road penalties ({} before \
+                     them; 6.2, 6.3, 6.5.1)",
+                    plan.force, plan.allowance
+                )
+            }
+        }
+    }
+}
+
+/// The rivers a path crosses, for a sentence: "Rio Guadiana", "Rio Guadiana and the Rio Tajo",
+/// "Rio A, the Rio B and the Rio C".
+pub fn river_list(rivers: &[String]) -> String {
+    match rivers {
+        [] => String::new(),
+        [one] => one.clone(),
+        [init @ .., last] => format!("{} and the {last}", init.join(", the ")),
     }
 }
 
@@ -638,6 +724,50 @@ mod tests {
         let p = plan(&c, "sp", "fr");
         // The first step enters the victor's zone: the battlefield the loser leaves.
         assert_eq!(hexes(&p), ["10.00", "10.12", "10.13", "10.14", "10.15", "10.16", "10.17"]);
+    }
+
+    #[test]
+    fn a_loser_inside_a_friendly_fortress_may_stay_there() {
+        // 8.4: "unless a city or fortress is to his rear when he may fall back into it and stop".
+        let c = road()
+            .settlement("Plaza", "10.06", "fortress-town", "Sp")
+            .force("fr", "division", "Fr", "10.05", &["line"])
+            .force("sp", "brigade", "Sp", "10.06", &["line"])
+            .build();
+        let p = plan(&c, "sp", "fr");
+        let stay = p.chosen.as_ref().unwrap();
+        assert_eq!((stay.hex, stay.road_hexes, stay.stop_in.as_deref()), (h("10.06"), 0, Some("Plaza")));
+        assert!(p.destinations.len() > 1, "the roads away stay legal");
+        // An enemy-held or hostile place is no refuge.
+        let c = road()
+            .settlement("Plaza", "10.06", "fortress-town", "Fr")
+            .force("fr", "division", "Fr", "10.05", &["line"])
+            .force("sp", "brigade", "Sp", "10.06", &["line"])
+            .build();
+        assert_ne!(plan(&c, "sp", "fr").chosen.map(|d| d.hex), Some(h("10.06")));
+    }
+
+    #[test]
+    fn no_withdrawal_crosses_the_puente_de_alcantara_into_an_enemy_brigade() {
+        // 2.5.3: no crossing between 28.23 and 28.24 with enemy forces of at least brigade
+        // strength in the other hex; a withdrawal never enters an enemy-held hex.
+        let c = Builder::default()
+            .column_road(28, 15, 29, "major")
+            .force("fr", "division", "Fr", "28.26", &["line"])
+            .force("tol", "brigade", "Fr", "28.23", &["line", "line", "line"])
+            .force("sp", "division", "Sp", "28.24", &["line"])
+            .build();
+        let p = plan(&c, "sp", "fr");
+        assert!(p.destinations.iter().all(|d| !d.path.contains(&h("28.23"))), "{:?}", p.destinations);
+        assert!(refused(&p, "28.23").contains("holds the enemy force tol"));
+    }
+
+    #[test]
+    fn rivers_are_listed_for_a_sentence() {
+        let r = |v: &[&str]| river_list(&v.iter().map(|s| s.to_string()).collect::<Vec<_>>());
+        assert_eq!(r(&["Rio Guadiana"]), "Rio Guadiana");
+        assert_eq!(r(&["Rio Guadiana", "Rio Tajo"]), "Rio Guadiana and the Rio Tajo");
+        assert_eq!(r(&["A", "B", "C"]), "A, the B and the C");
     }
 
     #[test]

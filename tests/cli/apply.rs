@@ -250,6 +250,8 @@ fn manual_edits_between_battles_are_journalled_and_audited() {
         "export",
         "hex",
         "28.23",
+        "--overrule",
+        "2.5.3",
         "--out",
         c.tmp.path().join("out2").to_str().unwrap(),
         "--attacker",
@@ -338,7 +340,17 @@ fn only_the_newest_applied_battle_can_be_undone() {
     assert_code(&apply(&c, &dump, &["--winner", "french"]), 0);
     let out = c.tmp.path().join("out");
     assert_code(
-        &c.run(&["export", "hex", "28.23", "--attacker", "allies", "--out", out.to_str().unwrap()]),
+        &c.run(&[
+            "export",
+            "hex",
+            "28.23",
+            "--overrule",
+            "2.5.3",
+            "--attacker",
+            "allies",
+            "--out",
+            out.to_str().unwrap(),
+        ]),
         0,
     );
     let toledo = c.tmp.path().join("work").join("toledo.csv");

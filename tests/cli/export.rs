@@ -333,11 +333,25 @@ fn an_assault_on_an_under_garrisoned_fortress_gets_a_town_map() {
         .join("\n");
     c.write("forces.csv", &(weak + "\n"));
     let full = Camp::new("peninsula");
-    let (o, _) = export(&full, &["28.23", "--attacker", "allies", "--dry-run", "--json"]);
+    let (o, _) =
+        export(&full, &["28.23", "--overrule", "2.5.3", "--attacker", "allies", "--dry-run", "--json"]);
     assert_code(&o, 0);
     let j: Value = serde_json::from_slice(&o.stdout).unwrap();
     assert!(!j["map_reason"].as_str().unwrap().contains("7.1.4"), "a full garrison is no 7.1.4 assault");
-    let (o, _) = export(&c, &["28.23", "--attacker", "allies", "--dry-run", "--json"]);
+    let (o, _) = export(
+        &c,
+        &[
+            "28.23",
+            "--overrule",
+            "2.5.3",
+            "--overrule",
+            "7.1.4",
+            "--attacker",
+            "allies",
+            "--dry-run",
+            "--json",
+        ],
+    );
     assert_code(&o, 0);
     let j: Value = serde_json::from_slice(&o.stdout).unwrap();
     assert!(j["map_reason"].as_str().unwrap().contains("7.1.4"), "{}", j["map_reason"]);
@@ -371,7 +385,17 @@ fn two_pending_battles_never_share_a_chain() {
     let c = Camp::new("peninsula");
     let (o, out) = export(&c, &["18.28"]);
     assert_code(&o, 0);
-    let o = c.run(&["export", "hex", "28.23", "--attacker", "allies", "--out", out.to_str().unwrap()]);
+    let o = c.run(&[
+        "export",
+        "hex",
+        "28.23",
+        "--overrule",
+        "2.5.3",
+        "--attacker",
+        "allies",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
     assert_code(&o, 0);
     let a = record(&c, "T20-18.28");
     let b = record(&c, "T20-28.23");

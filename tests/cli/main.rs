@@ -19,6 +19,7 @@ mod newcomer;
 mod pipes;
 mod realfiles;
 mod results;
+mod rules_as_written;
 mod scale;
 mod stock_ids;
 mod turn;

@@ -55,7 +55,10 @@ fn battle_state(c: &Camp, id: &str) -> String {
 fn a_startlocs_left_by_another_battle_never_makes_a_periodic_dump_final() {
     let (c, inbox) = medellin();
     let out = c.tmp.path().join("out2");
-    assert_code(&c.run(&["export", "hex", "28.23", "--out", out.to_str().unwrap()]), 0);
+    assert_code(
+        &c.run(&["export", "hex", "28.23", "--overrule", "2.5.3", "--out", out.to_str().unwrap()]),
+        0,
+    );
     // Medellín's final startlocs.csv lies in the inbox; Toledo's 10:30 dump arrives.
     std::fs::write(inbox.join("startlocs.csv"), final_startlocs(&c, MEDELLIN)).unwrap();
     std::fs::write(inbox.join(PERIODIC), dump_for(&c, TOLEDO, early_losses)).unwrap();
@@ -270,7 +273,10 @@ fn a_dump_without_its_status_column_is_refused_never_read_shifted() {
 fn battle_cannot_override_the_battle_a_hand_result_names() {
     let (c, _) = medellin();
     let out = c.tmp.path().join("out2");
-    assert_code(&c.run(&["export", "hex", "28.23", "--out", out.to_str().unwrap()]), 0);
+    assert_code(
+        &c.run(&["export", "hex", "28.23", "--overrule", "2.5.3", "--out", out.to_str().unwrap()]),
+        0,
+    );
     let template = c.run(&["battle", "template", MEDELLIN]);
     assert_code(&template, 0);
     let file = c.tmp.path().join("medellin.result.csv");

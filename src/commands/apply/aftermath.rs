@@ -2,7 +2,7 @@
 //! loser's withdrawal and the river at its back, every unit's carry-over and the river
 //! penalties' dice — then, on a campaign value, every change and the report.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeMap;
 
 use crate::error::{Error, Problem, Problems, Result};
 use crate::formats::ledger::score_row;
@@ -16,7 +16,7 @@ use crate::rules::carryover::{
 };
 use crate::rules::dice::{Dice, SeededDice};
 use crate::rules::verdict::{Presence, Verdict, objectives_held, policy_verdict};
-use crate::rules::withdrawal::{check_destination, plan_withdrawal};
+use crate::rules::withdrawal::{check_destination, plan_withdrawal, river_list};
 
 use super::matching::{self, Matched, side_of_row};
 use super::{ApplyRequest, Withdrawal, report};
@@ -131,6 +131,27 @@ pub(super) fn compute(
         }
     };
     let winner = verdict.winner;
+    // 6.5.2 and 8.4 concern a force "defeated or obliged to attempt a withdrawal in the face of
+    // a pursuer"; after a draw no side is either, so a flag that asks for them is refused,
+    // never ignored.
+    if winner.is_none() {
+        let asked: Vec<&str> = [
+            (req.river_retreat == Some(true)).then_some("--river-retreat yes"),
+            (!req.withdraw_to.is_empty()).then_some("--withdraw-to"),
+        ]
+        .into_iter()
+        .flatten()
+        .collect();
+        if !asked.is_empty() {
+            return Err(Error::refused(format!(
+                "{}: the verdict is a draw ({}), and rules 6.5.2 and 8.4 apply to a force defeated or \
+                 obliged to withdraw in the face of a pursuer; if one side withdrew, name the other \
+                 as winner with --winner SIDE; nothing written",
+                asked.join(" and "),
+                verdict.explanation
+            )));
+        }
+    }
     // Pursuit (8.7).
     let reserve = |s: Side| b.reserves.iter().filter(|r| r.side == s).map(|r| r.squadrons).sum::<u32>();
     let rules = &c.rules.carryover;
@@ -180,7 +201,8 @@ pub(super) fn compute(
                 None => (plan.chosen.clone(), false),
             };
             let river = match &dest {
-                Some(d) => d.crosses_rivers.first().cloned(),
+                Some(d) if !d.crosses_rivers.is_empty() => Some(river_list(&d.crosses_rivers)),
+                Some(_) => None,
                 None => force.hex.and_then(|h| river_behind(c, h, &victor_hexes)),
             };
             let river = match req.river_retreat {
@@ -340,14 +362,7 @@ impl Aftermath {
             r.prisoners_taken += prisoners.get(&s).copied().unwrap_or(0);
             r.guns_captured += guns_taken.get(&s).copied().unwrap_or(0);
         }
-        let mut generals: BTreeSet<(String, Side)> = BTreeSet::new();
-        for p in &b.participants {
-            for u in c.oob.subtree(&p.force) {
-                if let Some(cmd) = u.commander() {
-                    generals.insert((cmd.to_string(), p.side));
-                }
-            }
-        }
+        let generals = crate::rules::records::generals_who_fought(&c.oob, b);
         for (name, side) in &generals {
             if let Some(cm) = c.commanders.iter_mut().find(|x| &x.name == name) {
                 cm.battles_fought += 1;

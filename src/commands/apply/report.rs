@@ -94,6 +94,9 @@ pub fn render(c: &Campaign, b: &BattleRecord, r: &ReportInput<'_>) -> String {
         r.verdict.explanation
     );
     let _ = writeln!(s, "Pursuit: {}\n", r.pursuit);
+    for o in &b.overruled {
+        let _ = writeln!(s, "Overruled by the umpire at export (rule {}): {}.\n", o.rule, o.refusal);
+    }
     if !r.missing.is_empty() {
         let _ = writeln!(
             s,
@@ -113,6 +116,14 @@ pub fn render(c: &Campaign, b: &BattleRecord, r: &ReportInput<'_>) -> String {
         for co in r.carryover.iter().filter(|co| side_of(&co.unit) == Some(side)) {
             t.add(co);
         }
+        // Guns tipped into the river (6.5.2.4) are lost too.
+        t.guns_lost += r
+            .river
+            .battery_guns_lost
+            .iter()
+            .filter(|(bty, _)| c.oob.get(bty).map(crate::model::Unit::side) == Some(side))
+            .map(|(_, g)| u64::from(*g))
+            .sum::<u64>();
         let _ = writeln!(
             s,
             "| {side} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |",
@@ -131,7 +142,8 @@ pub fn render(c: &Campaign, b: &BattleRecord, r: &ReportInput<'_>) -> String {
     let _ = writeln!(
         s,
         "\nWounded counts every wounded man, those captured too; stragglers are the missing not taken \
-         prisoner; captured are the wounded and stragglers the enemy took; lost are men who will not return.\n"
+         prisoner; captured are the wounded and stragglers the enemy took; lost are men who will not return; guns \
+         lost count those tipped into the river (6.5.2.4).\n"
     );
     let _ = writeln!(s, "### By brigade\n");
     let _ = writeln!(
@@ -185,6 +197,17 @@ pub fn render(c: &Campaign, b: &BattleRecord, r: &ReportInput<'_>) -> String {
     for w in r.withdrawals {
         let p = &w.plan;
         match (&w.to, p.chosen.as_ref()) {
+            (Some(to), _) if *to == p.from => {
+                let _ = writeln!(
+                    s,
+                    "- {} stays in {}{}: beaten inside a friendly city or fortress, it may fall back into it \
+                     and stop (8.4) ({} legal destinations)",
+                    p.force,
+                    place(c, *to),
+                    if w.chosen_by_umpire { " (--withdraw-to)" } else { "" },
+                    p.destinations.len()
+                );
+            }
             (Some(to), _) => {
                 let dest = p.destinations.iter().find(|d| d.hex == *to);
                 let path: Vec<String> =

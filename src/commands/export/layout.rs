@@ -5,7 +5,7 @@
 
 use std::collections::BTreeMap;
 
-use crate::formats::sow::deploy::{Anchor, point_at};
+use crate::formats::sow::deploy::{Anchor, bearing_between, heading, point_at};
 use crate::model::battle::{Participant, Role};
 use crate::model::{Campaign, HexId, Side};
 
@@ -25,11 +25,19 @@ pub(super) fn edge_of(map_bearing: f64) -> String {
     ["N", "E", "S", "W"][((map_bearing / 90.0).round() as usize) % 4].to_string()
 }
 
+/// How close the attacker stands to the avoiding side (8.2: "in extremely close proximity"),
+/// as a fraction of the map's half-width.
+const AVOIDING_PROXIMITY: f64 = 0.15;
+
+/// Where each force of the battle deploys. With `avoiding` (8.2), the attacker's principal
+/// forces stand close to the avoiding side, every other brigade across its line of retreat
+/// (`retreat`, a campaign bearing; away from the attacker when the depot is unknown),
+/// whichever hex the attacker stands in.
 pub(super) fn anchors(
-    c: &Campaign,
     participants: &[Participant],
     attacker: Side,
     avoiding: Option<Side>,
+    retreat: Option<f64>,
     orientation: u16,
     world: f64,
 ) -> BTreeMap<String, Anchor> {
@@ -43,16 +51,8 @@ pub(super) fn anchors(
         circular_mean(&bs)
     };
     let mut out = BTreeMap::new();
-    let retreat = avoiding.map(|av| {
-        // The avoiding side's line of retreat: toward its depot, else away from the attacker.
-        let depot_bearing = participants
-            .iter()
-            .filter(|p| p.side == av)
-            .filter_map(|p| c.oob.get(&p.force).and_then(|f| f.depot().map(str::to_string)))
-            .find_map(|d| c.map.settlements.iter().find(|s| *s.name == *d).map(|s| s.hex))
-            .and_then(|h| participants.first().map(|p0| (p0, h)))
-            .map(|(_, h)| rot(c.map.grid.bearing(participants.iter().map(|p| p.hex).min().unwrap_or(h), h)));
-        depot_bearing.or_else(|| mean_of(attacker).map(|m| (m + 180.0) % 360.0)).unwrap_or(180.0)
+    let retreat = avoiding.map(|_| {
+        retreat.map(rot).or_else(|| mean_of(attacker).map(|m| (m + 180.0) % 360.0)).unwrap_or(180.0)
     });
     for p in participants {
         let enemy_mean = mean_of(p.side.enemy());
@@ -71,20 +71,37 @@ pub(super) fn anchors(
             }
             (Role::Principal, Some(b)) => {
                 let mb = rot(b);
-                match (avoiding, retreat) {
-                    (Some(_), Some(r)) if p.side == attacker => Anchor {
-                        at: point_at(world, mb, 0.3),
-                        facing: (mb + 180.0) % 360.0,
-                        second: Some(point_at(world, r, 0.35)),
-                    },
-                    _ => {
-                        let frac = if p.side == attacker { 0.7 } else { 0.35 };
-                        Anchor { at: point_at(world, mb, frac), facing: (mb + 180.0) % 360.0, second: None }
-                    }
-                }
+                let frac = if p.side == attacker { 0.7 } else { 0.35 };
+                Anchor { at: point_at(world, mb, frac), facing: (mb + 180.0) % 360.0, second: None }
             }
         };
         out.insert(p.force.clone(), anchor);
+    }
+    // 8.2: the attacker's principals close on the avoiding side, half across its retreat.
+    if let (Some(av), Some(r)) = (avoiding, retreat) {
+        let held: Vec<(f64, f64)> = participants
+            .iter()
+            .filter(|p| p.side == av && p.role == Role::Principal)
+            .filter_map(|p| out.get(&p.force).map(|a| a.at))
+            .collect();
+        let n = held.len().max(1) as f64;
+        let centre = if held.is_empty() {
+            (world / 2.0, world / 2.0)
+        } else {
+            held.iter().fold((0.0, 0.0), |acc, q| (acc.0 + q.0 / n, acc.1 + q.1 / n))
+        };
+        let step = |bearing: f64| {
+            let (hx, hz) = heading(bearing);
+            let d = world / 2.0 * AVOIDING_PROXIMITY;
+            let clamp = |v: f64| v.clamp(0.05 * world, 0.95 * world);
+            (clamp(centre.0 + hx * d), clamp(centre.1 + hz * d))
+        };
+        for p in participants.iter().filter(|p| p.side == attacker && p.role == Role::Principal) {
+            let approach = p.bearing.map(rot).unwrap_or((r + 180.0) % 360.0);
+            let at = step(approach);
+            let anchor = Anchor { at, facing: bearing_between(at, centre), second: Some(step(r)) };
+            out.insert(p.force.clone(), anchor);
+        }
     }
     out
 }

@@ -22,15 +22,19 @@ use crate::formats::sow::scenario::{
     render,
 };
 use crate::model::battle::{
-    BattleRecord, BattleState, ExportedUnit, MapRecord, ObjectiveRecord, Participant, Reserve, Role, RowKind,
+    BattleRecord, BattleState, ExportedUnit, MapRecord, ObjectiveRecord, Overruling, Participant, Reserve,
+    Role, RowKind,
 };
 use crate::model::vocabulary::Vocabulary;
 use crate::model::{BattleMapChoice, Campaign, HexId, Side, StatusKind, Unit};
+use crate::rules::avoidance::line_of_retreat;
 use crate::rules::battle::{Combatants, WhoFightsOptions, who_fights};
 use crate::rules::dice::{Dice, SeededDice};
+use crate::rules::garrison::outside_the_walls;
 use crate::rules::intel::{Participants, brief_sides};
 use crate::rules::map_choice::{CatalogueMap, choose_map, hex_features, under_garrisoned_assault};
 use crate::rules::reserve::validate_reserve;
+use crate::rules::{alcantara, capitulation};
 use crate::store::battles::{briefing_path, record_bytes, record_path};
 use crate::store::profile::load_profile;
 use crate::store::replace::check_paths_replaceable;
@@ -71,6 +75,9 @@ pub struct JoinerSummary {
     /// Map edge.
     pub edge: String,
 }
+
+/// Rules an umpire may overrule at export (`--overrule RULE`).
+const OVERRULABLE: [&str; 2] = ["2.5.3", "7.1.4"];
 
 /// The map catalogue: the campaign's own `sow-maps/catalogue.csv`, else the shipped one.
 pub fn catalogue(dir: &CampaignDir) -> Result<Vec<CatalogueMap>> {
@@ -204,6 +211,29 @@ fn plan(dir: &CampaignDir, c: &Campaign, hex: HexId, a: &ExportHexArgs) -> Resul
         ))
         .into());
     }
+    // Rules that refuse the battle unless the umpire overrules them.
+    let overrule: BTreeSet<&str> = a.overrule.iter().map(|r| r.trim()).collect();
+    if let Some(r) = overrule.iter().find(|r| !OVERRULABLE.contains(*r)) {
+        return Err(Error::refused(format!(
+            "--overrule {r}: only rules {} can be overruled at export",
+            OVERRULABLE.join(" and ")
+        ))
+        .into());
+    }
+    let mut overruled = Vec::new();
+    let mut refuse = |rule: &str, why: Option<String>| -> std::result::Result<(), Error> {
+        let Some(why) = why else { return Ok(()) };
+        if overrule.contains(rule) {
+            overruled.push(Overruling { rule: rule.to_string(), refusal: why });
+            Ok(())
+        } else {
+            Err(Error::refused(format!(
+                "{why}; --overrule {rule} lets an umpire's ruling stand; nothing written"
+            )))
+        }
+    };
+    refuse(alcantara::RULE, alcantara::crossing_refusal(c, &who.participants, who.attacker))?;
+    refuse(capitulation::RULE, capitulation::capitulation_refusal(c, hex, &who.participants, who.attacker))?;
     let all_forces: Vec<String> = who.participants.iter().map(|p| p.force.clone()).collect();
     let mut reserves = Vec::new();
     for r in &a.reserve {
@@ -213,7 +243,10 @@ fn plan(dir: &CampaignDir, c: &Campaign, hex: HexId, a: &ExportHexArgs) -> Resul
         }
         reserves.push(res);
     }
-    let (skip, unavailable) = skipped(c, &all_forces, &reserves);
+    let (mut skip, unavailable) = skipped(c, &all_forces, &reserves);
+    // A fortress-town or the Alcázar holds at most 10,000 men (2.5.1, 2.5.3).
+    let outside_walls = outside_the_walls(c, hex, who.attacker.enemy(), &all_forces, &skip);
+    skip.extend(outside_walls.iter().cloned());
 
     // Battle id and pending battles: one contact, one battle. A force already in a pending
     // battle cannot be exported into another; `--replace` replaces that battle only.
@@ -306,11 +339,23 @@ fn plan(dir: &CampaignDir, c: &Campaign, hex: HexId, a: &ExportHexArgs) -> Resul
                 ))
                 .into());
             }
+            // 8.4's "will use the same map" wins over 7.1.4's town map, which the investing
+            // player "may" use.
+            let town_asked = under_garrisoned_assault(c, hex, defender, defender_men_here);
             MapRecord {
                 id: stored.map.clone(),
                 orientation: stored.orientation,
                 reused: true,
-                reason: format!("stored for {hex} by battle {} (rule 8.4)", stored.battle),
+                reason: format!(
+                    "stored for {hex} by battle {} (rule 8.4){}",
+                    stored.battle,
+                    if town_asked {
+                        "; an assault on an under-garrisoned fortress (7.1.4) would take a town map, but \
+                         8.4's stored map wins"
+                    } else {
+                        ""
+                    }
+                ),
                 features: hex_features(c, hex).into_iter().collect(),
             }
         }
@@ -368,7 +413,15 @@ fn plan(dir: &CampaignDir, c: &Campaign, hex: HexId, a: &ExportHexArgs) -> Resul
     }
 
     // Deployment.
-    let anchors = anchors(c, &participants, who.attacker, a.avoiding, map.orientation, world);
+    let line_of_retreat = a.avoiding.and_then(|av| line_of_retreat(c, hex, &participants, av));
+    let anchors = anchors(
+        &participants,
+        who.attacker,
+        a.avoiding,
+        line_of_retreat.as_ref().map(|l| l.bearing),
+        map.orientation,
+        world,
+    );
     deploy(&mut rows, &anchors, world, 30.0);
 
     // Objectives.
@@ -444,6 +497,7 @@ fn plan(dir: &CampaignDir, c: &Campaign, hex: HexId, a: &ExportHexArgs) -> Resul
         let part = |s: Side| Participants {
             forces: participants.iter().filter(|p| p.side == s).map(|p| p.force.clone()).collect(),
             reserves: reserves.iter().filter(|r| r.side == s).map(|r| r.unit.clone()).collect(),
+            outside: outside_walls.clone(),
         };
         let b = brief_sides(c, &id, hex, side, &part(side), &part(side.enemy()), &mut dice);
         briefings.push((side, b.to_markdown(), b.to_umpire_markdown()));
@@ -467,10 +521,13 @@ fn plan(dir: &CampaignDir, c: &Campaign, hex: HexId, a: &ExportHexArgs) -> Resul
         attacker: who.attacker,
         attacker_reason: who.attacker_reason.clone(),
         avoiding: a.avoiding,
+        line_of_retreat,
         participants: participants.clone(),
         excluded: who.excluded.clone(),
         unavailable,
+        outside_walls,
         reserves,
+        overruled,
         map: map.clone(),
         profile: profile.name.clone(),
         seed: c.config.seed,

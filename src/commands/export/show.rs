@@ -20,6 +20,7 @@ pub(super) fn print_plan(plan: &ExportPlan, json: bool) -> Result<()> {
             "attacker": r.attacker,
             "participants": r.participants,
             "reserves": r.reserves,
+            "overruled": r.overruled,
             "files": r.files.keys().collect::<Vec<_>>(),
         }));
     }
@@ -50,6 +51,9 @@ pub(super) fn print_plan(plan: &ExportPlan, json: bool) -> Result<()> {
     }
     for x in &r.excluded {
         crate::outln!("  excluded: {x}");
+    }
+    for o in &r.overruled {
+        crate::outln!("  overruled by the umpire ({}): {}", o.rule, o.refusal);
     }
     for res in &r.reserves {
         crate::outln!(

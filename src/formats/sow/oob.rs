@@ -177,6 +177,11 @@ impl<'a> Builder<'a, '_> {
         }
         let l = parent.level;
         let is_battery = u.level == Level::Battery;
+        // A battery that lost every gun keeps its gunners in the campaign, but has nothing
+        // to fight with: it stays out of the OOB until the umpire re-equips or disbands it.
+        if is_battery && u.guns == 0 {
+            return Vec::new();
+        }
         if is_battery && l >= 5 {
             return vec![u];
         }

@@ -279,10 +279,9 @@ fn the_report_counts_formations_and_skews_men_and_guns() {
     assert_eq!((b.corps, b.divisions, b.brigades), (0, 1, Some(3)), "a lone brigade counts as a brigade");
     let forces: Vec<(String, String)> =
         b.enemy_forces.iter().map(|f| (f.name.clone(), f.hex.to_string())).collect();
-    assert_eq!(
-        forces,
-        [("Wellesley's Division".into(), "04.04".into()), ("Spanish Brigade".into(), "05.04".into())]
-    );
+    // The Spanish Brigade at 05.04 touches no French force (8.1): it fights as a joiner
+    // (8.6) and stays unnamed until it arrives.
+    assert_eq!(forces, [("Wellesley's Division".into(), "04.04".into())]);
 }
 
 #[test]
@@ -299,13 +298,14 @@ fn more_points_advise_brigades_and_fewer_hide_them() {
 fn an_enemy_reserve_scouts_but_is_not_reported() {
     let c = campaign();
     let own = Participants::fighting(&ids(&["fr1", "fr2"]));
-    let enemy = Participants { forces: ids(&["al1", "al2"]), reserves: ids(&["al1c"]) };
+    let enemy =
+        Participants { forces: ids(&["al1", "al2"]), reserves: ids(&["al1c"]), ..Participants::default() };
     let mut dice = ScriptedDice::new([3, 3]);
     let b = brief_sides(&c, "T5-03.03", hex("03.03"), Side::French, &own, &enemy, &mut dice);
     assert_eq!(b.enemy_points.total, 11, "the 20th Light Dragoons still score their 4 points");
     assert_eq!(b.reported_men, 2700, "3,000 men less the reserve's 300");
     assert_eq!(b.brigades, Some(2), "the reserve brigade is not counted");
-    assert_eq!(b.enemy_forces.len(), 2);
+    assert_eq!(b.enemy_forces.len(), 1, "only Wellesley's Division is in contact");
 }
 
 #[test]
@@ -328,7 +328,8 @@ fn the_briefing_reads_well_and_never_gives_the_exact_strength() {
     assert!(md.contains("One d6 for the enemy's men and another d6, rolled separately"), "{md}");
     assert!(md.contains("- Formations: 0 corps, 1 division, 3 brigades.\n"), "{md}");
     assert!(md.contains("- Strength: about 2,700 men and 7 guns (accuracy ±10 %).\n"), "{md}");
-    assert!(md.contains("- Wellesley's Division at 04.04\n- Spanish Brigade at 05.04\n"), "{md}");
+    assert!(md.contains("- Wellesley's Division at 04.04\n"), "{md}");
+    assert!(!md.contains("Spanish Brigade"), "a joiner in contact with no French force is named:\n{md}");
     for exact in ["3,000", "3000", "6 guns"] {
         assert!(!md.contains(exact), "the exact enemy strength {exact} leaked:\n{md}");
     }
