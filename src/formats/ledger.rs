@@ -1,9 +1,9 @@
 //! `returns.csv` and `score.csv`: read and written by sowbridge, readable by the umpire.
 
 use crate::error::Problems;
+use crate::model::Side;
 use crate::model::dialect::Dialect;
 use crate::model::ledger::{Return, ScoreRow};
-use crate::model::{Campaign, Side};
 
 use super::table::{Fields, Table, write_csv};
 
@@ -134,16 +134,4 @@ pub fn write_score(rows: &[ScoreRow], dialect: Dialect) -> Vec<u8> {
             ]
         }),
     )
-}
-
-/// The score row of a side and year, created when absent.
-pub fn score_row(c: &mut Campaign, year: u32, side: Side) -> &mut ScoreRow {
-    let i = match c.score.iter().position(|r| r.year == year && r.side == side) {
-        Some(i) => i,
-        None => {
-            c.score.push(ScoreRow::new(year, side));
-            c.score.len() - 1
-        }
-    };
-    &mut c.score[i]
 }

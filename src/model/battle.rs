@@ -9,7 +9,7 @@ use serde::{Deserialize, Serialize};
 use super::chain::Chain;
 use super::hex::HexId;
 use super::kinds::Side;
-use crate::rules::dice::Roll;
+use super::roll::Roll;
 
 /// Where a battle stands.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]

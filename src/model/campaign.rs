@@ -59,6 +59,18 @@ impl Campaign {
         self.dialects.get(file).or_else(|| self.dialects.get("forces.csv")).copied().unwrap_or_default()
     }
 
+    /// The score row of a side and campaign year (rule 4.0), created when absent.
+    pub fn score_row(&mut self, year: u32, side: super::Side) -> &mut super::ledger::ScoreRow {
+        let i = match self.score.iter().position(|r| r.year == year && r.side == side) {
+            Some(i) => i,
+            None => {
+                self.score.push(super::ledger::ScoreRow::new(year, side));
+                self.score.len() - 1
+            }
+        };
+        &mut self.score[i]
+    }
+
     /// A commander by name.
     pub fn commander(&self, name: &str) -> Option<&Commander> {
         self.commanders.iter().find(|c| c.name == name)

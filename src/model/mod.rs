@@ -12,6 +12,8 @@ pub mod kinds;
 pub mod ledger;
 pub mod map;
 pub mod oob;
+pub mod result;
+pub mod roll;
 
 pub use calendar::{Season, Turn};
 pub use campaign::{BattleMapChoice, Campaign};

@@ -8,16 +8,7 @@ use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use sha2::{Digest, Sha256};
 
-/// One die rolled.
-#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
-pub struct Roll {
-    /// Faces of the die (6 for a d6).
-    pub sides: u32,
-    /// The result, 1..=sides.
-    pub value: u32,
-    /// What it was rolled for, e.g. `8.5 French intelligence (d6)`.
-    pub purpose: String,
-}
+pub use crate::model::roll::Roll;
 
 /// A source of die rolls that logs each one.
 pub trait Dice {

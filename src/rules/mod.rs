@@ -1,5 +1,6 @@
 //! The campaign rules as pure functions over the model. Each function cites its rule.
 
+pub mod aftermath;
 pub mod alcantara;
 pub mod avoidance;
 pub mod battle;

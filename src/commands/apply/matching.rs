@@ -10,42 +10,7 @@ use crate::formats::text::sow_field;
 use crate::model::Chain;
 use crate::model::battle::{BattleRecord, ChainEntry, RowKind};
 
-/// Losses of one campaign unit as the result gives them.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct Losses {
-    /// Killed.
-    pub killed: u32,
-    /// Wounded.
-    pub wounded: u32,
-    /// Deserted, routed, missing.
-    pub deserted: u32,
-    /// Taken prisoner outright (hand-settled results only).
-    pub captured: u32,
-    /// Guns whose crew is gone.
-    pub guns_lost: u32,
-    /// Ammunition left, per cent of a full load, when the result gives it.
-    pub ammo_pct: Option<u32>,
-}
-
-/// A commander row hit in the battle.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct CommanderHit {
-    /// Campaign formation.
-    pub formation: String,
-    /// Killed (else wounded).
-    pub killed: bool,
-}
-
-/// What a result says of a battle.
-#[derive(Debug, Clone, Default)]
-pub struct Matched {
-    /// Losses by campaign unit.
-    pub losses: BTreeMap<String, Losses>,
-    /// Commanders hit.
-    pub commanders: Vec<CommanderHit>,
-    /// Exported rows the result does not mention (accepted with `--allow-missing`).
-    pub missing: Vec<String>,
-}
+pub use crate::model::result::{CommanderHit, Losses, Matched};
 
 /// True when a dump row names the exported row: by its display name or its SoW id, as
 /// written or with a player's name in parentheses after it. Real names end in parentheses of

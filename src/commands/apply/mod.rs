@@ -2,7 +2,6 @@
 //! carried over under the campaign's model, the loser withdrawn along roads, the score and
 //! records kept — exactly once, journalled, and reversible with `undo`.
 
-mod aftermath;
 pub mod matching;
 pub mod report;
 
@@ -19,8 +18,10 @@ use crate::formats::results::{
 use crate::formats::sow::scenario::parse_time;
 use crate::model::battle::{AppliedResult, BattleRecord, BattleState};
 use crate::model::{Campaign, HexId, Side};
+use crate::rules::aftermath::{self, AftermathOptions};
+use crate::rules::dice::SeededDice;
 use crate::rules::finality::{Finality, LocsEvidence, finality};
-use crate::rules::withdrawal::WithdrawalPlan;
+use crate::rules::verdict::Presence;
 use crate::store::battles::{record_bytes, record_path, report_path};
 use crate::store::journal::{Entry, EntryKind, STATE_FILES, sha256_hex};
 use crate::store::{CampaignDir, CampaignLock, Commit};
@@ -74,18 +75,7 @@ pub struct Applied {
     pub evidence: String,
 }
 
-/// A force's withdrawal and whether a river lay at its back.
-#[derive(Debug, Clone, serde::Serialize)]
-pub struct Withdrawal {
-    /// The plan.
-    pub plan: WithdrawalPlan,
-    /// Where it went (None: it stayed, trapped).
-    pub to: Option<HexId>,
-    /// A river crossed on the way back, or at its back when trapped (6.5.2).
-    pub river: Option<String>,
-    /// Chosen by `--withdraw-to`.
-    pub chosen_by_umpire: bool,
-}
+pub use crate::rules::aftermath::Withdrawal;
 
 /// Runs `apply`.
 pub fn run(dir: &CampaignDir, a: &crate::cli::ApplyArgs) -> anyhow::Result<()> {
@@ -263,7 +253,22 @@ pub fn apply_result(dir: &CampaignDir, req: &ApplyRequest) -> Result<Applied> {
     .map_err(Error::Rejected)?;
 
     let mut c = dir.load()?;
-    let outcome = aftermath::compute(&c, &battle, &matched, startlocs.as_ref(), req)?;
+    // The units' end positions, for the objectives: a row counts for the side of its id or
+    // of its name (names repeat: couriers, wagons).
+    let presence: Option<Presence> = startlocs.as_ref().map(|sl| {
+        sl.rows()
+            .filter_map(|(key, loc)| {
+                matching::side_of_row(&battle, key).map(|s| ((loc.x, loc.z), s, loc.head_count))
+            })
+            .collect()
+    });
+    let options = AftermathOptions {
+        winner: req.winner,
+        river_retreat: req.river_retreat,
+        withdraw_to: parse_withdraw_to(&req.withdraw_to)?,
+    };
+    let mut dice = SeededDice::new(c.config.seed, &format!("{}/apply", battle.id));
+    let outcome = aftermath::compute(&c, &battle, &matched, presence.as_ref(), &options, &mut dice)?;
     let lock_ref = lock.as_ref();
     let mut txn = match lock_ref {
         Some(l) => Some(dir.begin(l)?),
@@ -273,7 +278,26 @@ pub fn apply_result(dir: &CampaignDir, req: &ApplyRequest) -> Result<Applied> {
         Some(t) => (t.next_seq(), t.manual_edit().is_some()),
         None => dir.planned_seq()?,
     };
-    let report = outcome.apply_to(&mut c, &battle, &name, &hash, seq, &evidence)?;
+    let hit = outcome.apply(&mut c, &battle);
+    let report = report::render(
+        &c,
+        &battle,
+        &report::ReportInput {
+            verdict: &outcome.verdict,
+            pursuit: &outcome.pursuit_explanation,
+            carryover: &outcome.carryover,
+            withdrawals: &outcome.withdrawals,
+            river: &outcome.river,
+            river_forces: &outcome.river_forces,
+            dice: &outcome.dice,
+            commanders: &hit,
+            missing: &outcome.missing,
+            file: &name,
+            hash: &hash,
+            seq,
+            evidence: &evidence,
+        },
+    );
     let new_files = state_files(&c);
     let diff = match &mut txn {
         Some(t) => report::state_diff(t.current()?, &new_files),
@@ -324,6 +348,23 @@ pub fn apply_result(dir: &CampaignDir, req: &ApplyRequest) -> Result<Applied> {
     };
     applied.journal_seq = txn.finish(new_files, Some(entry), extra)?;
     Ok(applied)
+}
+
+/// `--withdraw-to [FORCE=]CC.RR`, each parsed.
+fn parse_withdraw_to(items: &[String]) -> Result<Vec<(Option<String>, HexId)>> {
+    items
+        .iter()
+        .map(|it| {
+            let (force, hex) = match it.split_once('=') {
+                Some((f, h)) => (Some(f.trim().to_string()), h),
+                None => (None, it.as_str()),
+            };
+            let hex: HexId = hex
+                .parse()
+                .map_err(|e: crate::model::HexIdError| Error::refused(format!("--withdraw-to {it}: {e}")))?;
+            Ok((force, hex))
+        })
+        .collect()
 }
 
 /// The state files of a campaign value.

@@ -1,39 +1,72 @@
-//! What a battle's result does before anything is written: the verdict, pursuit, the
-//! loser's withdrawal and the river at its back, every unit's carry-over and the river
-//! penalties' dice — then, on a campaign value, every change and the report.
+//! A battle's aftermath, decided before anything is written: the verdict (the umpire's, or the
+//! campaign's policy over casualties and objectives held), pursuit (8.7), the loser's
+//! withdrawal (8.4) and the river at its back (6.5.2), every unit's carry-over and the river
+//! penalties' dice — then, on a campaign value, every change: men, guns, returns, penalties,
+//! hexes, the score (4.0) and the generals' records (8.5). Pure: the caller reads the files,
+//! hands over the dice and writes the result.
 
 use std::collections::BTreeMap;
 
 use crate::error::{Error, Problem, Problems, Result};
-use crate::formats::ledger::score_row;
-use crate::formats::results::StartLocs;
 use crate::model::battle::{BattleRecord, Role};
 use crate::model::ledger::{Return, ReturnKind};
+use crate::model::result::{CommanderHit, Matched};
 use crate::model::{Campaign, HexId, Side, Supply, Turn};
 use crate::rules::carryover::{
     Outcome, RiverPenalties, SideSituation, UnitCarryover, UnitLosses, carry_over, resolve_pursuit,
     river_penalties,
 };
-use crate::rules::dice::{Dice, SeededDice};
+use crate::rules::dice::{Dice, Roll};
 use crate::rules::verdict::{Presence, Verdict, objectives_held, policy_verdict};
-use crate::rules::withdrawal::{check_destination, plan_withdrawal, river_list};
+use crate::rules::withdrawal::{WithdrawalPlan, check_destination, plan_withdrawal, river_list};
 
-use super::matching::{self, Matched, side_of_row};
-use super::{ApplyRequest, Withdrawal, report};
+/// What the umpire said of the result (`apply`'s options, parsed).
+#[derive(Debug, Clone, Default)]
+pub struct AftermathOptions {
+    /// `--winner`: `Some(None)` is a draw; `None` leaves it to the verdict policy.
+    pub winner: Option<Option<Side>>,
+    /// `--river-retreat yes|no`.
+    pub river_retreat: Option<bool>,
+    /// `--withdraw-to [FORCE=]CC.RR`: a losing force (or every one) and its destination.
+    pub withdraw_to: Vec<(Option<String>, HexId)>,
+}
+
+/// A force's withdrawal and whether a river lay at its back.
+#[derive(Debug, Clone, serde::Serialize)]
+pub struct Withdrawal {
+    /// The plan.
+    pub plan: WithdrawalPlan,
+    /// Where it went (None: it stayed, trapped).
+    pub to: Option<HexId>,
+    /// A river crossed on the way back, or at its back when trapped (6.5.2).
+    pub river: Option<String>,
+    /// Chosen by `--withdraw-to`.
+    pub chosen_by_umpire: bool,
+}
 
 /// Everything decided before the campaign is changed.
 #[derive(Debug)]
-pub(super) struct Aftermath {
-    pub(super) verdict: Verdict,
-    pub(super) pursuit_explanation: String,
-    pub(super) carryover: Vec<UnitCarryover>,
-    pub(super) ammo: BTreeMap<String, u32>,
-    pub(super) withdrawals: Vec<Withdrawal>,
-    pub(super) river: RiverPenalties,
-    pub(super) dice: Vec<crate::rules::dice::Roll>,
-    pub(super) commanders: Vec<matching::CommanderHit>,
-    pub(super) missing: Vec<String>,
-    pub(super) river_forces: Vec<String>,
+pub struct Aftermath {
+    /// The verdict and how it was reached.
+    pub verdict: Verdict,
+    /// Pursuit and rearguard (8.7), in words.
+    pub pursuit_explanation: String,
+    /// Every unit's carry-over.
+    pub carryover: Vec<UnitCarryover>,
+    /// Ammunition kept from the battle by units out of supply (3.1), per cent.
+    pub ammo: BTreeMap<String, u32>,
+    /// The losers' withdrawals.
+    pub withdrawals: Vec<Withdrawal>,
+    /// The river penalties (6.5.2).
+    pub river: RiverPenalties,
+    /// Every die rolled, in order.
+    pub dice: Vec<Roll>,
+    /// Commanders hit.
+    pub commanders: Vec<CommanderHit>,
+    /// Exported rows the result did not mention.
+    pub missing: Vec<String>,
+    /// Forces with a river at their back.
+    pub river_forces: Vec<String>,
 }
 
 fn outcome_of(side: Side, winner: Option<Side>) -> Outcome {
@@ -44,28 +77,25 @@ fn outcome_of(side: Side, winner: Option<Side>) -> Outcome {
     }
 }
 
-fn parse_withdraw_to(items: &[String], losers: &[String]) -> Result<BTreeMap<String, HexId>> {
+/// The destinations the umpire gave, by losing force: one named, or every loser.
+fn forced_destinations(
+    items: &[(Option<String>, HexId)],
+    losers: &[String],
+) -> Result<BTreeMap<String, HexId>> {
     let mut out = BTreeMap::new();
-    for it in items {
-        let (force, hex) = match it.split_once('=') {
-            Some((f, h)) => (Some(f.trim().to_string()), h),
-            None => (None, it.as_str()),
-        };
-        let hex: HexId = hex
-            .parse()
-            .map_err(|e: crate::model::HexIdError| Error::refused(format!("--withdraw-to {it}: {e}")))?;
+    for (force, hex) in items {
         match force {
             Some(f) => {
-                if !losers.contains(&f) {
+                if !losers.contains(f) {
                     return Err(Error::refused(format!(
-                        "--withdraw-to {it}: {f} is not a losing force of this battle"
+                        "--withdraw-to {f}={hex}: {f} is not a losing force of this battle"
                     )));
                 }
-                out.insert(f, hex);
+                out.insert(f.clone(), *hex);
             }
             None => {
                 for f in losers {
-                    out.entry(f.clone()).or_insert(hex);
+                    out.entry(f.clone()).or_insert(*hex);
                 }
             }
         }
@@ -81,14 +111,17 @@ fn river_behind(c: &Campaign, hex: HexId, victor_hexes: &[HexId]) -> Option<Stri
     g.neighbours(hex).filter(|n| near(*n) > near(hex)).find_map(|n| c.map.river(hex, n).map(str::to_string))
 }
 
-pub(super) fn compute(
+/// Decides a battle's aftermath from what its result says (`m`), the units' end positions
+/// when known (`presence`, for the objectives) and the umpire's options, rolling `dice` for
+/// the river penalties.
+pub fn compute(
     c: &Campaign,
     b: &BattleRecord,
     m: &Matched,
-    startlocs: Option<&StartLocs>,
-    req: &ApplyRequest,
+    presence: Option<&Presence>,
+    req: &AftermathOptions,
+    dice: &mut dyn Dice,
 ) -> Result<Aftermath> {
-    let mut dice = SeededDice::new(c.config.seed, &format!("{}/apply", b.id));
     let unit_side: BTreeMap<&str, Side> = b.units.iter().map(|u| (u.unit.as_str(), u.side)).collect();
     // Verdict.
     let verdict = match req.winner {
@@ -111,20 +144,12 @@ pub(super) fn compute(
                         + u64::from(l.captured);
                 }
             }
-            let held = match startlocs {
-                Some(sl) => {
-                    let presence: Presence = sl
-                        .rows()
-                        .filter_map(|(key, loc)| {
-                            side_of_row(b, key).map(|s| ((loc.x, loc.z), s, loc.head_count))
-                        })
-                        .collect();
-                    objectives_held(
-                        &b.objectives,
-                        &presence,
-                        f64::from(c.rules.verdict.holding_radius_yards) * 30.0,
-                    )
-                }
+            let held = match presence {
+                Some(presence) => objectives_held(
+                    &b.objectives,
+                    presence,
+                    f64::from(c.rules.verdict.holding_radius_yards) * 30.0,
+                ),
                 None => Vec::new(),
             };
             policy_verdict(&inflicted, &b.objectives, held, c.rules.verdict.win_ratio)
@@ -182,7 +207,7 @@ pub(super) fn compute(
             victors.iter().filter_map(|v| c.oob.get(v).and_then(|f| f.hex)).collect();
         let losers: Vec<String> =
             b.participants.iter().filter(|p| p.side == loser).map(|p| p.force.clone()).collect();
-        let forced = parse_withdraw_to(&req.withdraw_to, &losers)?;
+        let forced = forced_destinations(&req.withdraw_to, &losers)?;
         let mut p = Problems::default();
         for f in &losers {
             let Some(force) = c.oob.get(f) else { continue };
@@ -280,7 +305,7 @@ pub(super) fn compute(
                 u.guns = co.guns_after;
             }
         }
-        river_penalties(rules, &after, &river_forces, c.config.turn, &mut dice)
+        river_penalties(rules, &after, &river_forces, c.config.turn, dice)
     };
     Ok(Aftermath {
         verdict,
@@ -297,16 +322,10 @@ pub(super) fn compute(
 }
 
 impl Aftermath {
-    /// Changes the campaign and returns the report.
-    pub(super) fn apply_to(
-        &self,
-        c: &mut Campaign,
-        b: &BattleRecord,
-        file: &str,
-        hash: &str,
-        seq: u64,
-        evidence: &str,
-    ) -> Result<String> {
+    /// Changes the campaign value: every unit's men, guns and ammunition, the returns, the
+    /// river penalties, the losers' hexes, the score (4.0) and the generals' records (8.5).
+    /// Returns the commanders hit, by name, with whether each was killed.
+    pub fn apply(&self, c: &mut Campaign, b: &BattleRecord) -> Vec<(String, bool)> {
         let turn = c.config.turn;
         let year = Turn(turn).campaign_year();
         let winner = self.verdict.winner;
@@ -349,16 +368,16 @@ impl Aftermath {
         // Score (4.0) and commanders' records (8.5).
         match winner {
             Some(w) => {
-                score_row(c, year, w).battles_won += 1;
-                score_row(c, year, w.enemy()).battles_lost += 1;
+                c.score_row(year, w).battles_won += 1;
+                c.score_row(year, w.enemy()).battles_lost += 1;
             }
             None => {
-                score_row(c, year, Side::French).battles_drawn += 1;
-                score_row(c, year, Side::Allies).battles_drawn += 1;
+                c.score_row(year, Side::French).battles_drawn += 1;
+                c.score_row(year, Side::Allies).battles_drawn += 1;
             }
         }
         for s in [Side::French, Side::Allies] {
-            let r = score_row(c, year, s);
+            let r = c.score_row(year, s);
             r.prisoners_taken += prisoners.get(&s).copied().unwrap_or(0);
             r.guns_captured += guns_taken.get(&s).copied().unwrap_or(0);
         }
@@ -381,24 +400,118 @@ impl Aftermath {
                 hit_names.push((name, h.killed));
             }
         }
-        Ok(report::render(
-            c,
-            b,
-            &report::ReportInput {
-                verdict: &self.verdict,
-                pursuit: &self.pursuit_explanation,
-                carryover: &self.carryover,
-                withdrawals: &self.withdrawals,
-                river: &self.river,
-                river_forces: &self.river_forces,
-                dice: &self.dice,
-                commanders: &hit_names,
-                missing: &self.missing,
-                file,
-                hash,
-                seq,
-                evidence,
-            },
-        ))
+        hit_names
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::formats::campaign::{CampaignFiles, names, parse_campaign};
+    use crate::model::result::Losses;
+    use crate::rules::ScriptedDice;
+
+    /// A French brigade at 05.03 beaten by a Spanish one at 05.02, a major road south to 05.11.
+    fn campaign() -> Campaign {
+        let mut files = CampaignFiles::default();
+        let mut put = |name: &'static str, text: &str| {
+            files.files.insert(name, text.as_bytes().to_vec());
+        };
+        put(names::CAMPAIGN, "name = \"Test\"\nseed = 1808\nturn = 20\n[map]\ncolumns = 12\nrows = 12\n");
+        put(names::HEXES, "hex,terrain\n");
+        let road: String = (3..11).map(|r| format!("05.{r:02},05.{:02},major\n", r + 1)).collect();
+        put(names::ROADS, &format!("from,to,class\n{road}"));
+        put(names::RIVERS, "from,to,name\n");
+        put(names::SETTLEMENTS, "name,hex,kind,control\n");
+        put(names::COMMANDERS, "name,side\n");
+        put(
+            names::FORCES,
+            "id,parent,level,name,nation,arm,men,squadrons,guns,hex\n\
+             FR-1,,brigade,French brigade,Fr,,,,,05.03\n\
+             FR-1-a,FR-1,battalion,1/4e Ligne,Fr,line,600,,,\n\
+             SP-1,,brigade,Spanish brigade,Sp,,,,,05.02\n\
+             SP-1-a,SP-1,battalion,Bailen,Sp,line,700,,,\n",
+        );
+        parse_campaign(&files).unwrap()
+    }
+
+    fn battle() -> BattleRecord {
+        let part = |force: &str, side: &str, hex: &str| {
+            serde_json::json!({"force": force, "name": force, "side": side, "hex": hex, "role": "principal",
+                "distance": 0, "bearing": null, "edge": "centre", "crosses_river": null, "delay_minutes": 0,
+                "delay_overridden": false, "out_of_supply": false})
+        };
+        let unit = |unit: &str, force: &str, side: &str, men: u32| serde_json::json!({"unit": unit, "force": force, "side": side, "men": men, "guns": 0, "squadrons": 0, "ammo": 100});
+        serde_json::from_value(serde_json::json!({
+            "id": "T20-05.03", "state": "exported", "turn": 20, "hex": "05.03", "place": "hex 05.03",
+            "attacker": "Allies", "attacker_reason": "test", "avoiding": null,
+            "participants": [part("FR-1", "French", "05.03"), part("SP-1", "Allies", "05.02")],
+            "excluded": [], "unavailable": [], "reserves": [],
+            "map": {"id": "M", "orientation": 0, "reused": false, "reason": "", "features": []},
+            "profile": "napmod-g1", "seed": 1808, "dice": [], "army_index": {"French": 1, "Allies": 1},
+            "start_time": "10:00:00", "end_time": "15:00:00", "chains": [],
+            "units": [unit("FR-1-a", "FR-1", "French", 600), unit("SP-1-a", "SP-1", "Allies", 700)],
+            "scenario_dir": "", "oob": "", "files": {}, "result": null
+        }))
+        .unwrap()
+    }
+
+    fn matched() -> Matched {
+        let mut m = Matched::default();
+        m.losses
+            .insert("FR-1-a".into(), Losses { killed: 60, wounded: 90, deserted: 50, ..Losses::default() });
+        m.losses
+            .insert("SP-1-a".into(), Losses { killed: 10, wounded: 20, deserted: 5, ..Losses::default() });
+        m
+    }
+
+    #[test]
+    fn the_beaten_force_withdraws_away_from_the_victor_and_every_man_is_accounted_for() {
+        let mut c = campaign();
+        let b = battle();
+        let opts = AftermathOptions { winner: Some(Some(Side::Allies)), ..AftermathOptions::default() };
+        let a = compute(&c, &b, &matched(), None, &opts, &mut ScriptedDice::new([])).unwrap();
+        assert_eq!(a.verdict.winner, Some(Side::Allies));
+        assert_eq!(a.withdrawals.len(), 1);
+        let w = &a.withdrawals[0];
+        assert_eq!(w.plan.force, "FR-1");
+        let to = w.to.expect("the road south, away from the Spanish");
+        assert!(c.map.grid.distance(to, "05.02".parse().unwrap()) > 2, "{to}");
+        for co in &a.carryover {
+            assert!(co.conserved(), "{co:?}");
+        }
+        a.apply(&mut c, &b);
+        assert_eq!(c.oob.get("FR-1").and_then(|f| f.hex), Some(to));
+        let fr = a.carryover.iter().find(|co| co.unit == "FR-1-a").unwrap();
+        assert_eq!(c.oob.get("FR-1-a").map(|u| u.men), Some(fr.men_after));
+        assert!(fr.men_after <= 600 - 60 - 90 - 50 + 50, "killed and wounded leave the battalion");
+        let score: Vec<(Side, u32, u32)> =
+            c.score.iter().map(|r| (r.side, r.battles_won, r.battles_lost)).collect();
+        assert!(score.contains(&(Side::Allies, 1, 0)) && score.contains(&(Side::French, 0, 1)), "{score:?}");
+    }
+
+    #[test]
+    fn a_draw_moves_nobody_and_refuses_a_river_retreat_rule_6_5_2() {
+        let c = campaign();
+        let b = battle();
+        let draw = AftermathOptions { winner: Some(None), ..AftermathOptions::default() };
+        let a = compute(&c, &b, &matched(), None, &draw, &mut ScriptedDice::new([])).unwrap();
+        assert!(a.withdrawals.is_empty());
+        let river = AftermathOptions { river_retreat: Some(true), ..draw };
+        let e = compute(&c, &b, &matched(), None, &river, &mut ScriptedDice::new([])).unwrap_err();
+        assert!(e.to_string().contains("rules 6.5.2 and 8.4"), "{e}");
+    }
+
+    #[test]
+    fn a_destination_for_a_force_that_did_not_lose_is_refused() {
+        let c = campaign();
+        let b = battle();
+        let opts = AftermathOptions {
+            winner: Some(Some(Side::Allies)),
+            withdraw_to: vec![(Some("SP-1".to_string()), "05.01".parse().unwrap())],
+            ..AftermathOptions::default()
+        };
+        let e = compute(&c, &b, &matched(), None, &opts, &mut ScriptedDice::new([])).unwrap_err();
+        assert!(e.to_string().contains("SP-1 is not a losing force"), "{e}");
     }
 }
