@@ -4,6 +4,7 @@ pub mod aftermath;
 pub mod alcantara;
 pub mod avoidance;
 pub mod battle;
+pub mod battle_plan;
 pub mod capitulation;
 pub mod carryover;
 pub mod dice;

@@ -2,7 +2,7 @@
 //! multiplayer battle — OOB, scenario folder, briefings — and a battle record in the
 //! campaign, deterministically.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeSet;
 use std::path::PathBuf;
 use std::time::Duration;
 
@@ -22,19 +22,16 @@ use crate::formats::sow::scenario::{
     render,
 };
 use crate::model::battle::{
-    BattleRecord, BattleState, ExportedUnit, MapRecord, ObjectiveRecord, Overruling, Participant, Reserve,
-    Role, RowKind,
+    BattleRecord, BattleState, ExportedUnit, ObjectiveRecord, Participant, Role, RowKind,
 };
 use crate::model::vocabulary::Vocabulary;
-use crate::model::{BattleMapChoice, Campaign, HexId, Side, StatusKind, Unit};
+use crate::model::{BattleMapChoice, Campaign, HexId, Side, Unit};
 use crate::rules::avoidance::line_of_retreat;
-use crate::rules::battle::{Combatants, WhoFightsOptions, who_fights};
+use crate::rules::battle::WhoFightsOptions;
+use crate::rules::battle_plan::{Decision, PlanOptions, battle_map, decide};
 use crate::rules::dice::{Dice, SeededDice};
-use crate::rules::garrison::outside_the_walls;
 use crate::rules::intel::{Participants, brief_sides};
-use crate::rules::map_choice::{CatalogueMap, choose_map, hex_features, under_garrisoned_assault};
-use crate::rules::reserve::validate_reserve;
-use crate::rules::{alcantara, capitulation};
+use crate::rules::map_choice::CatalogueMap;
 use crate::store::battles::{briefing_path, record_bytes, record_path};
 use crate::store::profile::load_profile;
 use crate::store::replace::check_paths_replaceable;
@@ -76,9 +73,6 @@ pub struct JoinerSummary {
     pub edge: String,
 }
 
-/// Rules an umpire may overrule at export (`--overrule RULE`).
-const OVERRULABLE: [&str; 2] = ["2.5.3", "7.1.4"];
-
 /// The map catalogue: the campaign's own `sow-maps/catalogue.csv`, else the shipped one.
 pub fn catalogue(dir: &CampaignDir) -> Result<Vec<CatalogueMap>> {
     let (label, bytes) = match dir.read("sow-maps/catalogue.csv")? {
@@ -86,21 +80,6 @@ pub fn catalogue(dir: &CampaignDir) -> Result<Vec<CatalogueMap>> {
         None => ("sow-maps/catalogue.csv".to_string(), BUILTIN_CATALOGUE.as_bytes().to_vec()),
     };
     Ok(parse_catalogue(&label, &bytes).map_err(Error::Rejected)?)
-}
-
-/// Units and formations that stay out: reserves and anything unavailable (6.5.2.4).
-fn skipped(c: &Campaign, forces: &[String], reserves: &[Reserve]) -> (BTreeSet<String>, Vec<String>) {
-    let mut skip: BTreeSet<String> = reserves.iter().map(|r| r.unit.clone()).collect();
-    let mut unavailable = Vec::new();
-    for f in forces {
-        for u in c.oob.subtree(f) {
-            if u.has_status(StatusKind::Unavailable, c.config.turn) {
-                skip.insert(u.id.to_string());
-                unavailable.push(u.id.to_string());
-            }
-        }
-    }
-    (skip, unavailable)
 }
 
 fn place_name(c: &Campaign, hex: HexId) -> String {
@@ -178,18 +157,6 @@ pub struct ExportPlan {
     pub summary: ExportSummary,
 }
 
-fn choose_id(existing: &[BattleRecord], base: &str, replace: bool) -> std::result::Result<String, Error> {
-    let mut n = 1;
-    loop {
-        let id = if n == 1 { base.to_string() } else { format!("{base}-{n}") };
-        match existing.iter().find(|b| b.id == id) {
-            None => return Ok(id),
-            Some(b) if b.state.is_pending() && replace => return Ok(id),
-            Some(_) => n += 1,
-        }
-    }
-}
-
 fn plan(dir: &CampaignDir, c: &Campaign, hex: HexId, a: &ExportHexArgs) -> Result<ExportPlan> {
     let mut opts = WhoFightsOptions { attacker: a.attacker, ..Default::default() };
     for d in &a.delay {
@@ -201,119 +168,16 @@ fn plan(dir: &CampaignDir, c: &Campaign, hex: HexId, a: &ExportHexArgs) -> Resul
         opts.delays.insert(f.trim().to_string(), m);
     }
     opts.exclude = a.exclude.iter().cloned().collect();
-    let who: Combatants = who_fights(c, hex, &opts)?;
-    if let Some(av) = a.avoiding
-        && av == who.attacker
-    {
-        return Err(Error::refused(format!(
-            "--avoiding {av}: the {av} attack here ({}); the side avoiding battle (8.2) is the other one",
-            who.attacker_reason
-        ))
-        .into());
-    }
-    // Rules that refuse the battle unless the umpire overrules them.
-    let overrule: BTreeSet<&str> = a.overrule.iter().map(|r| r.trim()).collect();
-    if let Some(r) = overrule.iter().find(|r| !OVERRULABLE.contains(*r)) {
-        return Err(Error::refused(format!(
-            "--overrule {r}: only rules {} can be overruled at export",
-            OVERRULABLE.join(" and ")
-        ))
-        .into());
-    }
-    let mut overruled = Vec::new();
-    let mut refuse = |rule: &str, why: Option<String>| -> std::result::Result<(), Error> {
-        let Some(why) = why else { return Ok(()) };
-        if overrule.contains(rule) {
-            overruled.push(Overruling { rule: rule.to_string(), refusal: why });
-            Ok(())
-        } else {
-            Err(Error::refused(format!(
-                "{why}; --overrule {rule} lets an umpire's ruling stand; nothing written"
-            )))
-        }
-    };
-    refuse(alcantara::RULE, alcantara::crossing_refusal(c, &who.participants, who.attacker))?;
-    refuse(capitulation::RULE, capitulation::capitulation_refusal(c, hex, &who.participants, who.attacker))?;
-    let all_forces: Vec<String> = who.participants.iter().map(|p| p.force.clone()).collect();
-    let mut reserves = Vec::new();
-    for r in &a.reserve {
-        let res = validate_reserve(c, r, &all_forces)?;
-        if reserves.iter().any(|x: &Reserve| x.unit == res.unit) {
-            continue;
-        }
-        reserves.push(res);
-    }
-    let (mut skip, unavailable) = skipped(c, &all_forces, &reserves);
-    // A fortress-town or the Alcázar holds at most 10,000 men (2.5.1, 2.5.3).
-    let outside_walls = outside_the_walls(c, hex, who.attacker.enemy(), &all_forces, &skip);
-    skip.extend(outside_walls.iter().cloned());
-
-    // Battle id and pending battles: one contact, one battle. A force already in a pending
-    // battle cannot be exported into another; `--replace` replaces that battle only.
     let existing = dir.battles()?;
-    let overlapping: Vec<&BattleRecord> = existing
-        .iter()
-        .filter(|b| b.state.is_pending())
-        .filter(|b| b.hex == hex || b.participants.iter().any(|p| all_forces.contains(&p.force)))
-        .collect();
-    if !a.replace
-        && let Some(p) = overlapping.first()
-    {
-        let shared: Vec<&str> = p
-            .participants
-            .iter()
-            .filter(|x| all_forces.contains(&x.force))
-            .map(|x| x.force.as_str())
-            .collect();
-        let why = if p.hex == hex && shared.is_empty() {
-            format!("battle {} at {hex} is still pending (exported, no result applied)", p.id)
-        } else {
-            format!(
-                "{} already fight{} in battle {} at {} ({}), still pending (exported, no result applied): \
-                 one contact is one battle",
-                shared.join(", "),
-                if shared.len() == 1 { "s" } else { "" },
-                p.id,
-                p.hex,
-                p.place
-            )
-        };
-        return Err(Error::refused(format!(
-            "{why}; apply its result first, or use --replace to export this battle in its place; nothing written"
-        ))
-        .into());
-    }
-    if overlapping.len() > 1 {
-        let ids: Vec<&str> = overlapping.iter().map(|b| b.id.as_str()).collect();
-        return Err(Error::refused(format!(
-            "--replace: this battle's forces are in {} pending battles ({}); --replace replaces one: \
-             apply or replace them one at a time; nothing written",
-            ids.len(),
-            ids.join(", ")
-        ))
-        .into());
-    }
-    let base = format!("T{}-{hex}", c.config.turn);
-    let id = choose_id(&existing, &base, a.replace)?;
-    let replaces = overlapping.first().map(|b| (*b).clone());
-    // Army indices: never one of a pending battle (so a dump can only match its own
-    // battle), and while any is left, one no battle has used (so a late dump of an old
-    // battle cannot match a new one either).
-    let mut army_index: BTreeMap<Side, u8> = BTreeMap::new();
-    for side in [Side::French, Side::Allies] {
-        let others =
-            || existing.iter().filter(|b| b.id != id && Some(&b.id) != replaces.as_ref().map(|r| &r.id));
-        let pending: BTreeSet<u8> = others()
-            .filter(|b| b.state.is_pending())
-            .filter_map(|b| b.army_index.get(&side).copied())
-            .collect();
-        let ever: BTreeSet<u8> = others().filter_map(|b| b.army_index.get(&side).copied()).collect();
-        let free = (1..=99u8)
-            .find(|i| !ever.contains(i))
-            .or_else(|| (1..=99u8).find(|i| !pending.contains(i)))
-            .ok_or_else(|| Error::refused("99 battles are pending: apply some results first".to_string()))?;
-        army_index.insert(side, free);
-    }
+    let options = PlanOptions {
+        who: opts,
+        reserves: a.reserve.clone(),
+        avoiding: a.avoiding,
+        overrule: a.overrule.iter().map(|r| r.trim().to_string()).collect(),
+        replace: a.replace,
+    };
+    let Decision { who, overruled, reserves, skip, unavailable, outside_walls, id, replaces, army_index } =
+        decide(c, hex, &options, &existing)?;
 
     let profile_name = a.profile.clone().unwrap_or_else(|| c.config.profile.clone());
     let (profile, vocab) = load_profile(dir, &profile_name)?;
@@ -321,60 +185,7 @@ fn plan(dir: &CampaignDir, c: &Campaign, hex: HexId, a: &ExportHexArgs) -> Resul
 
     // Map (8.4): stored choice reused; otherwise scored, with 7.1.4's town map.
     let cat = catalogue(dir)?;
-    let defender = who.attacker.enemy();
-    let defender_men_here: u32 = who
-        .side(defender)
-        .filter(|p| p.hex == hex && p.role == Role::Principal)
-        .map(|p| c.oob.strength(&p.force).men())
-        .sum();
-    let mut new_map = None;
-    let map: MapRecord = match c.battle_maps.get(&hex) {
-        Some(stored) => {
-            if a.map.as_deref().is_some_and(|m| !m.eq_ignore_ascii_case(&stored.map))
-                || a.orientation.is_some_and(|o| o != stored.orientation)
-            {
-                return Err(Error::refused(format!(
-                    "{hex} already has map {} at {}° from battle {} (rule 8.4: later battles in a hex use the same map); edit map/battle-maps.csv to change it",
-                    stored.map, stored.orientation, stored.battle
-                ))
-                .into());
-            }
-            // 8.4's "will use the same map" wins over 7.1.4's town map, which the investing
-            // player "may" use.
-            let town_asked = under_garrisoned_assault(c, hex, defender, defender_men_here);
-            MapRecord {
-                id: stored.map.clone(),
-                orientation: stored.orientation,
-                reused: true,
-                reason: format!(
-                    "stored for {hex} by battle {} (rule 8.4){}",
-                    stored.battle,
-                    if town_asked {
-                        "; an assault on an under-garrisoned fortress (7.1.4) would take a town map, but \
-                         8.4's stored map wins"
-                    } else {
-                        ""
-                    }
-                ),
-                features: hex_features(c, hex).into_iter().collect(),
-            }
-        }
-        None => {
-            let mut features = hex_features(c, hex);
-            let assault = under_garrisoned_assault(c, hex, defender, defender_men_here);
-            if assault {
-                features = BTreeSet::from(["town".to_string()]);
-            }
-            let mut m = choose_map(&cat, &features, a.map.as_deref(), a.orientation, &mut dice, hex)?;
-            if assault {
-                m.reason =
-                    format!("assault on an under-garrisoned fortress (7.1.4): a town map; {}", m.reason);
-            }
-            new_map =
-                Some(BattleMapChoice { map: m.id.clone(), orientation: m.orientation, battle: id.clone() });
-            m
-        }
-    };
+    let (map, new_map) = battle_map(c, hex, &who, &cat, a.map.as_deref(), a.orientation, &id, &mut dice)?;
     let multiplier = cat.iter().find(|m| m.id.eq_ignore_ascii_case(&map.id)).map_or(32768, |m| m.multiplier);
     let world = f64::from(multiplier) * f64::from(profile.world_per_multiplier);
 
