@@ -7,7 +7,13 @@ use clap::{Parser, Subcommand};
 /// The umpire's bridge between a Peninsular War hex-map campaign and Scourge of War
 /// NapMod multiplayer battles.
 #[derive(Debug, Parser)]
-#[command(name = "sowbridge", version, about, long_about = None)]
+#[command(
+    name = "sowbridge",
+    version,
+    about,
+    long_about = None,
+    after_help = "Examples:\n  sowbridge demo                                   # the example campaign in ./sowbridge-demo, Medellín exported\n  sowbridge --campaign sowbridge-demo/campaign status\n  sowbridge --campaign my-campaign export hex 18.28 --dry-run"
+)]
 pub struct Cli {
     /// The campaign folder.
     #[arg(long, global = true, env = "SOWBRIDGE_CAMPAIGN", default_value = "campaign")]
