@@ -44,7 +44,10 @@ pub enum Command {
     #[command(after_help = "Examples:\n  sowbridge contacts\n  sowbridge contacts --json")]
     Contacts(JsonFlag),
     /// Build a battle's SoW files.
-    #[command(subcommand)]
+    #[command(
+        subcommand,
+        after_help = "Examples:\n  sowbridge export hex 18.28 --dry-run\n  sowbridge export hex 18.28 --out \"C:\\Games\\SOWGB\\Work\""
+    )]
     Export(ExportCommand),
     /// Prove the profile's SoW ids against an installed mod's Logistics folder.
     #[command(
@@ -72,7 +75,10 @@ pub enum Command {
     #[command(after_help = "Examples:\n  sowbridge battles\n  sowbridge battles --json")]
     Battles(JsonFlag),
     /// One battle.
-    #[command(subcommand)]
+    #[command(
+        subcommand,
+        after_help = "Examples:\n  sowbridge battle show T20-18.28\n  sowbridge battle template T20-18.28 --out T20-18.28.result.csv"
+    )]
     Battle(BattleCommand),
     /// Apply result files as they appear in the inbox, exactly once.
     #[command(
@@ -120,7 +126,10 @@ pub enum Command {
         dir: PathBuf,
     },
     /// The campaign calendar.
-    #[command(subcommand)]
+    #[command(
+        subcommand,
+        after_help = "Examples:\n  sowbridge turn advance --dry-run\n  sowbridge turn advance"
+    )]
     Turn(TurnCommand),
 }
 

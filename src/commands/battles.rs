@@ -120,9 +120,10 @@ pub fn template(dir: &CampaignDir, id: &str, out: Option<&std::path::Path>) -> R
             }
             crate::store::atomic_write(path, &bytes)?;
             crate::errln!(
-                "wrote {} ({} units of battle {id}); fill in the losses, then: sowbridge apply {}",
+                "wrote {} ({} units of battle {id}); fill in the losses, then: sowbridge --campaign {} apply {}",
                 path.display(),
                 rows.len(),
+                dir.root().display(),
                 path.display()
             );
         }

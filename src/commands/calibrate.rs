@@ -182,33 +182,42 @@ pub fn run(dir: &CampaignDir, out: Option<&Path>, profile: Option<&str>) -> Resu
 
 /// The umpire's one page: where to copy the battle, what to do in the game, what to bring back.
 fn instructions(r: &CalibrationRecord, out: &Path) -> String {
+    let title = format!("sowbridge calibration battle {}", r.battle);
+    let oob = crate::store::join_rel(out, &r.oob);
+    let scen = crate::store::join_rel(out, &r.scenario_dir);
     format!(
-        "sowbridge calibration battle {id}\r\n\
-         ===================================\r\n\r\n\
+        "{title}\r\n{underline}\r\n\r\n\
          Ten minutes on your own install settle what no public file shows: how your NapMod\r\n\
          build writes its battle dumps and startlocs.csv, and whether it reads sowbridge's\r\n\
          order of battle as intended.\r\n\r\n\
-         1. Copy. If {out} is not your SoW Work folder, copy {oob} into Work\\OOBs\\ and the\r\n   \
-         folder {scen} into Work\\Scenarios\\ (keep the names).\r\n\
+         1. Copy. Unless {out} is your SoW Work folder, copy the file\r\n   \
+         {oob}\r\n   \
+         into the Work folder's OOBs folder, and the folder\r\n   \
+         {scen}\r\n   \
+         into its Scenarios folder (keep the names).\r\n\
          2. Play. Start Scourge of War with NapMod active, choose the scenario {id}\r\n   \
          (single player is enough) and let it run: the two brigades stand 300 yards apart.\r\n   \
          Order them forward so that both sides take losses. The battle ends by itself at\r\n   \
-         {end} game time, after ten game minutes; do not quit before.\r\n\
-         3. Bring back from the Work folder, all written during that game:\r\n   \
-         - every sowgb_gamedb_*.csv (one at two minutes, one at five, the final one),\r\n   \
-         - startlocs.csv and deadbods.csv,\r\n   \
-         - the files dumpoobscen and dumpscen wrote at the start (the newest OOB and\r\n     \
-         scenario files in Work and its OOBs and Scenarios folders),\r\n   \
-         and put them in one folder, together with this scenario folder.\r\n\
+         {end} game time, after ten game minutes; do not quit before.\r\n   \
+         Its script makes the game write, into the Work folder: at the start, the order of\r\n   \
+         battle and the scenario as the engine loaded them (the commands dumpoobscen and\r\n   \
+         dumpscen); a battle dump (sowgb_gamedb_*.csv) at two and at five minutes; and at the\r\n   \
+         end startlocs.csv, deadbods.csv and the final battle dump.\r\n\
+         3. Bring back those files from the Work folder, all written during that game, and put\r\n   \
+         them in one folder together with this scenario folder.\r\n\
          4. Inspect. Run:\r\n     \
          sowbridge inspect <that folder>\r\n   \
-         It reports what sowbridge understood and what it did not, fact by fact. Send the\r\n   \
-         report (sowbridge inspect --json) and the files to whoever keeps your vocabulary.\r\n\r\n\
+         It reports what sowbridge understood and what it did not, fact by fact, and the\r\n   \
+         profile settings your install needs. Then:\r\n     \
+         sowbridge inspect <that folder> --write\r\n   \
+         writes those settings into your campaign's own templates folder, and every export\r\n   \
+         after uses them. Keep the report (sowbridge inspect --json) with your campaign.\r\n\r\n\
          Nothing here touches your campaign: the calibration battle is no campaign battle.\r\n",
+        underline = "=".repeat(title.chars().count()),
         id = r.battle,
         out = out.display(),
-        oob = r.oob.replace('/', "\\"),
-        scen = r.scenario_dir.replace('/', "\\"),
+        oob = oob.display(),
+        scen = scen.display(),
         end = r.end_time,
     )
 }

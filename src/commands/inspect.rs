@@ -170,6 +170,14 @@ fn expand(paths: &[PathBuf]) -> (Vec<PathBuf>, Vec<(PathBuf, CalibrationRecord)>
 /// Runs `inspect`; with `write`, the settings the files show go into the campaign's own
 /// `templates/<profile>/profile.toml`.
 pub fn run(dir: &CampaignDir, paths: &[PathBuf], json: bool, write: bool) -> Result<()> {
+    let absent: Vec<String> = paths.iter().filter(|p| !p.exists()).map(|p| p.display().to_string()).collect();
+    if !absent.is_empty() {
+        return Err(crate::error::Error::refused(format!(
+            "inspect: no such file or folder: {}",
+            absent.join(", ")
+        ))
+        .into());
+    }
     let (files, records) = expand(paths);
     let battles = dir.battles().unwrap_or_default();
     let campaign_ok = dir.load().is_ok();
@@ -243,8 +251,15 @@ pub fn run(dir: &CampaignDir, paths: &[PathBuf], json: bool, write: bool) -> Res
     for r in &reports {
         crate::out!("{}", render(r));
     }
-    if reports.is_empty() {
-        crate::outln!("no files to inspect");
+    if reports.is_empty() && !records.is_empty() {
+        crate::outln!(
+            "no file the game wrote is here yet: play the calibration battle, then bring its dumps, \
+             startlocs.csv and dumped OOB and scenario back into this folder (CALIBRATION.txt says how)"
+        );
+    } else if reports.is_empty() {
+        crate::outln!(
+            "no CSV or text file directly in the folders given: give the SoW Work folder, or the files"
+        );
     }
     if !settings.is_empty() {
         crate::outln!("\nsettings the files show for profile {}:", profile_name.as_deref().unwrap_or("?"));

@@ -19,8 +19,8 @@ pub fn run(dir: &CampaignDir, id: &str, dry_run: bool) -> Result<()> {
     let mut record = dir.read_battle(id)?;
     if record.state != BattleState::Applied {
         return Err(Error::refused(format!(
-            "battle {id} is {:?}: only an applied battle can be undone",
-            record.state
+            "battle {id} is {}: only an applied battle can be undone",
+            record.state.word()
         ))
         .into());
     }
@@ -89,6 +89,8 @@ pub fn run(dir: &CampaignDir, id: &str, dry_run: bool) -> Result<()> {
         returned: Vec::new(),
     };
     let seq = txn.finish(state, Some(entry), extra)?;
-    crate::errln!("battle {id} undone (journal entry {seq}); it waits for a result again");
+    crate::errln!(
+        "battle {id} undone (journal entry {seq}); it is pending again (undone), waiting for a result"
+    );
     Ok(())
 }

@@ -144,11 +144,10 @@ fn inspect_of_garbage_says_so_and_does_not_fail() {
     let c = Camp::new("peninsula");
     let g = c.tmp.path().join("sowgb_gamedb_garbage.csv");
     std::fs::write(&g, b"\x00\x01\xfe garbage\r\n1,2,3\r\n").unwrap();
-    let o = c.run(&["inspect", g.to_str().unwrap(), "nowhere.csv"]);
+    let o = c.run(&["inspect", g.to_str().unwrap()]);
     assert_code(&o, 0);
     let out = stdout(&o);
     assert!(out.contains("not a file sowbridge recognises"), "{out}");
-    assert!(out.contains("nowhere.csv: unknown") && out.contains("refused: no such file"), "{out}");
 }
 
 #[test]
@@ -205,4 +204,24 @@ fn what_inspect_learns_becomes_a_profile_setting_with_write() {
     export_medellin(&c, &[]);
     let oob = sow_rows(&c.tmp.path().join("out/OOBs/T20-18.28.csv"));
     assert!(!oob[0].contains(&"OOBMOD".to_string()), "{:?}", oob[0]);
+}
+
+#[test]
+fn inspect_of_a_path_that_is_not_there_is_refused() {
+    let c = Camp::new("peninsula");
+    let o = c.run(&["inspect", "no-such-work-folder"]);
+    assert_code(&o, 1);
+    assert!(stderr(&o).contains("inspect: no such file or folder: no-such-work-folder"), "{}", stderr(&o));
+    // A calibration folder before the battle was played says what is missing.
+    let out = c.tmp.path().join("Work");
+    assert_code(&c.run(&["calibrate", "--out", out.to_str().unwrap()]), 0);
+    let o = c.run(&["inspect", out.to_str().unwrap()]);
+    assert_code(&o, 0);
+    assert!(
+        stdout(&o).contains("no file the game wrote is here yet: play the calibration battle"),
+        "{}",
+        stdout(&o)
+    );
+    let howto = std::fs::read_to_string(out.join("Scenarios/CAL-napmod-g1/CALIBRATION.txt")).unwrap();
+    assert!(howto.contains("--write") && howto.contains("dumpoobscen"), "{howto}");
 }

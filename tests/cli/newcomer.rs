@@ -107,6 +107,10 @@ fn every_command_s_help_shows_an_example() {
         &["demo"],
         &["calibrate"],
         &["inspect"],
+        &["export"],
+        &["battle"],
+        &["turn"],
+        &["vocab"],
     ] {
         let mut args: Vec<&str> = cmd.to_vec();
         args.push("--help");

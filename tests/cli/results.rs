@@ -551,3 +551,34 @@ fn a_hex_off_the_map_says_so() {
     assert_code(&o, 1);
     assert!(stderr(&o).contains("99.99 is outside the 64 × 48 map"), "{}", stderr(&o));
 }
+
+#[test]
+fn an_unfilled_template_is_refused_unless_the_umpire_gives_the_verdict() {
+    let (c, _) = medellin();
+    let file = c.tmp.path().join("T20-18.28.result.csv");
+    let o = c.run(&["battle", "template", MEDELLIN, "--out", file.to_str().unwrap()]);
+    assert_code(&o, 0);
+    assert!(
+        stderr(&o).contains(&format!("sowbridge --campaign {} apply", c.dir.display())),
+        "{}",
+        stderr(&o)
+    );
+    let before = c.snapshot();
+    let o = c.run(&["apply", file.to_str().unwrap()]);
+    assert_code(&o, 1);
+    assert!(stderr(&o).contains("every unit of battle T20-18.28 has 0 losses"), "{}", stderr(&o));
+    assert_eq!(c.snapshot(), before);
+    assert_code(&c.run(&["apply", file.to_str().unwrap(), "--winner", "draw"]), 0);
+}
+
+#[test]
+fn a_typed_hex_that_lost_a_digit_is_refused_with_both_readings() {
+    let c = Camp::new("peninsula");
+    let o = c.run(&["export", "hex", "18.2", "--dry-run"]);
+    assert_code(&o, 1);
+    assert!(
+        stderr(&o).contains("'18.2' — did you mean 18.20? A hex's row has two digits: 18.02, or one of 18.20 to 18.29"),
+        "{}",
+        stderr(&o)
+    );
+}

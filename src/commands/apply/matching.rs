@@ -259,9 +259,11 @@ pub fn match_manual(b: &BattleRecord, r: &ManualResult, allow_missing: bool) -> 
         p.push(Problem::in_file(
             &r.file,
             format!(
-                "{} units of battle {} have no row (e.g. {}); list them with zeros, or --allow-missing",
+                "{} unit{} of battle {} {} no row (e.g. {}); list them with zeros, or --allow-missing",
                 unlisted.len(),
+                if unlisted.len() == 1 { "" } else { "s" },
                 b.id,
+                if unlisted.len() == 1 { "has" } else { "have" },
                 unlisted[..unlisted.len().min(5)].join(", ")
             ),
         ));

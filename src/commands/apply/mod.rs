@@ -251,6 +251,19 @@ pub fn apply_result(dir: &CampaignDir, req: &ApplyRequest) -> Result<Applied> {
         ResultFile::Manual(m) => match_manual(&battle, m, req.allow_missing),
     }
     .map_err(Error::Rejected)?;
+    // A template applied as it was written: nobody lost a man. Only the umpire's word makes
+    // that a battle.
+    if let ResultFile::Manual(m) = &rf
+        && req.winner.is_none()
+        && m.rows.iter().all(|r| r.killed + r.wounded + r.missing + r.captured + r.guns_lost == 0)
+    {
+        return Err(Error::refused(format!(
+            "{name}: every unit of battle {} has 0 losses: is it the template, not filled in yet? Fill in \
+             killed, wounded, missing and captured, or give --winner SIDE|draw to apply a battle in which \
+             nobody lost a man; nothing changed",
+            battle.id
+        )));
+    }
 
     let mut c = dir.load()?;
     // The units' end positions, for the objectives: a row counts for the side of its id or

@@ -108,8 +108,17 @@ fn used_vocabulary(v: &Vocabulary, rows: &[SowRow]) -> Vocabulary {
 
 /// Runs `export hex`.
 pub fn run(dir: &CampaignDir, a: &ExportHexArgs) -> Result<()> {
-    let hex: HexId =
-        a.hex.parse().map_err(|e: crate::model::HexIdError| Error::refused(format!("export hex: {e}")))?;
+    let hex: HexId = a.hex.parse().map_err(|e: crate::model::HexIdError| {
+        // Typed, not saved by a spreadsheet: the row lost a digit, not necessarily a zero.
+        match (e.fault, a.hex.split_once('.')) {
+            (crate::model::HexIdFault::ShortRow, Some((col, row))) => Error::refused(format!(
+                "export hex: '{}' — did you mean {col:0>2}.{row}0? A hex's row has two digits: {col:0>2}.0{row}, \
+                 or one of {col:0>2}.{row}0 to {col:0>2}.{row}9",
+                a.hex
+            )),
+            _ => Error::refused(format!("export hex: {e}")),
+        }
+    })?;
     let lock = if a.dry_run { None } else { Some(CampaignLock::acquire(dir, Duration::from_secs(60))?) };
     if let Some(l) = &lock {
         dir.recover(l)?;
