@@ -28,7 +28,12 @@ dist=$(realpath "$target/release-dist")
 # The files every package holds besides the program, laid out in folder $1.
 common_files() {
   local into=$1
-  cp README.md LICENSE "$into/"
+  cp README.md LICENSE CHANGELOG.md "$into/"
+  # The READMEs the README links: the profiles' and the map catalogue's.
+  for f in templates/*/README.md sow-maps/README.md; do
+    mkdir -p "$into/$(dirname "$f")"
+    cp "$f" "$into/$f"
+  done
   mkdir -p "$into/docs"
   cp docs/*.md "$into/docs/"
   # The example result for the example campaign's battle of Medellín, for practice.
