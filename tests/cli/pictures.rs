@@ -342,3 +342,100 @@ fn map_refuses_a_file_that_is_not_svg_or_html() {
     assert!(stderr(&o).contains("FILE.svg or FILE.html"), "{}", stderr(&o));
     assert!(!out.exists());
 }
+
+fn battle_svg(c: &Camp) -> Vec<u8> {
+    std::fs::read(c.path("battles/T20-18.28/battle.svg")).expect("export writes battles/<id>/battle.svg")
+}
+
+fn battle_record(c: &Camp) -> sowbridge::model::battle::BattleRecord {
+    sowbridge::store::CampaignDir::new(&c.dir).read_battle("T20-18.28").unwrap()
+}
+
+#[test]
+fn export_draws_the_battle_picture_with_every_force_the_map_and_the_objective() {
+    let c = Camp::new("peninsula");
+    export_medellin(&c, &[]);
+    let rec = battle_record(&c);
+    let svg = parse_svg(&battle_svg(&c));
+    let forces: std::collections::BTreeSet<&str> =
+        svg.iter().filter(|e| e.inside("forces")).filter_map(|e| e.attr("data-force")).collect();
+    let want: std::collections::BTreeSet<&str> = rec.participants.iter().map(|p| p.force.as_str()).collect();
+    assert_eq!(forces, want, "every principal and joiner at its hex");
+    assert_eq!(want.len(), 5, "FR-I, FR-LM, SP-EXT, SP-EXT-VAN, SP-ALB");
+    let t = texts(&svg);
+    let has = |s: &str| t.iter().any(|x| x.contains(s));
+    assert!(has(&format!("SoW map {} at {}°", rec.map.id, rec.map.orientation)), "map and orientation");
+    assert!(has("Medellin (major objective)"));
+    assert!(has("campaign north"));
+    for p in rec.participants.iter().filter(|p| p.role == sowbridge::model::battle::Role::Joiner) {
+        assert!(has(&format!("+{} min", p.delay_minutes)), "the delay of {}", p.force);
+        assert!(has(&format!(
+            "joins from {} by the {} edge after {} minutes",
+            p.hex, p.edge, p.delay_minutes
+        )));
+    }
+    assert!(has("Mérida"), "the places around");
+    assert!(svg.iter().any(|e| e.inside("rivers") && e.name == "line"), "the Guadiana");
+}
+
+#[test]
+fn battle_picture_marks_the_battle_hex_and_each_force_where_it_belongs() {
+    use sowbridge::formats::svg::battle::{BATTLE_MARK, neighbourhood_frame, reach};
+    let c = Camp::new("peninsula");
+    export_medellin(&c, &[]);
+    let rec = battle_record(&c);
+    let camp = load(&c);
+    let bytes = battle_svg(&c);
+    let p = render(&bytes);
+    let frame = neighbourhood_frame(camp.map.grid, rec.hex, reach(&rec));
+    assert_colour(&p, frame.centre(hex("18.28")), BATTLE_MARK, "the battle hex's marker");
+    let french = palette::side(sowbridge::model::Side::French);
+    let allies = palette::side(sowbridge::model::Side::Allies);
+    assert_colour(&p, frame.centre(hex("20.29")), french, "FR-LM at its hex");
+    assert_colour(&p, frame.centre(hex("17.30")), allies, "SP-ALB at its hex");
+    assert_colour(&p, frame.centre(hex("18.29")), allies, "SP-EXT at its hex");
+
+    // Each arrow ends on the SoW map's edge the record names, in its side's colour.
+    let svg = parse_svg(&bytes);
+    let sq = svg.iter().find(|e| e.attr("id") == Some("sow-map")).expect("the SoW map's square");
+    let f = |k: &str| sq.attr(k).unwrap().parse::<f64>().unwrap();
+    let (x0, y0, w, h) = (f("x"), f("y"), f("width"), f("height"));
+    let mut arrows = 0;
+    for part in rec.participants.iter().filter(|p| p.bearing.is_some()) {
+        let g = svg.iter().find(|e| e.attr("data-entry") == Some(part.force.as_str())).unwrap();
+        assert_eq!(g.attr("data-edge"), Some(part.edge.as_str()), "{}", part.force);
+        let (tx, ty) = g.attr("data-tip").unwrap().split_once(',').unwrap();
+        let tip: (f64, f64) = (tx.parse().unwrap(), ty.parse().unwrap());
+        let on = |a: f64, b: f64| (a - b).abs() < 0.2;
+        let on_edge = match part.edge.as_str() {
+            "N" => on(tip.1, y0),
+            "S" => on(tip.1, y0 + h),
+            "E" => on(tip.0, x0 + w),
+            "W" => on(tip.0, x0),
+            e => panic!("edge {e}"),
+        };
+        assert!(on_edge, "{} ends at {tip:?}, not on the {} edge", part.force, part.edge);
+        let mb = (part.bearing.unwrap() + f64::from(rec.map.orientation)) % 360.0;
+        let head = sowbridge::formats::svg::Frame::toward(tip, mb, 6.0);
+        assert_colour(&p, head, palette::side(part.side), &format!("{}'s arrow head", part.force));
+        arrows += 1;
+    }
+    assert_eq!(arrows, 4, "every force outside the battle hex");
+}
+
+#[test]
+fn battle_picture_names_the_reserve_held_back() {
+    let c = Camp::new("peninsula");
+    export_medellin(&c, &["--reserve", "FR-I-LAS-1"]);
+    let svg = parse_svg(&battle_svg(&c));
+    let t = texts(&svg);
+    assert!(t.iter().any(|x| x.starts_with("held back in reserve (8.7): FR-I-LAS-1")), "{t:?}");
+}
+
+#[test]
+fn battle_picture_is_the_same_bytes_for_the_same_battle() {
+    let (a, b) = (Camp::new("peninsula"), Camp::new("peninsula"));
+    export_medellin(&a, &[]);
+    export_medellin(&b, &[]);
+    assert_eq!(battle_svg(&a), battle_svg(&b));
+}

@@ -7,6 +7,7 @@
 //! (`Ejército de Extremadura`, `Brigade "Mackenzie" & Co`) so that no campaign can break a
 //! picture.
 
+pub mod battle;
 mod geometry;
 pub mod map;
 pub mod palette;

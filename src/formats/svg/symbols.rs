@@ -5,7 +5,7 @@
 //! around the symbol tells who holds the place.
 
 use super::palette;
-use super::{Canvas, Frame, num};
+use super::{Canvas, Frame, num, points_attr};
 use crate::model::SettlementKind;
 
 /// Size of a settlement symbol, pixels (half its height).
@@ -115,4 +115,22 @@ pub fn counter(cv: &mut Canvas, c: (f64, f64), size: (f64, f64), fill: &str, tex
     // The id sits in the counter's lower half: its centre stays the side's colour.
     let size = (h * 0.5).min(w / (0.62 * text.chars().count().max(1) as f64));
     cv.plain((c.0, c.1 + h / 2.0 - 0.22 * h), size, "middle", true, "#ffffff", text);
+}
+/// An arrow from `a` to `b` with a head at `b`.
+pub fn arrow(cv: &mut Canvas, a: (f64, f64), b: (f64, f64), colour: &str, width: f64, dashed: bool) {
+    let bearing = (b.0 - a.0).atan2(a.1 - b.1).to_degrees();
+    let head = 3.5 * width + 4.0;
+    // The shaft stops where the head begins.
+    let neck = Frame::toward(b, bearing + 180.0, head * 0.8);
+    let w = num(width);
+    let mut style: Vec<(&str, &str)> =
+        vec![("stroke", colour), ("stroke-width", &w), ("stroke-linecap", "round")];
+    if dashed {
+        style.push(("stroke-dasharray", "6 4"));
+    }
+    cv.line(a, neck, &style);
+    let p =
+        [b, Frame::toward(b, bearing + 180.0 - 22.0, head), Frame::toward(b, bearing + 180.0 + 22.0, head)];
+    let pts = points_attr(&p);
+    cv.empty("polygon", &[("points", &pts), ("fill", colour)]);
 }
