@@ -9,6 +9,7 @@
 
 pub mod battle;
 mod geometry;
+mod legend;
 pub mod map;
 pub mod palette;
 mod symbols;
