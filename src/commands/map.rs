@@ -39,8 +39,8 @@ pub fn run(dir: &CampaignDir, a: &MapArgs) -> Result<()> {
     let c = dir.load()?;
     let k = contacts(&c);
     let view = match a.side {
-        None => umpire_view(&c, &k),
-        Some(s) => side_view(&c, &k, s),
+        None => umpire_view(&c, &k, a.zoc),
+        Some(s) => side_view(&c, &k, s, a.zoc),
     };
     let heading = MapHeading { title: c.config.name.clone(), turn: c.config.turn, date: c.turn().date() };
     let svg = campaign_map(&c.map, &view, &heading, MapOptions { zoc: a.zoc });

@@ -155,7 +155,7 @@ fn map_draws_every_hex_settlement_and_force_of_the_fixture() {
     let bytes = map(&c, "map.svg", &[]);
     let svg = parse_svg(&bytes);
     let camp = load(&c);
-    let hexes = svg.iter().filter(|e| e.name == "polygon" && e.inside("hexes")).count();
+    let hexes = svg.iter().filter(|e| e.name == "use" && e.inside("hexes")).count();
     assert_eq!(hexes, 64 * 48, "every hex of the map");
     let ids = svg.iter().filter(|e| e.name == "text" && e.inside("hex-ids")).count();
     assert_eq!(ids, 64 * 48, "every hex id");
@@ -290,8 +290,13 @@ fn map_html_is_one_self_contained_page_with_the_svg_inline() {
     ));
     let body = svg.split_once("?>").unwrap().1.trim();
     assert!(page.contains(body), "the same SVG, inline");
-    for external in ["<script", "<link", "src=", "href=", "url(", "@import"] {
-        assert!(!page.contains(external), "{external}");
+    for external in ["<script", "<link", "src=", "url(", "@import", "http://", "https://"] {
+        let inside = page.replace("xmlns=\"http://www.w3.org/2000/svg\"", "");
+        assert!(!inside.contains(external), "{external}");
+    }
+    // References only within the page (the hexagon every hex uses).
+    for (i, _) in page.match_indices("href=\"") {
+        assert!(page[i + 6..].starts_with('#'), "{}", &page[i..i + 40]);
     }
 }
 

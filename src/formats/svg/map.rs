@@ -9,10 +9,11 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
+use super::geometry::hexagon;
 use super::legend::{LEGEND_HEIGHT, map_legend};
 use super::palette;
 use super::symbols::{self, SETTLEMENT};
-use super::{Canvas, Frame, num, thousands};
+use super::{Canvas, Frame, num, points_attr, thousands};
 use crate::model::{CampaignMap, Direction, HexId, RoadClass, Settlement, SettlementKind, Side};
 use crate::rules::intel::known::{ForcesView, KnownForce};
 
@@ -108,7 +109,9 @@ pub fn campaign_map(map: &CampaignMap, view: &ForcesView, heading: &MapHeading, 
         Some(s) => format!("{} view", side_word(s)),
     };
     let title = format!("{}: turn {}, {} ({who})", heading.title, heading.turn, heading.date);
-    let mut cv = Canvas::new(width, height, &title);
+    // Room for the whole picture at once: a hex takes about 150 bytes, a force 500.
+    let room = 150 * usize::from(map.grid.columns) * usize::from(map.grid.rows) + 500 * view.forces.len();
+    let mut cv = Canvas::with_capacity(width, height, &title, room);
     cv.rect((0.0, 0.0), (width, height), &[("fill", "#ffffff")]);
     title_band(&mut cv, heading, view.viewer, width);
     hexes(&mut cv, map, &frame);
@@ -148,13 +151,21 @@ fn title_band(cv: &mut Canvas, heading: &MapHeading, viewer: Option<Side>, width
     cv.plain((MARGIN, 48.0), 13.0, "start", false, "#e8e8e8", &sub);
 }
 
+/// Every hex of the map: one hexagon defined once and placed at each hex's centre (`<use>`),
+/// in the colour of its ground. A map has thousands of hexes: the picture stays small.
 fn hexes(cv: &mut Canvas, map: &CampaignMap, frame: &Frame) {
+    cv.open("defs", &[]);
+    let shape = points_attr(&hexagon((0.0, 0.0), HEX_RADIUS));
+    cv.empty("polygon", &[("id", "hex"), ("points", &shape)]);
+    cv.close();
     cv.open("g", &[("id", "hexes"), ("stroke", palette::HEX_LINE), ("stroke-width", "0.8")]);
     for col in 0..map.grid.columns {
         for row in 0..map.grid.rows {
             let h = HexId::new(col, row);
             let fill = map.hexes.get(&h).map_or(palette::LOW, |i| palette::ground(i.terrain, i.forest));
-            cv.polygon(&frame.corners(h), &[("fill", fill)]);
+            let (x, y) = frame.centre(h);
+            let (x, y) = (num(x), num(y));
+            cv.empty("use", &[("href", "#hex"), ("x", &x), ("y", &y), ("fill", fill)]);
         }
     }
     cv.close();
@@ -305,16 +316,51 @@ fn label_on_left(map: &CampaignMap, taken: &BTreeMap<HexId, usize>, hex: HexId) 
 
 fn forces(cv: &mut Canvas, map: &CampaignMap, frame: &Frame, view: &ForcesView) {
     let stacks = stacks_by_hex(view);
-    cv.open("g", &[("id", "forces")]);
+    // One counter shape placed for every force, its outline and its id's style set once: a
+    // campaign may have thousands of forces.
+    let (w, h) = COUNTER;
+    cv.open("defs", &[]);
+    let (x0, y0, ws, hs) = (num(-w / 2.0), num(-h / 2.0), num(w), num(h));
+    cv.empty(
+        "rect",
+        &[("id", "counter"), ("x", &x0), ("y", &y0), ("width", &ws), ("height", &hs), ("rx", "2")],
+    );
+    cv.close();
+    cv.open(
+        "g",
+        &[
+            ("id", "forces"),
+            ("stroke", "#101010"),
+            ("stroke-width", "1"),
+            ("text-anchor", "middle"),
+            ("font-weight", "bold"),
+        ],
+    );
     for (&hex, sides) in &stacks {
         for (&side, stack) in sides {
             let (x, y) = stack_origin(frame, hex, side, sides.len() > 1);
             // The first force of the stack on top.
             for (i, f) in stack.iter().enumerate().rev() {
                 let k = 3.0 * i as f64;
+                let c = (x + k, y + k);
                 cv.open("g", &[("data-force", &f.id), ("data-side", side.slug())]);
-                cv.text("title", &[], &format!("{} {}, {hex}: {}", f.id, f.name, strength_text(f)));
-                symbols::counter(cv, (x + k, y + k), COUNTER, palette::side(side), &f.id);
+                // Its whole name on hover (the label beside it may wrap it).
+                cv.text("title", &[], &format!("{} {}, {hex}", f.id, f.name));
+                let (cx, cy) = (num(c.0), num(c.1));
+                cv.empty(
+                    "use",
+                    &[("href", "#counter"), ("x", &cx), ("y", &cy), ("fill", palette::side(side))],
+                );
+                let (at, size) = symbols::counter_id(c, COUNTER, &f.id);
+                let (tx, ty, ts) = (num(at.0), num(at.1), num(size));
+                let style = [
+                    ("x", tx.as_str()),
+                    ("y", &ty),
+                    ("font-size", &ts),
+                    ("fill", "#ffffff"),
+                    ("stroke", "none"),
+                ];
+                cv.text("text", &style, &f.id);
                 cv.close();
             }
         }
@@ -325,7 +371,16 @@ fn forces(cv: &mut Canvas, map: &CampaignMap, frame: &Frame, view: &ForcesView) 
     for s in &map.settlements {
         *occupied.entry(s.hex).or_default() += 1;
     }
-    cv.open("g", &[("id", "force-labels")]);
+    cv.open(
+        "g",
+        &[
+            ("id", "force-labels"),
+            ("stroke", "#ffffff"),
+            ("stroke-width", "2.5"),
+            ("stroke-linejoin", "round"),
+            ("paint-order", "stroke"),
+        ],
+    );
     for (&hex, sides) in &stacks {
         for (&side, stack) in sides {
             let (x, y) = stack_origin(frame, hex, side, sides.len() > 1);
@@ -350,7 +405,7 @@ fn forces(cv: &mut Canvas, map: &CampaignMap, frame: &Frame, view: &ForcesView) 
             let colour = palette::side(side);
             for (i, (text, bold)) in lines.iter().enumerate() {
                 let size = if *bold { 8.5 } else { 7.5 };
-                cv.label((lx, top + step * i as f64), size, anchor, *bold, colour, text);
+                cv.plain((lx, top + step * i as f64), size, anchor, *bold, colour, text);
             }
         }
     }
@@ -388,8 +443,8 @@ mod tests {
             .build();
         let k = contacts(&c);
         let view = match side {
-            None => umpire_view(&c, &k),
-            Some(s) => side_view(&c, &k, s),
+            None => umpire_view(&c, &k, zoc),
+            Some(s) => side_view(&c, &k, s, zoc),
         };
         let h = MapHeading { title: "Test".into(), turn: 3, date: "early July 1808".into() };
         String::from_utf8(campaign_map(&c.map, &view, &h, MapOptions { zoc })).unwrap()

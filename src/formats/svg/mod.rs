@@ -15,18 +15,37 @@ pub mod palette;
 mod symbols;
 
 use quick_xml::Writer;
+use quick_xml::escape::escape;
 use quick_xml::events::{BytesDecl, BytesEnd, BytesStart, BytesText, Event};
 
 pub use geometry::Frame;
 
 /// A number as an attribute value: one decimal, without a trailing `.0`, never `-0`.
 pub fn num(v: f64) -> String {
-    let r = (v * 10.0).round() / 10.0;
-    let s = format!("{r:.1}");
-    match s.strip_suffix(".0") {
-        Some("-0") => "0".to_string(),
-        Some(i) => i.to_string(),
-        None => s,
+    let mut s = String::with_capacity(8);
+    push_num(&mut s, v);
+    s
+}
+
+/// Appends [`num`]`(v)` to `s`. Written with integer arithmetic: a picture has tens of
+/// thousands of numbers, and formatting floats is the slow part of drawing one.
+pub fn push_num(s: &mut String, v: f64) {
+    use std::fmt::Write as _;
+    let tenths = (v * 10.0).round();
+    // Beyond any picture's size: written as it comes.
+    if !tenths.is_finite() || tenths.abs() > 1e15 {
+        let _ = write!(s, "{v:.1}");
+        return;
+    }
+    let t = tenths as i64;
+    let a = t.unsigned_abs();
+    if t < 0 {
+        s.push('-');
+    }
+    let _ = write!(s, "{}", a / 10);
+    if !a.is_multiple_of(10) {
+        s.push('.');
+        s.push(char::from(b'0' + (a % 10) as u8));
     }
 }
 
@@ -46,7 +65,13 @@ impl Canvas {
     /// A document of `width` × `height` pixels whose title (what a viewer shows in its title
     /// bar or as a tooltip) is `title`.
     pub fn new(width: f64, height: f64, title: &str) -> Canvas {
-        let mut c = Canvas { w: Writer::new_with_indent(Vec::new(), b' ', 0), open: Vec::new() };
+        Canvas::with_capacity(width, height, title, 64 * 1024)
+    }
+
+    /// [`Canvas::new`], with room for `bytes` of SVG before the buffer grows.
+    pub fn with_capacity(width: f64, height: f64, title: &str, bytes: usize) -> Canvas {
+        let buffer = Vec::with_capacity(bytes);
+        let mut c = Canvas { w: Writer::new_with_indent(buffer, b' ', 0), open: Vec::new() };
         c.emit(Event::Decl(BytesDecl::new("1.0", Some("UTF-8"), None)));
         let (w, h) = (num(width), num(height));
         let view = format!("0 0 {w} {h}");
@@ -70,12 +95,21 @@ impl Canvas {
         debug_assert!(written.is_ok(), "writing SVG into memory failed");
     }
 
+    /// A start tag with its attributes, each value escaped by quick-xml, built in one string
+    /// (a map has tens of thousands of elements).
     fn start(name: &'static str, attrs: &[(&str, &str)]) -> BytesStart<'static> {
-        let mut s = BytesStart::new(name);
-        for &a in attrs {
-            s.push_attribute(a);
+        let mut content = String::with_capacity(
+            name.len() + attrs.iter().map(|(k, v)| k.len() + v.len() + 4).sum::<usize>(),
+        );
+        content.push_str(name);
+        for &(k, v) in attrs {
+            content.push(' ');
+            content.push_str(k);
+            content.push_str("=\"");
+            content.push_str(&escape(v));
+            content.push('"');
         }
-        s
+        BytesStart::from_content(content, name.len())
     }
 
     /// Opens an element that [`Canvas::close`] ends.
@@ -183,8 +217,16 @@ impl Canvas {
 
 /// Points as a `points` attribute: `x,y x,y …`.
 pub fn points_attr(points: &[(f64, f64)]) -> String {
-    let v: Vec<String> = points.iter().map(|&(x, y)| format!("{},{}", num(x), num(y))).collect();
-    v.join(" ")
+    let mut s = String::with_capacity(points.len() * 12);
+    for (i, &(x, y)) in points.iter().enumerate() {
+        if i > 0 {
+            s.push(' ');
+        }
+        push_num(&mut s, x);
+        s.push(',');
+        push_num(&mut s, y);
+    }
+    s
 }
 
 /// Men with a thousands separator: `24,312`.
@@ -210,6 +252,9 @@ mod tests {
         assert_eq!(num(12.345), "12.3");
         assert_eq!(num(-0.04), "0");
         assert_eq!(num(-3.25), "-3.3");
+        assert_eq!(num(-0.3), "-0.3");
+        assert_eq!(num(1234.56), "1234.6");
+        assert_eq!(points_attr(&[(1.0, 2.25), (-0.04, 3.0)]), "1,2.3 0,3");
         assert_eq!(thousands(24312), "24,312");
         assert_eq!(thousands(999), "999");
         assert_eq!(thousands(1000), "1,000");

@@ -112,9 +112,16 @@ pub fn counter(cv: &mut Canvas, c: (f64, f64), size: (f64, f64), fill: &str, tex
         (w, h),
         &[("rx", "2"), ("fill", fill), ("stroke", "#101010"), ("stroke-width", "1")],
     );
-    // The id sits in the counter's lower half: its centre stays the side's colour.
-    let size = (h * 0.5).min(w / (0.62 * text.chars().count().max(1) as f64));
-    cv.plain((c.0, c.1 + h / 2.0 - 0.22 * h), size, "middle", true, "#ffffff", text);
+    let (at, size) = counter_id(c, size, text);
+    cv.plain(at, size, "middle", true, "#ffffff", text);
+}
+
+/// Where a counter centred at `c` writes its force's id, and in what font size: in its
+/// lower half, so that its centre stays the side's colour, small enough to fit.
+pub fn counter_id(c: (f64, f64), size: (f64, f64), text: &str) -> ((f64, f64), f64) {
+    let (w, h) = size;
+    let font = (h * 0.5).min(w / (0.62 * text.chars().count().max(1) as f64));
+    ((c.0, c.1 + h / 2.0 - 0.22 * h), font)
 }
 /// An arrow from `a` to `b` with a head at `b`.
 pub fn arrow(cv: &mut Canvas, a: (f64, f64), b: (f64, f64), colour: &str, width: f64, dashed: bool) {

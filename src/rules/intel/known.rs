@@ -25,7 +25,8 @@ pub struct KnownForce {
     pub strength: Option<Strength>,
     /// The hexes of its zone of control (8.1) that the viewer can know of: the whole zone of
     /// a force it commands (with a cavalry force's road hex, 8.3), the six hexes around an
-    /// enemy force (its march orders are not known).
+    /// enemy force (its march orders are not known). Empty unless the view was asked for
+    /// zones.
     pub zone: Vec<HexId>,
 }
 
@@ -58,19 +59,19 @@ pub struct ForcesView {
     pub contacts: Vec<KnownContact>,
 }
 
-/// The umpire's view: every top-level force on the map with its strength and whole zone of
-/// control, and every pair in contact.
-pub fn umpire_view(c: &Campaign, contacts: &[Contact]) -> ForcesView {
-    view(c, contacts, None)
+/// The umpire's view: every top-level force on the map with its strength (and, `with_zones`,
+/// its whole zone of control), and every pair in contact.
+pub fn umpire_view(c: &Campaign, contacts: &[Contact], with_zones: bool) -> ForcesView {
+    view(c, contacts, None, with_zones)
 }
 
-/// What `side` knows (8.1): its own forces with their strength and zones, the enemy forces
-/// in contact with one of them by name and hex only, and those contacts.
-pub fn side_view(c: &Campaign, contacts: &[Contact], side: Side) -> ForcesView {
-    view(c, contacts, Some(side))
+/// What `side` knows (8.1): its own forces with their strength (and zones), the enemy
+/// forces in contact with one of them by name and hex only, and those contacts.
+pub fn side_view(c: &Campaign, contacts: &[Contact], side: Side, with_zones: bool) -> ForcesView {
+    view(c, contacts, Some(side), with_zones)
 }
 
-fn view(c: &Campaign, contacts: &[Contact], viewer: Option<Side>) -> ForcesView {
+fn view(c: &Campaign, contacts: &[Contact], viewer: Option<Side>, with_zones: bool) -> ForcesView {
     let pairs: Vec<KnownContact> = contacts
         .iter()
         .flat_map(|k| &k.pairs)
@@ -89,10 +90,10 @@ fn view(c: &Campaign, contacts: &[Contact], viewer: Option<Side>) -> ForcesView 
         if !own && !enemies_in_contact.contains(f.id.as_str()) {
             continue;
         }
-        let zone: Vec<HexId> = if own {
-            zone_of_control(c, f).into_keys().collect()
-        } else {
-            c.map.grid.neighbours(hex).collect()
+        let zone: Vec<HexId> = match (with_zones, own) {
+            (false, _) => Vec::new(),
+            (true, true) => zone_of_control(c, f).into_keys().collect(),
+            (true, false) => c.map.grid.neighbours(hex).collect(),
         };
         forces.push(KnownForce {
             id: f.id.to_string(),
@@ -131,7 +132,7 @@ mod tests {
     #[test]
     fn the_umpire_sees_every_force_with_its_strength() {
         let c = campaign();
-        let v = umpire_view(&c, &contacts(&c));
+        let v = umpire_view(&c, &contacts(&c), true);
         assert_eq!(ids(&v), ["fr-a", "fr-far", "sp-a", "sp-far"]);
         assert!(v.forces.iter().all(|f| f.strength.is_some()));
         assert_eq!(v.forces[0].strength.map(|s| (s.men(), s.guns)), Some((600, 6)));
@@ -143,7 +144,7 @@ mod tests {
         // Rule 8.1: fr-a and sp-a stand adjacent; fr-far and sp-far touch no one.
         let c = campaign();
         let k = contacts(&c);
-        let fr = side_view(&c, &k, Side::French);
+        let fr = side_view(&c, &k, Side::French, true);
         assert_eq!(ids(&fr), ["fr-a", "fr-far", "sp-a"], "sp-far is out of contact: absent");
         let sp = fr.forces.iter().find(|f| f.id == "sp-a").unwrap();
         assert_eq!(sp.strength, None, "an enemy's strength is not known");
@@ -152,7 +153,7 @@ mod tests {
             fr.contacts,
             [KnownContact { french: "fr-a".into(), allies: "sp-a".into(), rule: ContactRule::Adjacent }]
         );
-        let al = side_view(&c, &k, Side::Allies);
+        let al = side_view(&c, &k, Side::Allies, true);
         assert_eq!(ids(&al), ["fr-a", "sp-a", "sp-far"]);
         assert!(!al.forces.iter().any(|f| f.id == "fr-far"));
         assert_eq!(al.forces[0].hex, h("10.10"));
