@@ -8,7 +8,7 @@
 #   LATENCY_FILES=0 bench/run.sh         # without the watcher latency (10 files by default)
 #
 # For each size it generates a synthetic campaign (examples/gen_campaign.rs; the fixture is
-# fixtures/peninsula), times `check`, `contacts`, `export hex <a contact hex>`, and with
+# fixtures/peninsula), times `check`, `contacts`, `map`, `export hex <a contact hex>`, and with
 # that battle pending `battle template`, `inspect` of a hand-settled result and `apply` of
 # it, then `audit`, and prints the median wall time beside the
 # floor (every file of the campaign folder and the result file apply is given, read and

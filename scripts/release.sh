@@ -36,6 +36,8 @@ common_files() {
   done
   mkdir -p "$into/docs"
   cp docs/*.md "$into/docs/"
+  # The pictures the documentation shows.
+  cp docs/*.png "$into/docs/"
   # The example result for the example campaign's battle of Medellín, for practice.
   cp fixtures/results/T20-18.28-example.result.csv "$into/"
   # The example campaign as committed: nothing the README's commands wrote into it.

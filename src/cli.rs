@@ -49,6 +49,12 @@ pub enum Command {
         after_help = "Examples:\n  sowbridge export hex 18.28 --dry-run\n  sowbridge export hex 18.28 --out \"C:\\Games\\SOWGB\\Work\""
     )]
     Export(ExportCommand),
+    /// Draw the campaign map: hexes, roads, rivers, settlements, forces and contacts, as an
+    /// SVG picture or a self-contained HTML page.
+    #[command(
+        after_help = "Examples:\n  sowbridge map --out map.svg\n  sowbridge map --out french.html --side french --zoc"
+    )]
+    Map(MapArgs),
     /// Prove the profile's SoW ids against an installed mod's Logistics folder.
     #[command(
         after_help = "Examples:\n  sowbridge vocab check \"C:\\Games\\SOWGB\\Mods\\NapMod\\Logistics\"\n  sowbridge vocab init \"C:\\Games\\SOWGB\\Mods\\NapMod\""
@@ -131,6 +137,21 @@ pub enum Command {
         after_help = "Examples:\n  sowbridge turn advance --dry-run\n  sowbridge turn advance"
     )]
     Turn(TurnCommand),
+}
+
+/// `map` options.
+#[derive(Debug, clap::Args)]
+pub struct MapArgs {
+    /// The picture to write: FILE.svg, or FILE.html for a page holding it.
+    #[arg(long, value_name = "FILE")]
+    pub out: PathBuf,
+    /// Only what one side knows: its own forces, and the enemy forces in contact with them
+    /// (rule 8.1), without their strength.
+    #[arg(long, value_name = "french|allies")]
+    pub side: Option<crate::model::Side>,
+    /// Shade every force's zone of control (rules 8.1, 8.3).
+    #[arg(long)]
+    pub zoc: bool,
 }
 
 /// `battle` subcommands.

@@ -9,6 +9,7 @@ pub mod contacts;
 pub mod demo;
 pub mod export;
 pub mod inspect;
+pub mod map;
 pub mod status;
 pub mod turn;
 pub mod undo;
@@ -34,6 +35,7 @@ pub fn run(cli: Cli) -> Result<()> {
         Command::Status(j) => status::run(&dir, j.json),
         Command::Contacts(j) => contacts::run(&dir, j.json),
         Command::Export(ExportCommand::Hex(a)) => export::run(&dir, &a),
+        Command::Map(a) => map::run(&dir, &a),
         Command::Vocab(a) => vocab::run(&dir, a),
         Command::Apply(a) => apply::run(&dir, &a),
         Command::Undo { battle, dry_run } => undo::run(&dir, &battle, dry_run),

@@ -3,6 +3,7 @@
 pub mod campaign;
 pub mod excel;
 pub mod fields;
+pub mod html;
 pub mod inspect;
 pub mod ledger;
 pub mod logistics;
@@ -10,6 +11,7 @@ pub mod maps;
 pub mod profile;
 pub mod results;
 pub mod sow;
+pub mod svg;
 pub mod table;
 pub mod text;
 mod toml_words;

@@ -4,6 +4,7 @@
 //! formations it has, and its men and guns within ±10 % to ±40 % — and which die sets the
 //! error. The briefing each side receives is built here; [`markdown`] renders it.
 
+pub mod known;
 pub mod markdown;
 
 use std::cmp::Reverse;

@@ -16,6 +16,11 @@ pub fn briefing_path(id: &str, side_slug: &str) -> String {
     format!("battles/{id}/briefings/{side_slug}.md")
 }
 
+/// Relative path of a battle's picture (`export` draws it).
+pub fn picture_path(id: &str) -> String {
+    format!("battles/{id}/battle.svg")
+}
+
 /// Relative path of a battle's report.
 pub fn report_path(id: &str) -> String {
     format!("battles/{id}/report.md")

@@ -16,6 +16,7 @@ mod export;
 mod held;
 mod mutation;
 mod newcomer;
+mod pictures;
 mod pipes;
 mod realfiles;
 mod results;

@@ -1,6 +1,6 @@
 //! `export hex CC.RR`: the forces in contact at a hex become a complete SoW NapMod
-//! multiplayer battle — OOB, scenario folder, briefings — and a battle record in the
-//! campaign, deterministically.
+//! multiplayer battle — OOB, scenario folder, briefings, the battle picture — and a battle
+//! record in the campaign, deterministically.
 
 use std::collections::BTreeSet;
 use std::path::PathBuf;
@@ -21,6 +21,7 @@ use crate::formats::sow::scenario::{
     Arrival, Objective, OutputFile, ScenarioInput, chain_map, format_time, objective_points, parse_time,
     render,
 };
+use crate::formats::svg::battle::{BattleScene, battle_picture};
 use crate::model::battle::{
     BattleRecord, BattleState, ExportedUnit, ObjectiveRecord, Participant, Role, RowKind,
 };
@@ -32,7 +33,7 @@ use crate::rules::battle_plan::{Decision, PlanOptions, battle_map, decide};
 use crate::rules::dice::{Dice, SeededDice};
 use crate::rules::intel::{Participants, brief_sides};
 use crate::rules::map_choice::CatalogueMap;
-use crate::store::battles::{briefing_path, record_bytes, record_path};
+use crate::store::battles::{briefing_path, picture_path, record_bytes, record_path};
 use crate::store::profile::load_profile;
 use crate::store::replace::check_paths_replaceable;
 use crate::store::{CampaignDir, CampaignLock, Commit, atomic_write, join_rel};
@@ -162,6 +163,8 @@ pub struct ExportPlan {
     pub new_map: Option<BattleMapChoice>,
     /// A pending battle this one replaces.
     pub replaces: Option<BattleRecord>,
+    /// The battle picture (`battles/<id>/battle.svg`).
+    pub picture: Vec<u8>,
     /// Summary for `--json`.
     pub summary: ExportSummary,
 }
@@ -388,7 +391,8 @@ fn plan(dir: &CampaignDir, c: &Campaign, hex: HexId, a: &ExportHexArgs) -> Resul
             })
             .collect(),
     };
-    Ok(ExportPlan { record, files, briefings, out, new_map, replaces, summary })
+    let picture = battle_picture(&BattleScene { record: &record, map: &c.map, world });
+    Ok(ExportPlan { record, files, briefings, out, new_map, replaces, picture, summary })
 }
 
 fn exported_units(c: &Campaign, rows: &[SowRow]) -> Vec<ExportedUnit> {
@@ -412,7 +416,7 @@ fn exported_units(c: &Campaign, rows: &[SowRow]) -> Vec<ExportedUnit> {
     out
 }
 
-/// Writes the SoW files, then commits the battle record, briefings and map choice (with any
+/// Writes the SoW files, then commits the battle record, briefings, picture and map choice (with any
 /// manual edit found, journalled first).
 fn write(
     dir: &CampaignDir,
@@ -433,7 +437,7 @@ fn write(
     Ok(())
 }
 
-/// What an export commits to the campaign: the battle record, briefings and map choice.
+/// What an export commits to the campaign: the battle record, briefings, picture and map choice.
 fn campaign_commit(c: &Campaign, plan: &ExportPlan) -> Result<Commit> {
     let mut commit = Commit::default();
     if let Some(old) = &plan.replaces
@@ -444,6 +448,7 @@ fn campaign_commit(c: &Campaign, plan: &ExportPlan) -> Result<Commit> {
         commit.write(record_path(&old.id), record_bytes(&old)?);
     }
     commit.write(record_path(&plan.record.id), record_bytes(&plan.record)?);
+    commit.write(picture_path(&plan.record.id), plan.picture.clone());
     for (side, player, umpire) in &plan.briefings {
         commit.write(briefing_path(&plan.record.id, side.slug()), player.clone().into_bytes());
         commit.write(

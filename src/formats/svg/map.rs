@@ -1,0 +1,476 @@
+//! The campaign map as an SVG picture: every hex of the map laid out by the campaign's own
+//! layout setting with its ground, the roads, the major rivers on hex sides, every
+//! settlement with its kind (rule 1.2's legend) and who holds it, every force the viewer
+//! knows of as a counter with its name and strength, the contacts between them, and
+//! optionally the zones of control; a legend with the turn and the date beside it.
+//!
+//! The picture is drawn from a [`ForcesView`], never from the order of battle: a side's
+//! view holds only what that side knows, so its picture cannot show more.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use super::geometry::hexagon;
+use super::legend::{LEGEND_HEIGHT, map_legend};
+use super::palette;
+use super::symbols::{self, SETTLEMENT};
+use super::{Canvas, Frame, num, points_attr, thousands};
+use crate::model::{CampaignMap, Direction, HexId, RoadClass, Settlement, SettlementKind, Side};
+use crate::rules::intel::known::{ForcesView, KnownForce};
+
+/// Centre to corner of a hex on the map, pixels: room in each hex for its id, a settlement
+/// with its name, and a force counter.
+pub const HEX_RADIUS: f64 = 40.0;
+/// Height of the title band above the map.
+const TOP: f64 = 64.0;
+/// Space around the map.
+const MARGIN: f64 = 12.0;
+/// Width of the legend beside the map.
+pub(super) const LEGEND_WIDTH: f64 = 330.0;
+/// A force counter, pixels.
+pub(super) const COUNTER: (f64, f64) = (30.0, 15.0);
+/// How far below the hex centre a counter's centre sits (its top half covers the centre).
+const COUNTER_DROP: f64 = 4.0;
+/// Forces listed beside a counter stack before "+N more".
+const LISTED: usize = 4;
+
+/// What the title band says.
+#[derive(Debug, Clone)]
+pub struct MapHeading {
+    /// The campaign's name.
+    pub title: String,
+    /// The turn.
+    pub turn: u32,
+    /// The turn's date, e.g. "late March 1809".
+    pub date: String,
+}
+
+/// What to draw besides the map and the forces.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct MapOptions {
+    /// Shade every force's zone of control (rule 8.1) in its side's colour.
+    pub zoc: bool,
+}
+
+/// Where the map of a grid is drawn on the picture.
+pub fn map_frame(map: &CampaignMap) -> Frame {
+    Frame {
+        grid: map.grid,
+        radius: HEX_RADIUS,
+        origin: (MARGIN + HEX_RADIUS, TOP + HEX_RADIUS * 3f64.sqrt() / 2.0),
+    }
+}
+
+/// Where each force's counter stands: its hex's centre (a little below), the French to the
+/// left and the Allies to the right where both stand in one hex, a stack of several forces
+/// of one side offset down and to the right. Keys are force ids.
+pub fn counter_positions(frame: &Frame, view: &ForcesView) -> BTreeMap<String, (f64, f64)> {
+    let mut out = BTreeMap::new();
+    for (hex, stacks) in stacks_by_hex(view) {
+        for (side, stack) in &stacks {
+            let (x, y) = stack_origin(frame, hex, *side, stacks.len() > 1);
+            for (i, f) in stack.iter().enumerate() {
+                let k = 3.0 * i as f64;
+                out.insert(f.id.clone(), (x + k, y + k));
+            }
+        }
+    }
+    out
+}
+
+/// The forces of the view by hex, then by side (French first), in the view's order.
+fn stacks_by_hex(view: &ForcesView) -> BTreeMap<HexId, BTreeMap<Side, Vec<&KnownForce>>> {
+    let mut m: BTreeMap<HexId, BTreeMap<Side, Vec<&KnownForce>>> = BTreeMap::new();
+    for f in &view.forces {
+        m.entry(f.hex).or_default().entry(f.side()).or_default().push(f);
+    }
+    m
+}
+
+/// The centre of the top counter of a side's stack in a hex.
+fn stack_origin(frame: &Frame, hex: HexId, side: Side, both_sides: bool) -> (f64, f64) {
+    let (x, y) = frame.centre(hex);
+    let dx = match (both_sides, side) {
+        (false, _) => 0.0,
+        (true, Side::French) => -0.42 * HEX_RADIUS,
+        (true, Side::Allies) => 0.42 * HEX_RADIUS,
+    };
+    (x + dx, y + COUNTER_DROP)
+}
+
+/// Draws the campaign map.
+pub fn campaign_map(map: &CampaignMap, view: &ForcesView, heading: &MapHeading, opts: MapOptions) -> Vec<u8> {
+    let frame = map_frame(map);
+    let (mw, mh) = frame.extent();
+    let legend_x = MARGIN + mw + 2.0 * MARGIN;
+    let width = legend_x + LEGEND_WIDTH + MARGIN;
+    let height = (TOP + mh + MARGIN).max(TOP + LEGEND_HEIGHT + MARGIN);
+    let who = match view.viewer {
+        None => "umpire's map".to_string(),
+        Some(s) => format!("{} view", side_word(s)),
+    };
+    let title = format!("{}: turn {}, {} ({who})", heading.title, heading.turn, heading.date);
+    // Room for the whole picture at once: a hex takes about 150 bytes, a force 500.
+    let room = 150 * usize::from(map.grid.columns) * usize::from(map.grid.rows) + 500 * view.forces.len();
+    let mut cv = Canvas::with_capacity(width, height, &title, room);
+    cv.rect((0.0, 0.0), (width, height), &[("fill", "#ffffff")]);
+    title_band(&mut cv, heading, view.viewer, width);
+    hexes(&mut cv, map, &frame);
+    if opts.zoc {
+        zones(&mut cv, &frame, view);
+    }
+    rivers(&mut cv, map, &frame);
+    roads(&mut cv, map, &frame);
+    hex_ids(&mut cv, map, &frame);
+    settlements(&mut cv, map, &frame);
+    let at = counter_positions(&frame, view);
+    contacts(&mut cv, view, &at);
+    forces(&mut cv, map, &frame, view);
+    map_legend(&mut cv, (legend_x, TOP), view.viewer, opts);
+    cv.finish()
+}
+
+pub(super) fn side_word(s: Side) -> &'static str {
+    match s {
+        Side::French => "French",
+        Side::Allies => "Allied",
+    }
+}
+
+fn title_band(cv: &mut Canvas, heading: &MapHeading, viewer: Option<Side>, width: f64) {
+    cv.rect((0.0, 0.0), (width, TOP - 8.0), &[("fill", "#2b2b2b")]);
+    cv.plain((MARGIN, 30.0), 22.0, "start", true, "#ffffff", &heading.title);
+    let sub = match viewer {
+        None => format!("Turn {}, {} · umpire's map: every force", heading.turn, heading.date),
+        Some(s) => format!(
+            "Turn {}, {} · {} view: its own forces, and the enemy forces in contact with them (rule 8.1)",
+            heading.turn,
+            heading.date,
+            side_word(s)
+        ),
+    };
+    cv.plain((MARGIN, 48.0), 13.0, "start", false, "#e8e8e8", &sub);
+}
+
+/// Every hex of the map: one hexagon defined once and placed at each hex's centre (`<use>`),
+/// in the colour of its ground. A map has thousands of hexes: the picture stays small.
+fn hexes(cv: &mut Canvas, map: &CampaignMap, frame: &Frame) {
+    cv.open("defs", &[]);
+    let shape = points_attr(&hexagon((0.0, 0.0), HEX_RADIUS));
+    cv.empty("polygon", &[("id", "hex"), ("points", &shape)]);
+    cv.close();
+    cv.open("g", &[("id", "hexes"), ("stroke", palette::HEX_LINE), ("stroke-width", "0.8")]);
+    for col in 0..map.grid.columns {
+        for row in 0..map.grid.rows {
+            let h = HexId::new(col, row);
+            let fill = map.hexes.get(&h).map_or(palette::LOW, |i| palette::ground(i.terrain, i.forest));
+            let (x, y) = frame.centre(h);
+            let (x, y) = (num(x), num(y));
+            cv.empty("use", &[("href", "#hex"), ("x", &x), ("y", &y), ("fill", fill)]);
+        }
+    }
+    cv.close();
+}
+
+fn zones(cv: &mut Canvas, frame: &Frame, view: &ForcesView) {
+    for side in [Side::French, Side::Allies] {
+        let zone: BTreeSet<HexId> =
+            view.forces.iter().filter(|f| f.side() == side).flat_map(|f| f.zone.iter().copied()).collect();
+        let id = format!("zoc-{}", side.slug());
+        cv.open("g", &[("id", &id), ("fill", palette::side(side)), ("fill-opacity", "0.2")]);
+        for h in zone {
+            cv.polygon(&frame.corners_at(frame.centre(h), 0.94), &[]);
+        }
+        cv.close();
+    }
+}
+
+fn rivers(cv: &mut Canvas, map: &CampaignMap, frame: &Frame) {
+    cv.open(
+        "g",
+        &[("id", "rivers"), ("stroke", palette::RIVER), ("stroke-width", "4"), ("stroke-linecap", "round")],
+    );
+    for side in map.rivers.keys() {
+        let (a, b) = side.hexes();
+        if let Some((p, q)) = frame.shared_side(a, b) {
+            cv.line(p, q, &[]);
+        }
+    }
+    cv.close();
+    // Each river named once, at the side nearest the middle of its list whose hexes hold no
+    // settlement (whose name the river's would cover).
+    let settled: BTreeSet<HexId> = map.settlements.iter().map(|s| s.hex).collect();
+    let mut by_name: BTreeMap<&str, Vec<(HexId, HexId)>> = BTreeMap::new();
+    for (side, name) in &map.rivers {
+        by_name.entry(name.as_str()).or_default().push(side.hexes());
+    }
+    for (name, sides) in by_name {
+        let mid = sides.len() / 2;
+        let free = |&(a, b): &(HexId, HexId)| !settled.contains(&a) && !settled.contains(&b);
+        let mut order: Vec<usize> = (0..sides.len()).collect();
+        order.sort_by_key(|&i| i.abs_diff(mid));
+        let pick = order.into_iter().find(|&i| free(&sides[i])).unwrap_or(mid);
+        let (a, b) = sides[pick];
+        if let Some((p, q)) = frame.shared_side(a, b) {
+            let at = ((p.0 + q.0) / 2.0, (p.1 + q.1) / 2.0 + 12.0);
+            cv.label(at, 10.0, "middle", false, palette::RIVER, name);
+        }
+    }
+}
+
+fn roads(cv: &mut Canvas, map: &CampaignMap, frame: &Frame) {
+    cv.open("g", &[("id", "roads"), ("stroke", palette::ROAD), ("stroke-linecap", "round")]);
+    for (side, class) in &map.roads {
+        let (a, b) = side.hexes();
+        let style: &[(&str, &str)] = match class {
+            RoadClass::Major => &[("stroke-width", "3")],
+            RoadClass::Secondary => &[("stroke-width", "2"), ("stroke-dasharray", "5 3")],
+        };
+        cv.line(frame.centre(a), frame.centre(b), style);
+    }
+    cv.close();
+}
+
+fn hex_ids(cv: &mut Canvas, map: &CampaignMap, frame: &Frame) {
+    cv.open(
+        "g",
+        &[("id", "hex-ids"), ("font-size", "7.5"), ("fill", palette::HEX_ID), ("text-anchor", "middle")],
+    );
+    for col in 0..map.grid.columns {
+        for row in 0..map.grid.rows {
+            let h = HexId::new(col, row);
+            let (x, y) = frame.centre(h);
+            let (x, y) = (num(x), num(y + 0.78 * HEX_RADIUS));
+            cv.text("text", &[("x", &x), ("y", &y)], &h.to_string());
+        }
+    }
+    cv.close();
+}
+
+/// Draws one settlement's symbol, with its control ring, anchor and wheel, at `c`.
+fn settlement_symbol(cv: &mut Canvas, c: (f64, f64), s: &Settlement) {
+    symbols::control_ring(cv, c, palette::control(s.control));
+    symbols::settlement(cv, c, s.kind);
+    if s.port {
+        symbols::anchor(cv, (c.0 + 2.6 * SETTLEMENT, c.1));
+    }
+    if s.depot {
+        symbols::wheel(cv, (c.0 - 2.6 * SETTLEMENT, c.1));
+    }
+}
+
+fn settlements(cv: &mut Canvas, map: &CampaignMap, frame: &Frame) {
+    let mut by_hex: BTreeMap<HexId, Vec<&Settlement>> = BTreeMap::new();
+    for s in &map.settlements {
+        by_hex.entry(s.hex).or_default().push(s);
+    }
+    cv.open("g", &[("id", "settlements")]);
+    for (hex, mut here) in by_hex {
+        here.sort_by_key(|s| std::cmp::Reverse(s.kind.importance()));
+        let (x, y) = frame.centre(hex);
+        let y = y - 0.3 * HEX_RADIUS;
+        let n = here.len() as f64;
+        for (i, s) in here.iter().enumerate() {
+            let dx = (i as f64 - (n - 1.0) / 2.0) * 5.5 * SETTLEMENT;
+            let kind = s.kind.word();
+            cv.open("g", &[("data-settlement", &s.name), ("data-kind", kind)]);
+            cv.text("title", &[], &format!("{} ({kind}, held by {}) {hex}", s.name, s.control));
+            settlement_symbol(cv, (x + dx, y), s);
+            cv.close();
+        }
+        let names: Vec<&str> = here.iter().map(|s| s.name.as_str()).collect();
+        let big = here.iter().any(|s| s.kind == SettlementKind::Capital);
+        let size = if big { 11.5 } else { 9.5 };
+        cv.label((x, y - 1.9 * SETTLEMENT - 1.0), size, "middle", true, palette::INK, &names.join(" · "));
+    }
+    cv.close();
+}
+
+fn contacts(cv: &mut Canvas, view: &ForcesView, at: &BTreeMap<String, (f64, f64)>) {
+    cv.open("g", &[("id", "contacts"), ("stroke", palette::CONTACT)]);
+    for k in &view.contacts {
+        let (Some(&a), Some(&b)) = (at.get(&k.french), at.get(&k.allies)) else { continue };
+        cv.line(a, b, &[("stroke-width", "3"), ("stroke-dasharray", "7 3")]);
+        let mid = ((a.0 + b.0) / 2.0, (a.1 + b.1) / 2.0);
+        cv.circle(mid, 4.0, &[("fill", "#ffffff"), ("stroke-width", "2")]);
+    }
+    cv.close();
+}
+
+/// What a force's label says of its strength: men and guns, or that the viewer does not know.
+pub fn strength_text(f: &KnownForce) -> String {
+    match f.strength {
+        Some(s) => format!("{} men, {} guns", thousands(s.men()), s.guns),
+        None => "strength not known".to_string(),
+    }
+}
+
+/// True when a lone stack's label reads better on the left of its counter: fewer
+/// settlements and forces (`taken`, by hex) stand in the two hexes to the left than in the
+/// two to the right.
+fn label_on_left(map: &CampaignMap, taken: &BTreeMap<HexId, usize>, hex: HexId) -> bool {
+    let crowd = |dirs: [Direction; 2]| {
+        dirs.into_iter().filter_map(|d| map.grid.step(hex, d)).filter_map(|h| taken.get(&h)).sum::<usize>()
+    };
+    crowd([Direction::NW, Direction::SW]) < crowd([Direction::NE, Direction::SE])
+}
+
+fn forces(cv: &mut Canvas, map: &CampaignMap, frame: &Frame, view: &ForcesView) {
+    let stacks = stacks_by_hex(view);
+    // One counter shape placed for every force, its outline and its id's style set once: a
+    // campaign may have thousands of forces.
+    let (w, h) = COUNTER;
+    cv.open("defs", &[]);
+    let (x0, y0, ws, hs) = (num(-w / 2.0), num(-h / 2.0), num(w), num(h));
+    cv.empty(
+        "rect",
+        &[("id", "counter"), ("x", &x0), ("y", &y0), ("width", &ws), ("height", &hs), ("rx", "2")],
+    );
+    cv.close();
+    cv.open(
+        "g",
+        &[
+            ("id", "forces"),
+            ("stroke", "#101010"),
+            ("stroke-width", "1"),
+            ("text-anchor", "middle"),
+            ("font-weight", "bold"),
+        ],
+    );
+    for (&hex, sides) in &stacks {
+        for (&side, stack) in sides {
+            let (x, y) = stack_origin(frame, hex, side, sides.len() > 1);
+            // The first force of the stack on top.
+            for (i, f) in stack.iter().enumerate().rev() {
+                let k = 3.0 * i as f64;
+                let c = (x + k, y + k);
+                cv.open("g", &[("data-force", &f.id), ("data-side", side.slug())]);
+                // Its whole name on hover (the label beside it may wrap it).
+                cv.text("title", &[], &format!("{} {}, {hex}", f.id, f.name));
+                let (cx, cy) = (num(c.0), num(c.1));
+                cv.empty(
+                    "use",
+                    &[("href", "#counter"), ("x", &cx), ("y", &cy), ("fill", palette::side(side))],
+                );
+                let (at, size) = symbols::counter_id(c, COUNTER, &f.id);
+                let (tx, ty, ts) = (num(at.0), num(at.1), num(size));
+                let style = [
+                    ("x", tx.as_str()),
+                    ("y", &ty),
+                    ("font-size", &ts),
+                    ("fill", "#ffffff"),
+                    ("stroke", "none"),
+                ];
+                cv.text("text", &style, &f.id);
+                cv.close();
+            }
+        }
+    }
+    cv.close();
+    // Labels over every counter, so that no counter hides a neighbour's label.
+    let mut occupied: BTreeMap<HexId, usize> = stacks.keys().map(|&h| (h, 1)).collect();
+    for s in &map.settlements {
+        *occupied.entry(s.hex).or_default() += 1;
+    }
+    cv.open(
+        "g",
+        &[
+            ("id", "force-labels"),
+            ("stroke", "#ffffff"),
+            ("stroke-width", "2.5"),
+            ("stroke-linejoin", "round"),
+            ("paint-order", "stroke"),
+        ],
+    );
+    for (&hex, sides) in &stacks {
+        for (&side, stack) in sides {
+            let (x, y) = stack_origin(frame, hex, side, sides.len() > 1);
+            let left =
+                if sides.len() > 1 { side == Side::French } else { label_on_left(map, &occupied, hex) };
+            let reach = COUNTER.0 / 2.0 + 3.0 + 3.0 * (stack.len() - 1) as f64;
+            let (lx, anchor) = if left { (x - COUNTER.0 / 2.0 - 3.0, "end") } else { (x + reach, "start") };
+            let mut lines: Vec<(String, bool)> = Vec::new();
+            if let [f] = stack.as_slice() {
+                lines.extend(wrap(&f.name, 22).into_iter().map(|l| (l, true)));
+                lines.push((strength_text(f), false));
+            } else {
+                for f in stack.iter().take(LISTED) {
+                    lines.push((format!("{}: {}", f.name, strength_text(f)), false));
+                }
+                if stack.len() > LISTED {
+                    lines.push((format!("+{} more", stack.len() - LISTED), false));
+                }
+            }
+            let step = 9.0;
+            let top = y + 3.0 - step * (lines.len() as f64 - 1.0) / 2.0;
+            let colour = palette::side(side);
+            for (i, (text, bold)) in lines.iter().enumerate() {
+                let size = if *bold { 8.5 } else { 7.5 };
+                cv.plain((lx, top + step * i as f64), size, anchor, *bold, colour, text);
+            }
+        }
+    }
+    cv.close();
+}
+
+/// Words of `text` in lines of at most `width` characters (a longer word on its own line).
+pub fn wrap(text: &str, width: usize) -> Vec<String> {
+    let mut lines: Vec<String> = Vec::new();
+    for word in text.split_whitespace() {
+        match lines.last_mut() {
+            Some(l) if l.chars().count() + 1 + word.chars().count() <= width => {
+                l.push(' ');
+                l.push_str(word);
+            }
+            _ => lines.push(word.to_string()),
+        }
+    }
+    lines
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::intel::known::{side_view, umpire_view};
+    use crate::rules::movement::testing::Builder;
+    use crate::rules::zoc::contacts;
+
+    fn draw(side: Option<Side>, zoc: bool) -> String {
+        let c = Builder::default()
+            .settlement("Medellin", "10.10", "town", "Sp")
+            .force("fr-a", "division", "Fr", "10.10", &["line"])
+            .force("sp-a", "division", "Sp", "10.11", &["line"])
+            .force("sp-hidden", "division", "Sp", "02.02", &["line"])
+            .build();
+        let k = contacts(&c);
+        let view = match side {
+            None => umpire_view(&c, &k, zoc),
+            Some(s) => side_view(&c, &k, s, zoc),
+        };
+        let h = MapHeading { title: "Test".into(), turn: 3, date: "early July 1808".into() };
+        String::from_utf8(campaign_map(&c.map, &view, &h, MapOptions { zoc })).unwrap()
+    }
+
+    #[test]
+    fn long_names_wrap_between_words() {
+        assert_eq!(
+            wrap("Division de dragons Latour-Maubourg", 22),
+            ["Division de dragons", "Latour-Maubourg"]
+        );
+        assert_eq!(wrap("Ier Corps", 22), ["Ier Corps"]);
+    }
+
+    #[test]
+    fn the_same_campaign_draws_the_same_bytes() {
+        assert_eq!(draw(None, true), draw(None, true));
+    }
+
+    #[test]
+    fn a_side_view_names_no_enemy_out_of_contact() {
+        let all = draw(None, false);
+        assert!(all.contains("sp-hidden"));
+        let fr = draw(Some(Side::French), true);
+        assert!(fr.contains("data-force=\"sp-a\""));
+        assert!(!fr.contains("sp-hidden"));
+        assert!(fr.contains("strength not known"));
+    }
+}

@@ -1,0 +1,161 @@
+//! What a side knows of the forces on the map, the one view every side-facing picture is
+//! drawn from. The umpire sees every force with its strength and every contact. A side sees
+//! its own forces whole, and of the enemy only the forces in contact with one of its own
+//! (rule 8.1): where they stand and what they are called, never their strength (which only
+//! a battle's briefing estimates, 8.5) nor their orders. An enemy force out of contact is
+//! not in the view at all, so nothing drawn from it can show it.
+
+use std::collections::BTreeSet;
+
+use crate::model::{Campaign, HexId, Nation, Side, Strength};
+use crate::rules::zoc::{Contact, ContactRule, zone_of_control};
+
+/// One force as the viewer knows it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct KnownForce {
+    /// Id in `forces.csv`.
+    pub id: String,
+    /// Display name.
+    pub name: String,
+    /// Nation.
+    pub nation: Nation,
+    /// Hex it stands on.
+    pub hex: HexId,
+    /// Men and guns; `None` for an enemy force, whose strength the viewer does not know.
+    pub strength: Option<Strength>,
+    /// The hexes of its zone of control (8.1) that the viewer can know of: the whole zone of
+    /// a force it commands (with a cavalry force's road hex, 8.3), the six hexes around an
+    /// enemy force (its march orders are not known). Empty unless the view was asked for
+    /// zones.
+    pub zone: Vec<HexId>,
+}
+
+impl KnownForce {
+    /// The side it fights on.
+    pub fn side(&self) -> Side {
+        self.nation.side()
+    }
+}
+
+/// Two forces of the view in contact.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+pub struct KnownContact {
+    /// The French force's id.
+    pub french: String,
+    /// The Allied force's id.
+    pub allies: String,
+    /// Why they are in contact.
+    pub rule: ContactRule,
+}
+
+/// The forces and contacts a viewer knows of.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ForcesView {
+    /// The side whose view it is; `None` for the umpire's, which holds everything.
+    pub viewer: Option<Side>,
+    /// Forces on the map, in `forces.csv` order.
+    pub forces: Vec<KnownForce>,
+    /// Pairs in contact, sorted.
+    pub contacts: Vec<KnownContact>,
+}
+
+/// The umpire's view: every top-level force on the map with its strength (and, `with_zones`,
+/// its whole zone of control), and every pair in contact.
+pub fn umpire_view(c: &Campaign, contacts: &[Contact], with_zones: bool) -> ForcesView {
+    view(c, contacts, None, with_zones)
+}
+
+/// What `side` knows (8.1): its own forces with their strength (and zones), the enemy
+/// forces in contact with one of them by name and hex only, and those contacts.
+pub fn side_view(c: &Campaign, contacts: &[Contact], side: Side, with_zones: bool) -> ForcesView {
+    view(c, contacts, Some(side), with_zones)
+}
+
+fn view(c: &Campaign, contacts: &[Contact], viewer: Option<Side>, with_zones: bool) -> ForcesView {
+    let pairs: Vec<KnownContact> = contacts
+        .iter()
+        .flat_map(|k| &k.pairs)
+        .map(|p| KnownContact { french: p.french.clone(), allies: p.allies.clone(), rule: p.rule })
+        .collect();
+    // Every pair has a force of each side, so each pair touches one of the viewer's forces.
+    let enemies_in_contact: BTreeSet<&str> = match viewer {
+        None => BTreeSet::new(),
+        Some(Side::French) => pairs.iter().map(|p| p.allies.as_str()).collect(),
+        Some(Side::Allies) => pairs.iter().map(|p| p.french.as_str()).collect(),
+    };
+    let mut forces = Vec::new();
+    for f in c.oob.forces() {
+        let Some(hex) = f.hex else { continue };
+        let own = viewer.is_none_or(|s| s == f.side());
+        if !own && !enemies_in_contact.contains(f.id.as_str()) {
+            continue;
+        }
+        let zone: Vec<HexId> = match (with_zones, own) {
+            (false, _) => Vec::new(),
+            (true, true) => zone_of_control(c, f).into_keys().collect(),
+            (true, false) => c.map.grid.neighbours(hex).collect(),
+        };
+        forces.push(KnownForce {
+            id: f.id.to_string(),
+            name: f.name.to_string(),
+            nation: f.nation,
+            hex,
+            strength: own.then(|| c.oob.strength(&f.id)),
+            zone,
+        });
+    }
+    let mut contacts = pairs;
+    contacts.sort();
+    contacts.dedup();
+    ForcesView { viewer, forces, contacts }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::movement::testing::{Builder, h};
+    use crate::rules::zoc::contacts;
+
+    fn campaign() -> Campaign {
+        Builder::default()
+            .force("fr-a", "division", "Fr", "10.10", &["line", "foot-artillery"])
+            .force("fr-far", "division", "Fr", "20.20", &["line"])
+            .force("sp-a", "division", "Sp", "10.11", &["line"])
+            .force("sp-far", "division", "Sp", "02.02", &["line"])
+            .build()
+    }
+
+    fn ids(v: &ForcesView) -> Vec<&str> {
+        v.forces.iter().map(|f| f.id.as_str()).collect()
+    }
+
+    #[test]
+    fn the_umpire_sees_every_force_with_its_strength() {
+        let c = campaign();
+        let v = umpire_view(&c, &contacts(&c), true);
+        assert_eq!(ids(&v), ["fr-a", "fr-far", "sp-a", "sp-far"]);
+        assert!(v.forces.iter().all(|f| f.strength.is_some()));
+        assert_eq!(v.forces[0].strength.map(|s| (s.men(), s.guns)), Some((600, 6)));
+        assert_eq!(v.contacts.len(), 1);
+    }
+
+    #[test]
+    fn a_side_sees_its_own_forces_and_the_enemy_in_contact_without_its_strength() {
+        // Rule 8.1: fr-a and sp-a stand adjacent; fr-far and sp-far touch no one.
+        let c = campaign();
+        let k = contacts(&c);
+        let fr = side_view(&c, &k, Side::French, true);
+        assert_eq!(ids(&fr), ["fr-a", "fr-far", "sp-a"], "sp-far is out of contact: absent");
+        let sp = fr.forces.iter().find(|f| f.id == "sp-a").unwrap();
+        assert_eq!(sp.strength, None, "an enemy's strength is not known");
+        assert_eq!(sp.zone.len(), 6);
+        assert_eq!(
+            fr.contacts,
+            [KnownContact { french: "fr-a".into(), allies: "sp-a".into(), rule: ContactRule::Adjacent }]
+        );
+        let al = side_view(&c, &k, Side::Allies, true);
+        assert_eq!(ids(&al), ["fr-a", "sp-a", "sp-far"]);
+        assert!(!al.forces.iter().any(|f| f.id == "fr-far"));
+        assert_eq!(al.forces[0].hex, h("10.10"));
+    }
+}

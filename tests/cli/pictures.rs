@@ -1,0 +1,446 @@
+//! Pictures: `map` and the battle picture through the real binary. Every SVG is parsed with
+//! quick-xml and rendered to pixels with resvg, in this process, so that the tests see what
+//! an umpire would see: a force's colour at its hex, the battle hex marked at its centre.
+
+use std::collections::BTreeMap;
+
+use quick_xml::events::Event;
+use resvg::{tiny_skia, usvg};
+use sowbridge::formats::svg::palette;
+use sowbridge::model::{Campaign, HexId};
+
+use crate::common::*;
+
+/// One element of an SVG document: its name, attributes and the text directly inside it.
+#[derive(Debug, Clone)]
+pub struct Element {
+    pub name: String,
+    pub attrs: BTreeMap<String, String>,
+    pub text: String,
+    /// Names of the elements it is inside, outermost first, with their `id` if any
+    /// (`g#forces`).
+    pub path: Vec<String>,
+}
+
+impl Element {
+    pub fn attr(&self, k: &str) -> Option<&str> {
+        self.attrs.get(k).map(String::as_str)
+    }
+    pub fn inside(&self, id: &str) -> bool {
+        self.path.iter().any(|p| p.ends_with(&format!("#{id}")))
+    }
+}
+
+/// Parses a whole SVG document with quick-xml, failing the test on any XML error.
+#[track_caller]
+pub fn parse_svg(bytes: &[u8]) -> Vec<Element> {
+    let mut r = quick_xml::Reader::from_reader(bytes);
+    let mut out: Vec<Element> = Vec::new();
+    let mut stack: Vec<(String, usize)> = Vec::new();
+    let mut buf = Vec::new();
+    loop {
+        let ev = r.read_event_into(&mut buf).unwrap_or_else(|e| panic!("SVG is not XML: {e}"));
+        match ev {
+            Event::Start(ref s) | Event::Empty(ref s) => {
+                let q = s.name();
+                let name: String = AsRef::<str>::as_ref(&q).to_string();
+                let mut attrs = BTreeMap::new();
+                for a in s.attributes() {
+                    let a = a.unwrap();
+                    let k: String = AsRef::<str>::as_ref(&a.key).to_string();
+                    attrs.insert(
+                        k,
+                        a.normalized_value(quick_xml::XmlVersion::Implicit1_0).unwrap().into_owned(),
+                    );
+                }
+                let path = stack.iter().map(|(p, _)| p.clone()).collect();
+                let label = match attrs.get("id") {
+                    Some(id) => format!("{name}#{id}"),
+                    None => name.clone(),
+                };
+                out.push(Element { name, attrs, text: String::new(), path });
+                if matches!(ev, Event::Start(_)) {
+                    stack.push((label, out.len() - 1));
+                }
+            }
+            Event::Text(t) => {
+                if let Some(&(_, i)) = stack.last() {
+                    out[i].text.push_str(&t.xml10_content());
+                }
+            }
+            Event::GeneralRef(g) => {
+                if let Some(&(_, i)) = stack.last() {
+                    let name: String = AsRef::<str>::as_ref(&g).to_string();
+                    let ch = match name.as_str() {
+                        "amp" => "&",
+                        "lt" => "<",
+                        "gt" => ">",
+                        "quot" => "\"",
+                        "apos" => "'",
+                        other => panic!("unexpected entity &{other};"),
+                    };
+                    out[i].text.push_str(ch);
+                }
+            }
+            Event::End(_) => {
+                stack.pop();
+            }
+            Event::Eof => break,
+            _ => {}
+        }
+        buf.clear();
+    }
+    assert!(stack.is_empty(), "unclosed elements: {stack:?}");
+    assert_eq!(out.first().map(|e| e.name.as_str()), Some("svg"), "the root is <svg>");
+    out
+}
+
+/// Renders an SVG to pixels (without fonts: text is left out, so that it never stands
+/// between a test and the shapes it looks at).
+#[track_caller]
+pub fn render(bytes: &[u8]) -> tiny_skia::Pixmap {
+    let tree = usvg::Tree::from_data(bytes, &usvg::Options::default()).expect("resvg reads the SVG");
+    let size = tree.size().to_int_size();
+    let mut pixmap = tiny_skia::Pixmap::new(size.width(), size.height()).unwrap();
+    resvg::render(&tree, tiny_skia::Transform::default(), &mut pixmap.as_mut());
+    pixmap
+}
+
+/// The colour of the pixel at a point, as `#rrggbb`.
+pub fn pixel(p: &tiny_skia::Pixmap, at: (f64, f64)) -> String {
+    let c = p.pixel(at.0.round() as u32, at.1.round() as u32).unwrap();
+    format!("#{:02x}{:02x}{:02x}", c.red(), c.green(), c.blue())
+}
+
+/// True when two `#rrggbb` colours differ by at most `tol` in every channel.
+pub fn near(a: &str, b: &str, tol: u8) -> bool {
+    let ch = |s: &str, i: usize| u8::from_str_radix(&s[1 + 2 * i..3 + 2 * i], 16).unwrap();
+    (0..3).all(|i| ch(a, i).abs_diff(ch(b, i)) <= tol)
+}
+
+#[track_caller]
+pub fn assert_colour(p: &tiny_skia::Pixmap, at: (f64, f64), want: &str, what: &str) {
+    let got = pixel(p, at);
+    assert!(near(&got, want, 6), "{what}: pixel at {at:?} is {got}, expected {want}");
+}
+
+fn load(c: &Camp) -> Campaign {
+    sowbridge::store::CampaignDir::new(&c.dir).load().unwrap()
+}
+
+fn hex(s: &str) -> HexId {
+    s.parse().unwrap()
+}
+
+/// Runs `map --out <tmp>/<name> args…` and returns the bytes written.
+#[track_caller]
+fn map(c: &Camp, name: &str, args: &[&str]) -> Vec<u8> {
+    let out = c.tmp.path().join(name);
+    let o_str = out.to_string_lossy().into_owned();
+    let mut all = vec!["map", "--out", o_str.as_str()];
+    all.extend_from_slice(args);
+    let o = c.run(&all);
+    assert_code(&o, 0);
+    assert!(stderr(&o).contains("wrote"), "{}", stderr(&o));
+    std::fs::read(out).unwrap()
+}
+
+fn texts(svg: &[Element]) -> Vec<&str> {
+    svg.iter().filter(|e| e.name == "text" || e.name == "title").map(|e| e.text.as_str()).collect()
+}
+
+#[test]
+fn map_draws_every_hex_settlement_and_force_of_the_fixture() {
+    let c = Camp::new("peninsula");
+    let bytes = map(&c, "map.svg", &[]);
+    let svg = parse_svg(&bytes);
+    let camp = load(&c);
+    let hexes = svg.iter().filter(|e| e.name == "use" && e.inside("hexes")).count();
+    assert_eq!(hexes, 64 * 48, "every hex of the map");
+    let ids = svg.iter().filter(|e| e.name == "text" && e.inside("hex-ids")).count();
+    assert_eq!(ids, 64 * 48, "every hex id");
+    let places: Vec<&str> = svg.iter().filter_map(|e| e.attr("data-settlement")).collect();
+    assert_eq!(places.len(), camp.map.settlements.len());
+    let forces: Vec<&str> = svg.iter().filter_map(|e| e.attr("data-force")).collect();
+    assert_eq!(forces.len(), 12, "every top-level force: {forces:?}");
+    let rivers = svg.iter().filter(|e| e.name == "line" && e.inside("rivers")).count();
+    assert_eq!(rivers, camp.map.rivers.len());
+    let roads: Vec<&Element> = svg.iter().filter(|e| e.name == "line" && e.inside("roads")).collect();
+    assert_eq!(roads.len(), camp.map.roads.len());
+    assert!(roads.iter().any(|e| e.attr("stroke-dasharray").is_some()), "secondary roads are broken lines");
+    let contacts = svg.iter().filter(|e| e.name == "line" && e.inside("contacts")).count();
+    assert_eq!(contacts, 4, "FR-I and FR-LM with the Army of Extremadura, Toledo");
+    let t = texts(&svg);
+    for want in [
+        "Peninsular Campaign 1808-1814",
+        "Medellin",
+        "Badajoz",
+        "18.28",
+        "Ier Corps",
+        "15,860 men, 44 guns",
+        "Legend (rule 1.2)",
+        "fortress city",
+        "depot",
+    ] {
+        assert!(t.iter().any(|x| x.contains(want)), "no text '{want}'");
+    }
+    assert!(t.iter().any(|x| x.contains("Turn 20, late March 1809")), "turn and date");
+    // The kinds of rule 1.2's legend, each on the map.
+    let kinds: std::collections::BTreeSet<&str> = svg.iter().filter_map(|e| e.attr("data-kind")).collect();
+    for k in ["town", "fortress-town", "city", "fortress-city", "capital"] {
+        assert!(kinds.contains(k), "{k}");
+    }
+}
+
+#[test]
+fn map_pixels_show_each_force_ground_and_river_where_it_belongs() {
+    let c = Camp::new("peninsula");
+    let bytes = map(&c, "map.svg", &[]);
+    let camp = load(&c);
+    let frame = sowbridge::formats::svg::map::map_frame(&camp.map);
+    let p = render(&bytes);
+    let french = palette::side(sowbridge::model::Side::French);
+    let allies = palette::side(sowbridge::model::Side::Allies);
+    assert_colour(&p, frame.centre(hex("18.28")), french, "FR-I at Medellín");
+    assert_colour(&p, frame.centre(hex("20.29")), french, "FR-LM");
+    assert_colour(&p, frame.centre(hex("18.29")), allies, "SP-EXT");
+    assert_colour(&p, frame.centre(hex("02.29")), allies, "BR-LIS at Lisbon");
+    // Ground: a high hex and a low one, away from everything drawn on them.
+    let high = camp.map.hexes.iter().find(|(h, i)| {
+        i.terrain == sowbridge::model::Terrain::High && !i.forest && camp.map.settlements_in(**h).is_empty()
+    });
+    let (&high, _) = high.unwrap();
+    let (x, y) = frame.centre(high);
+    assert_colour(&p, (x + 14.0, y), palette::HIGH, &format!("high ground at {high}"));
+    let (x, y) = frame.centre(hex("40.40"));
+    assert_colour(&p, (x + 14.0, y), palette::LOW, "low ground");
+    // The Guadiana on Medellín's north-west side (17.28-18.28).
+    let (a, b) = frame.shared_side(hex("17.28"), hex("18.28")).unwrap();
+    assert_colour(&p, ((a.0 + b.0) / 2.0, (a.1 + b.1) / 2.0), palette::RIVER, "the Guadiana");
+}
+
+#[test]
+fn map_follows_the_campaigns_layout_setting() {
+    let c = Camp::new("peninsula");
+    // Rivers and roads run along sides of the even layout: left out here.
+    let toml = c.read("campaign.toml").replace("even-columns-down", "odd-columns-down");
+    c.write("campaign.toml", &toml);
+    c.write("map/rivers.csv", "from,to,name\n");
+    c.write("map/roads.csv", "from,to,class\n");
+    let forces = c.read("forces.csv").replace("18.28,18.29,Talavera", "18.28,,Talavera");
+    c.write("forces.csv", &forces);
+    let bytes = map(&c, "odd.svg", &[]);
+    let camp = load(&c);
+    assert_eq!(camp.map.grid.layout, sowbridge::model::HexLayout::OddColumnsDown);
+    let frame = sowbridge::formats::svg::map::map_frame(&camp.map);
+    let p = render(&bytes);
+    // Column 18 is even: with odd columns down it stands half a hex higher than before.
+    let french = palette::side(sowbridge::model::Side::French);
+    assert_colour(&p, frame.centre(hex("18.28")), french, "FR-I, odd layout");
+    let mut even = camp.map.clone();
+    even.grid.layout = sowbridge::model::HexLayout::EvenColumnsDown;
+    let old = sowbridge::formats::svg::map::map_frame(&even).centre(hex("18.28"));
+    assert!(!near(&pixel(&p, old), french, 40), "FR-I where the even layout would put it");
+}
+
+#[test]
+fn map_is_the_same_bytes_for_the_same_campaign() {
+    let c = Camp::new("peninsula");
+    let a = map(&c, "a.svg", &["--zoc"]);
+    let b = map(&c, "b.svg", &["--zoc"]);
+    let other = Camp::new("peninsula");
+    let d = map(&other, "d.svg", &["--zoc"]);
+    assert_eq!(a, b);
+    assert_eq!(a, d, "another copy of the campaign");
+    let html_a = map(&c, "a.html", &["--side", "allies"]);
+    let html_b = map(&other, "b.html", &["--side", "allies"]);
+    assert_eq!(html_a, html_b);
+}
+
+#[test]
+fn map_zones_of_control_shade_the_hexes_around_each_force() {
+    let c = Camp::new("peninsula");
+    let svg = parse_svg(&map(&c, "zoc.svg", &["--zoc"]));
+    let camp = load(&c);
+    for side in [sowbridge::model::Side::French, sowbridge::model::Side::Allies] {
+        let drawn =
+            svg.iter().filter(|e| e.name == "polygon" && e.inside(&format!("zoc-{}", side.slug()))).count();
+        // No force marches along a road with cavalry alone: each zone is the six hexes around.
+        let zone: std::collections::BTreeSet<HexId> = camp
+            .oob
+            .forces()
+            .filter(|f| f.side() == side)
+            .filter_map(|f| f.hex)
+            .flat_map(|h| camp.map.grid.neighbours(h).collect::<Vec<_>>())
+            .collect();
+        assert_eq!(drawn, zone.len(), "{side}");
+    }
+    let plain = parse_svg(&map(&c, "plain.svg", &[]));
+    assert!(!plain.iter().any(|e| e.inside("zoc-french")), "no zones without --zoc");
+}
+
+#[test]
+fn map_html_is_one_self_contained_page_with_the_svg_inline() {
+    let c = Camp::new("peninsula");
+    let page = String::from_utf8(map(&c, "map.html", &[])).unwrap();
+    let svg = String::from_utf8(map(&c, "map.svg", &[])).unwrap();
+    assert!(page.starts_with("<!DOCTYPE html>"));
+    assert!(page.contains(
+        "<title>Peninsular Campaign 1808-1814: turn 20, late March 1809 (umpire&#39;s map)</title>"
+    ));
+    let body = svg.split_once("?>").unwrap().1.trim();
+    assert!(page.contains(body), "the same SVG, inline");
+    for external in ["<script", "<link", "src=", "url(", "@import", "http://", "https://"] {
+        let inside = page.replace("xmlns=\"http://www.w3.org/2000/svg\"", "");
+        assert!(!inside.contains(external), "{external}");
+    }
+    // References only within the page (the hexagon every hex uses).
+    for (i, _) in page.match_indices("href=\"") {
+        assert!(page[i + 6..].starts_with('#'), "{}", &page[i..i + 40]);
+    }
+}
+
+#[test]
+fn map_side_view_shows_no_enemy_force_the_side_could_not_know_of() {
+    let c = Camp::new("peninsula");
+    let fr = map(&c, "french.svg", &["--side", "french"]);
+    let text = String::from_utf8(fr.clone()).unwrap();
+    // Out of contact with every French force: absent by id and by name.
+    for (id, name) in [
+        ("SP-ALB", "División del Duque de Alburquerque"),
+        ("SP-SEV", "División de Reserva de Andalucía"),
+        ("PO-ELV", "Brigada de Elvas"),
+        ("BR-LIS", "Brigade Mackenzie"),
+    ] {
+        assert!(!text.contains(id), "{id} leaks into the French view");
+        assert!(!text.contains(name), "{name} leaks into the French view");
+    }
+    // In contact (8.1): there, by name, without its strength.
+    let svg = parse_svg(&fr);
+    let forces: Vec<&str> = svg.iter().filter_map(|e| e.attr("data-force")).collect();
+    assert_eq!(forces.iter().filter(|f| f.starts_with("SP-")).count(), 3, "{forces:?}");
+    assert!(text.contains("Ejército de Extremadura"));
+    assert!(!text.contains("17,030"), "the enemy's men are not known");
+    assert!(text.contains("strength not known"));
+    assert!(text.contains("15,860 men, 44 guns"), "its own forces' strength");
+    // Nor drawn where it stands.
+    let camp = load(&c);
+    let frame = sowbridge::formats::svg::map::map_frame(&camp.map);
+    let p = render(&fr);
+    let at = frame.centre(hex("17.37"));
+    assert!(!near(&pixel(&p, at), palette::side(sowbridge::model::Side::Allies), 40), "SP-SEV drawn");
+
+    let al = String::from_utf8(map(&c, "allies.svg", &["--side", "allies"])).unwrap();
+    for (id, name) in [("FR-RES", "Division Dessolles"), ("FR-LAP", "2e Division Lapisse")] {
+        assert!(!al.contains(id), "{id} leaks into the Allied view");
+        assert!(!al.contains(name), "{name} leaks into the Allied view");
+    }
+    assert!(al.contains("Ier Corps") && !al.contains("15,860"));
+}
+
+#[test]
+fn map_refuses_a_file_that_is_not_svg_or_html() {
+    let c = Camp::new("peninsula");
+    let out = c.tmp.path().join("map.png");
+    let o = c.run(&["map", "--out", out.to_str().unwrap()]);
+    assert_code(&o, 1);
+    assert!(stderr(&o).contains("FILE.svg or FILE.html"), "{}", stderr(&o));
+    assert!(!out.exists());
+}
+
+fn battle_svg(c: &Camp) -> Vec<u8> {
+    std::fs::read(c.path("battles/T20-18.28/battle.svg")).expect("export writes battles/<id>/battle.svg")
+}
+
+fn battle_record(c: &Camp) -> sowbridge::model::battle::BattleRecord {
+    sowbridge::store::CampaignDir::new(&c.dir).read_battle("T20-18.28").unwrap()
+}
+
+#[test]
+fn export_draws_the_battle_picture_with_every_force_the_map_and_the_objective() {
+    let c = Camp::new("peninsula");
+    export_medellin(&c, &[]);
+    let rec = battle_record(&c);
+    let svg = parse_svg(&battle_svg(&c));
+    let forces: std::collections::BTreeSet<&str> =
+        svg.iter().filter(|e| e.inside("forces")).filter_map(|e| e.attr("data-force")).collect();
+    let want: std::collections::BTreeSet<&str> = rec.participants.iter().map(|p| p.force.as_str()).collect();
+    assert_eq!(forces, want, "every principal and joiner at its hex");
+    assert_eq!(want.len(), 5, "FR-I, FR-LM, SP-EXT, SP-EXT-VAN, SP-ALB");
+    let t = texts(&svg);
+    let has = |s: &str| t.iter().any(|x| x.contains(s));
+    assert!(has(&format!("SoW map {} at {}°", rec.map.id, rec.map.orientation)), "map and orientation");
+    assert!(has("Medellin (major objective)"));
+    assert!(has("campaign north"));
+    for p in rec.participants.iter().filter(|p| p.role == sowbridge::model::battle::Role::Joiner) {
+        assert!(has(&format!("+{} min", p.delay_minutes)), "the delay of {}", p.force);
+        assert!(has(&format!(
+            "joins from {} by the {} edge after {} minutes",
+            p.hex, p.edge, p.delay_minutes
+        )));
+    }
+    assert!(has("Mérida"), "the places around");
+    assert!(svg.iter().any(|e| e.inside("rivers") && e.name == "line"), "the Guadiana");
+}
+
+#[test]
+fn battle_picture_marks_the_battle_hex_and_each_force_where_it_belongs() {
+    use sowbridge::formats::svg::battle::{BATTLE_MARK, neighbourhood_frame, reach};
+    let c = Camp::new("peninsula");
+    export_medellin(&c, &[]);
+    let rec = battle_record(&c);
+    let camp = load(&c);
+    let bytes = battle_svg(&c);
+    let p = render(&bytes);
+    let frame = neighbourhood_frame(camp.map.grid, rec.hex, reach(&rec));
+    assert_colour(&p, frame.centre(hex("18.28")), BATTLE_MARK, "the battle hex's marker");
+    let french = palette::side(sowbridge::model::Side::French);
+    let allies = palette::side(sowbridge::model::Side::Allies);
+    assert_colour(&p, frame.centre(hex("20.29")), french, "FR-LM at its hex");
+    assert_colour(&p, frame.centre(hex("17.30")), allies, "SP-ALB at its hex");
+    assert_colour(&p, frame.centre(hex("18.29")), allies, "SP-EXT at its hex");
+
+    // Each arrow ends on the SoW map's edge the record names, in its side's colour.
+    let svg = parse_svg(&bytes);
+    let sq = svg.iter().find(|e| e.attr("id") == Some("sow-map")).expect("the SoW map's square");
+    let f = |k: &str| sq.attr(k).unwrap().parse::<f64>().unwrap();
+    let (x0, y0, w, h) = (f("x"), f("y"), f("width"), f("height"));
+    let mut arrows = 0;
+    for part in rec.participants.iter().filter(|p| p.bearing.is_some()) {
+        let g = svg.iter().find(|e| e.attr("data-entry") == Some(part.force.as_str())).unwrap();
+        assert_eq!(g.attr("data-edge"), Some(part.edge.as_str()), "{}", part.force);
+        let (tx, ty) = g.attr("data-tip").unwrap().split_once(',').unwrap();
+        let tip: (f64, f64) = (tx.parse().unwrap(), ty.parse().unwrap());
+        let on = |a: f64, b: f64| (a - b).abs() < 0.2;
+        let on_edge = match part.edge.as_str() {
+            "N" => on(tip.1, y0),
+            "S" => on(tip.1, y0 + h),
+            "E" => on(tip.0, x0 + w),
+            "W" => on(tip.0, x0),
+            e => panic!("edge {e}"),
+        };
+        assert!(on_edge, "{} ends at {tip:?}, not on the {} edge", part.force, part.edge);
+        let mb = (part.bearing.unwrap() + f64::from(rec.map.orientation)) % 360.0;
+        let head = sowbridge::formats::svg::Frame::toward(tip, mb, 6.0);
+        assert_colour(&p, head, palette::side(part.side), &format!("{}'s arrow head", part.force));
+        arrows += 1;
+    }
+    assert_eq!(arrows, 4, "every force outside the battle hex");
+}
+
+#[test]
+fn battle_picture_names_the_reserve_held_back() {
+    let c = Camp::new("peninsula");
+    export_medellin(&c, &["--reserve", "FR-I-LAS-1"]);
+    let svg = parse_svg(&battle_svg(&c));
+    let t = texts(&svg);
+    assert!(t.iter().any(|x| x.starts_with("held back in reserve (8.7): FR-I-LAS-1")), "{t:?}");
+}
+
+#[test]
+fn battle_picture_is_the_same_bytes_for_the_same_battle() {
+    let (a, b) = (Camp::new("peninsula"), Camp::new("peninsula"));
+    export_medellin(&a, &[]);
+    export_medellin(&b, &[]);
+    assert_eq!(battle_svg(&a), battle_svg(&b));
+}
