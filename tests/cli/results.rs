@@ -577,7 +577,9 @@ fn a_typed_hex_that_lost_a_digit_is_refused_with_both_readings() {
     let o = c.run(&["export", "hex", "18.2", "--dry-run"]);
     assert_code(&o, 1);
     assert!(
-        stderr(&o).contains("'18.2' — did you mean 18.20? A hex's row has two digits: 18.02, or one of 18.20 to 18.29"),
+        stderr(&o).contains(
+            "'18.2' — did you mean 18.20? A hex's row has two digits: 18.02, or one of 18.20 to 18.29"
+        ),
         "{}",
         stderr(&o)
     );
