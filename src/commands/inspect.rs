@@ -180,7 +180,9 @@ pub fn run(dir: &CampaignDir, paths: &[PathBuf], json: bool, write: bool) -> Res
     }
     let (files, records) = expand(paths);
     let battles = dir.battles().unwrap_or_default();
-    let campaign_ok = dir.load().is_ok();
+    // The campaign is loaded once: its profile, and whether `apply` could run at all.
+    let profile_name = dir.load().ok().map(|c| c.config.profile);
+    let campaign_ok = profile_name.is_some();
     let mut known: Vec<Known<'_>> = battles
         .iter()
         .map(|b| Known {
@@ -209,7 +211,6 @@ pub fn run(dir: &CampaignDir, paths: &[PathBuf], json: bool, write: bool) -> Res
         };
         reports.push(inspect_file(dir, f, &bytes, &known, &records, campaign_ok));
     }
-    let profile_name = dir.load().map(|c| c.config.profile).ok();
     let profile = match &profile_name {
         Some(n) => crate::store::profile::profile_files(dir, n).ok().map(|f| (n.clone(), f)),
         None => None,
