@@ -251,10 +251,11 @@ impl<'a> Ground<'a> {
             .map(|s| s.name.as_str())
     }
 
-    /// The shortest road away from the victor to `t` that avoids enemy hexes and zones of
-    /// control, with the rivers it crosses and whether it uses a secondary road: of the
-    /// shortest, the one with the fewest rivers, then without a secondary road.
-    fn shortest_road(&self, t: HexId) -> Option<(u32, Vec<String>, bool)> {
+    /// The shortest road away from the victor to every hex it reaches, avoiding enemy hexes
+    /// and zones of control, with the rivers it crosses and whether it uses a secondary road:
+    /// of the shortest, the one with the fewest rivers, then without a secondary road. One
+    /// search serves every hex (the refusals ask of each hex around the loser).
+    fn shortest_roads(&self) -> BTreeMap<HexId, (u32, Vec<String>, bool)> {
         let mut best: BTreeMap<HexId, (u32, Vec<String>, bool)> =
             BTreeMap::from([(self.from, (0, Vec::new(), false))]);
         let mut queue = VecDeque::from([self.from]);
@@ -279,7 +280,7 @@ impl<'a> Ground<'a> {
                 }
             }
         }
-        best.remove(&t)
+        best
     }
 
     /// Fewest road steps from the loser's hex to every hex reachable moving away from the
@@ -410,6 +411,7 @@ fn refusals(g: &Ground<'_>, s: &Search<'_>, plan: &WithdrawalPlan) -> BTreeMap<H
     let from = g.from;
     let radius = i32::try_from(plan.allowance + 1).unwrap_or(i32::MAX);
     let (relaxed, clean) = (g.reach(false), g.reach(true));
+    let roads = g.shortest_roads();
     let mut out = BTreeMap::new();
     for dc in -radius..=radius {
         for dr in -radius - 1..=radius + 1 {
@@ -422,7 +424,7 @@ fn refusals(g: &Ground<'_>, s: &Search<'_>, plan: &WithdrawalPlan) -> BTreeMap<H
             if !grid.contains(t) || grid.distance(from, t) as i32 > radius || s.best.contains_key(&t) {
                 continue;
             }
-            out.insert(t, refusal(g, s, plan, t, &relaxed, &clean));
+            out.insert(t, refusal(g, s, plan, t, &relaxed, &clean, &roads));
         }
     }
     out
@@ -435,6 +437,7 @@ fn refusal(
     t: HexId,
     relaxed: &BTreeMap<HexId, u32>,
     clean: &BTreeMap<HexId, u32>,
+    roads: &BTreeMap<HexId, (u32, Vec<String>, bool)>,
 ) -> String {
     let (map, from) = (&g.c.map, g.from);
     if t == from {
@@ -486,7 +489,7 @@ fn refusal(
             plan.force
         ),
         None => {
-            let (hexes, rivers, secondary) = g.shortest_road(t).unwrap_or((clean[&t], Vec::new(), false));
+            let (hexes, rivers, secondary) = roads.get(&t).cloned().unwrap_or((clean[&t], Vec::new(), false));
             let limit = s.allowance.for_path(rivers.len() as u32, secondary);
             let crossing = if rivers.is_empty() {
                 String::new()
