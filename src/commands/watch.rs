@@ -97,8 +97,9 @@ impl ApplyJudge {
     /// already applied finishes its move to `processed/`; any other is set aside, so that it
     /// cannot be taken for the final record of a later battle.
     fn judge_startlocs(&mut self, path: &Path) -> Judgement {
-        let bytes = match std::fs::read(path) {
-            Ok(b) => b,
+        let bytes = match crate::store::read_optional(path) {
+            Ok(Some(b)) => b,
+            Ok(None) => return Judgement::Ignore,
             Err(e) => return Judgement::Wait { reason: format!("cannot read it yet: {e}") },
         };
         if still_being_written(&bytes) {
