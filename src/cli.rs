@@ -159,20 +159,28 @@ pub struct MapArgs {
 pub enum BattleCommand {
     /// The battle's record, report and dice.
     #[command(
-        after_help = "Examples:\n  sowbridge battle show T20-18.28\n  sowbridge battle show T20-18.28 --briefing allies --umpire"
+        after_help = "Examples:\n  sowbridge battle show T20-18.28\n  sowbridge battle show T20-18.28 --briefing allies --umpire\n  sowbridge battle show T20-18.28 --html T20-18.28.html\n  sowbridge battle show T20-18.28 --html french.html --side french"
     )]
     Show {
         /// The battle id.
         id: String,
         /// Print one side's briefing (rule 8.5) instead.
-        #[arg(long, value_name = "french|allies")]
+        #[arg(long, value_name = "french|allies", conflicts_with = "html")]
         briefing: Option<crate::model::Side>,
         /// With --briefing: the umpire's copy, with the dice faces behind each estimate.
         #[arg(long, requires = "briefing")]
         umpire: bool,
         /// Print the record as JSON.
-        #[arg(long)]
+        #[arg(long, conflicts_with = "html")]
         json: bool,
+        /// Write the battle as one self-contained HTML page: the record, the report, the battle
+        /// and aftermath pictures (the umpire's page); with --side, that side's player page.
+        #[arg(long, value_name = "FILE")]
+        html: Option<PathBuf>,
+        /// With --html: the player's page of this side: its briefing and its view of the
+        /// battle's neighbourhood, nothing of the other side's secrets.
+        #[arg(long, value_name = "french|allies", requires = "html")]
+        side: Option<crate::model::Side>,
     },
     /// Write the hand-result CSV of a pending battle: every exported unit, no losses yet.
     /// Fill in killed, wounded, missing, captured (and guns_lost, ammo) and `apply` it.

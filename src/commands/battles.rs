@@ -6,9 +6,13 @@ use anyhow::Result;
 use crate::error::Error;
 use crate::formats::results::{TemplateRow, write_template};
 use crate::model::Side;
-use crate::model::battle::{BattleRecord, Role};
+use std::path::Path;
+
+use crate::formats::html::Page;
+use crate::model::battle::{BattleRecord, BattleState, Role};
 use crate::store::CampaignDir;
-use crate::store::battles::{briefing_path, report_path};
+use crate::store::battles::{aftermath_path, briefing_path, picture_path, report_path, side_view_path};
+use crate::store::replace::check_paths_replaceable;
 
 /// Runs `battles`.
 pub fn list(dir: &CampaignDir, json: bool) -> Result<()> {
@@ -71,6 +75,60 @@ pub fn show(dir: &CampaignDir, id: &str, briefing: Option<(Side, bool)>, json: b
         crate::out!("{}", String::from_utf8_lossy(&report));
     }
     Ok(())
+}
+
+/// Runs `battle show ID --html FILE [--side SIDE]`: the battle as one self-contained page.
+/// The umpire's page holds the record, the battle picture, and once a result is applied the
+/// report and the aftermath picture. A side's page holds only what that side was handed:
+/// its briefing (8.5) and its view of the battle's neighbourhood (8.1), both written at
+/// export from what the side knows.
+pub fn page(dir: &CampaignDir, id: &str, out: &Path, side: Option<Side>) -> Result<()> {
+    let b = dir.read_battle(id)?;
+    let bytes = match side {
+        Some(s) => player_page(dir, &b, s)?,
+        None => umpire_page(dir, &b)?,
+    };
+    check_paths_replaceable(&[out.to_path_buf()])?;
+    crate::store::atomic_write(out, &bytes)?;
+    let whose = side.map_or("the umpire's page".to_string(), |s| format!("the {s} player's page"));
+    crate::errln!("wrote {} ({whose} of battle {id})", out.display());
+    Ok(())
+}
+
+fn umpire_page(dir: &CampaignDir, b: &BattleRecord) -> Result<Vec<u8>> {
+    let mut p =
+        Page::new(&format!("Battle {} at {} ({}), turn {}: umpire's page", b.id, b.place, b.hex, b.turn));
+    match dir.read(&report_path(&b.id))? {
+        Some(report) if b.state == BattleState::Applied => p.markdown(&String::from_utf8_lossy(&report)),
+        _ => p.note(&format!("Battle {} is {}: no result applied yet.", b.id, b.state.word())),
+    }
+    match dir.read(&aftermath_path(&b.id))? {
+        Some(svg) if b.state == BattleState::Applied => {
+            p.picture("The aftermath: the withdrawal and the losses", &svg)
+        }
+        _ => {}
+    }
+    match dir.read(&picture_path(&b.id))? {
+        Some(svg) => p.picture("The battle as exported: the forces, their entries and the SoW map", &svg),
+        None => p.note(&format!("{} is missing: export the battle again to draw it.", picture_path(&b.id))),
+    }
+    p.preformatted("The battle record", &describe(b));
+    Ok(p.finish())
+}
+
+fn player_page(dir: &CampaignDir, b: &BattleRecord, side: Side) -> Result<Vec<u8>> {
+    let mut p = Page::new(&format!("Battle at {} ({}), turn {}: {side} briefing", b.place, b.hex, b.turn));
+    let path = briefing_path(&b.id, side.slug());
+    let text = dir.read(&path)?.ok_or_else(|| Error::refused(format!("battle {} has no {path}", b.id)))?;
+    p.markdown(&String::from_utf8_lossy(&text));
+    match dir.read(&side_view_path(&b.id, side.slug()))? {
+        Some(svg) => p.picture(&format!("What the {side} know of the forces around {}", b.place), &svg),
+        None => p.note(&format!(
+            "{} is missing: battles exported before sowbridge drew side views have none; export it again to draw one.",
+            side_view_path(&b.id, side.slug())
+        )),
+    }
+    Ok(p.finish())
 }
 
 /// Runs `battle template`: the hand-result CSV of a pending battle, every exported unit with

@@ -41,7 +41,10 @@ pub fn run(cli: Cli) -> Result<()> {
         Command::Undo { battle, dry_run } => undo::run(&dir, &battle, dry_run),
         Command::Audit(j) => audit::run(&dir, j.json),
         Command::Battles(j) => battles::list(&dir, j.json),
-        Command::Battle(BattleCommand::Show { id, briefing, umpire, json }) => {
+        Command::Battle(BattleCommand::Show { id, html: Some(out), side, .. }) => {
+            battles::page(&dir, &id, &out, side)
+        }
+        Command::Battle(BattleCommand::Show { id, briefing, umpire, json, .. }) => {
             battles::show(&dir, &id, briefing.map(|s| (s, umpire)), json)
         }
         Command::Battle(BattleCommand::Template { id, out }) => battles::template(&dir, &id, out.as_deref()),

@@ -8,7 +8,7 @@ use anyhow::Result;
 
 use crate::error::Error;
 use crate::model::battle::BattleState;
-use crate::store::battles::{record_bytes, record_path, report_path};
+use crate::store::battles::{aftermath_path, record_bytes, record_path, report_path};
 use crate::store::journal::{Entry, EntryKind, apply_change};
 use crate::store::{CampaignDir, CampaignLock, Commit};
 
@@ -75,6 +75,7 @@ pub fn run(dir: &CampaignDir, id: &str, dry_run: bool) -> Result<()> {
     let mut extra = Commit::default();
     extra.write(record_path(id), record_bytes(&record)?);
     extra.removes.push(report_path(id));
+    extra.removes.push(aftermath_path(id));
     let entry = Entry {
         seq: 0,
         kind: EntryKind::Undo,

@@ -1,6 +1,9 @@
-//! A picture as one self-contained HTML page: the SVG inline, its own style, no script, no
-//! font, image or style sheet fetched from anywhere, so that the umpire can mail the one
-//! file to the players and it opens the same anywhere.
+//! Pictures and reports as one self-contained HTML page: the SVG inline, the text rendered
+//! from the report's Markdown, its own style, no script, no font, image or style sheet
+//! fetched from anywhere, so that the umpire can mail the one file to the players and it
+//! opens the same anywhere.
+
+use pulldown_cmark::{Event, Options, Parser, html};
 
 /// Escapes text for HTML content and attribute values.
 pub fn escape(s: &str) -> String {
@@ -18,36 +21,125 @@ pub fn escape(s: &str) -> String {
     out
 }
 
-/// A page titled `title` holding the SVG document `svg` (its XML declaration dropped, as
-/// HTML does not take one inline).
+const STYLE: &str = "<style>\n\
+body { margin: 0; background: #f2f2f2; color: #1a1a1a; \
+font-family: 'DejaVu Sans', Verdana, Arial, sans-serif; line-height: 1.4; }\n\
+h1 { font-size: 1.2em; margin: 0; padding: 0.6em 1em; }\n\
+.text { background: #ffffff; max-width: 60em; margin: 0.8em 1em; padding: 0.4em 1.2em; }\n\
+.text h1 { padding: 0.4em 0 0; }\n\
+.text h2 { font-size: 1.1em; }\n\
+.text h3 { font-size: 1em; }\n\
+table { border-collapse: collapse; margin: 0.6em 0; }\n\
+th, td { border: 1px solid #c8c8c8; padding: 0.2em 0.5em; }\n\
+th { background: #eeeeee; }\n\
+pre { white-space: pre-wrap; }\n\
+.picture { overflow: auto; background: #ffffff; margin: 0.8em 0; }\n\
+.picture svg { display: block; }\n\
+.caption { margin: 0.4em 1em; font-weight: bold; }\n\
+.note { margin: 0.4em 1em; color: #555555; }\n\
+</style>\n";
+
+/// A page being put together, section by section.
+#[derive(Debug)]
+pub struct Page {
+    title: String,
+    body: String,
+    pictures: usize,
+}
+
+impl Page {
+    /// A page titled `title` (its first heading too).
+    pub fn new(title: &str) -> Page {
+        Page { title: title.to_string(), body: format!("<h1>{}</h1>\n", escape(title)), pictures: 0 }
+    }
+
+    /// A Markdown text (a report, a briefing) as HTML, with its tables. Any HTML the text
+    /// holds (a name from a campaign file, say) is shown as text, never taken as markup.
+    pub fn markdown(&mut self, md: &str) {
+        let parser = Parser::new_ext(md, Options::ENABLE_TABLES).map(|e| match e {
+            Event::Html(t) | Event::InlineHtml(t) => Event::Text(t),
+            e => e,
+        });
+        let mut out = String::with_capacity(md.len() * 2);
+        html::push_html(&mut out, parser);
+        self.body.push_str("<div class=\"text\">\n");
+        self.body.push_str(&out);
+        self.body.push_str("</div>\n");
+    }
+
+    /// Plain text kept as it is written (monospaced lines).
+    pub fn preformatted(&mut self, caption: &str, text: &str) {
+        self.body.push_str(&format!(
+            "<div class=\"text\">\n<h2>{}</h2>\n<pre>{}</pre>\n</div>\n",
+            escape(caption),
+            escape(text)
+        ));
+    }
+
+    /// A line of note.
+    pub fn note(&mut self, text: &str) {
+        self.body.push_str(&format!("<p class=\"note\">{}</p>\n", escape(text)));
+    }
+
+    /// An SVG document inline, under a caption. Its XML declaration is dropped (HTML takes
+    /// none inline) and its ids are made the page's own, so that two pictures on one page
+    /// never point into each other.
+    pub fn picture(&mut self, caption: &str, svg: &[u8]) {
+        self.pictures += 1;
+        let svg = String::from_utf8_lossy(svg);
+        let body = match svg.strip_prefix("<?xml") {
+            Some(rest) => rest.split_once("?>").map_or(rest, |(_, after)| after).trim_start(),
+            None => svg.as_ref(),
+        };
+        // Attribute values the pictures write are escaped, so `id="` and `href="#` occur only
+        // as attributes, never inside a name.
+        // The first picture keeps its own ids.
+        let body = if self.pictures == 1 {
+            body.to_string()
+        } else {
+            let prefix = format!("p{}-", self.pictures);
+            body.replace(" id=\"", &format!(" id=\"{prefix}"))
+                .replace(" href=\"#", &format!(" href=\"#{prefix}"))
+        };
+        if !caption.is_empty() {
+            self.body.push_str(&format!("<p class=\"caption\">{}</p>\n", escape(caption)));
+        }
+        self.body.push_str("<div class=\"picture\">\n");
+        self.body.push_str(body.trim_end());
+        self.body.push_str("\n</div>\n");
+    }
+
+    /// The page's bytes.
+    pub fn finish(self) -> Vec<u8> {
+        let t = escape(&self.title);
+        let mut s = String::with_capacity(self.body.len() + 2048);
+        s.push_str("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n");
+        s.push_str("<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n");
+        s.push_str(&format!("<title>{t}</title>\n"));
+        s.push_str(STYLE);
+        s.push_str("</head>\n<body>\n");
+        s.push_str(&self.body);
+        s.push_str("</body>\n</html>\n");
+        s.into_bytes()
+    }
+}
+
+/// A page titled `title` holding the SVG document `svg` alone.
 pub fn page(title: &str, svg: &[u8]) -> Vec<u8> {
-    let svg = String::from_utf8_lossy(svg);
-    let body = match svg.strip_prefix("<?xml") {
-        Some(rest) => rest.split_once("?>").map_or(rest, |(_, after)| after).trim_start(),
-        None => svg.as_ref(),
-    };
-    let t = escape(title);
-    let mut s = String::with_capacity(body.len() + 1024);
-    s.push_str("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n");
-    s.push_str("<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n");
-    s.push_str(&format!("<title>{t}</title>\n"));
-    s.push_str(
-        "<style>\nbody { margin: 0; background: #f2f2f2; color: #1a1a1a; \
-         font-family: 'DejaVu Sans', Verdana, Arial, sans-serif; }\n\
-         h1 { font-size: 1.2em; margin: 0; padding: 0.6em 1em; }\n\
-         .picture { overflow: auto; background: #ffffff; }\n\
-         .picture svg { display: block; }\n</style>\n",
-    );
-    s.push_str("</head>\n<body>\n");
-    s.push_str(&format!("<h1>{t}</h1>\n<div class=\"picture\">\n"));
-    s.push_str(body.trim_end());
-    s.push_str("\n</div>\n</body>\n</html>\n");
-    s.into_bytes()
+    let mut p = Page::new(title);
+    p.picture("", svg);
+    p.finish()
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn no_external(p: &str) {
+        for external in ["<script", "<link", "src=", "url(", "@import"] {
+            assert!(!p.contains(external), "{external}");
+        }
+    }
 
     #[test]
     fn a_page_holds_the_svg_inline_and_fetches_nothing() {
@@ -57,8 +149,29 @@ mod tests {
         assert!(p.contains("<title>Turn 20 &lt;Medellín&gt; &amp; co</title>"));
         assert!(p.contains("<div class=\"picture\">\n<svg xmlns="));
         assert!(!p.contains("<?xml"));
-        for external in ["<script", "<link", "src=", "url(", "@import"] {
-            assert!(!p.contains(external), "{external}");
-        }
+        no_external(&p);
+    }
+
+    #[test]
+    fn markdown_tables_are_rendered_and_html_in_names_is_text() {
+        let mut p = Page::new("Battle");
+        p.markdown("# Report\n\n| side | men |\n|---|---:|\n| French | 18590 |\n\nBrigade <script>alert(1)</script> & co\n");
+        let s = String::from_utf8(p.finish()).unwrap();
+        assert!(s.contains("<table>"), "{s}");
+        assert!(s.contains("<td>French</td>"), "{s}");
+        assert!(s.contains("&lt;script&gt;alert(1)&lt;/script&gt;"), "{s}");
+        no_external(&s);
+    }
+
+    #[test]
+    fn two_pictures_on_a_page_keep_their_own_ids() {
+        let svg = b"<svg xmlns=\"http://www.w3.org/2000/svg\"><defs><polygon id=\"hex\"/></defs><use href=\"#hex\"/><text>id=&quot;x&quot;</text></svg>";
+        let mut p = Page::new("Two");
+        p.picture("one", svg);
+        p.picture("two", svg);
+        let s = String::from_utf8(p.finish()).unwrap();
+        assert!(s.contains("<polygon id=\"hex\"/></defs><use href=\"#hex\"/>"), "{s}");
+        assert!(s.contains("<polygon id=\"p2-hex\"/></defs><use href=\"#p2-hex\"/>"), "{s}");
+        assert!(s.contains("<text>id=&quot;x&quot;</text>"), "{s}");
     }
 }

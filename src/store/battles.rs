@@ -16,6 +16,16 @@ pub fn briefing_path(id: &str, side_slug: &str) -> String {
     format!("battles/{id}/briefings/{side_slug}.md")
 }
 
+/// Relative path of a side's view of the battle's neighbourhood, beside its briefing.
+pub fn side_view_path(id: &str, side_slug: &str) -> String {
+    format!("battles/{id}/briefings/{side_slug}.svg")
+}
+
+/// Relative path of the aftermath picture (`apply` draws it).
+pub fn aftermath_path(id: &str) -> String {
+    format!("battles/{id}/aftermath.svg")
+}
+
 /// Relative path of a battle's picture (`export` draws it).
 pub fn picture_path(id: &str) -> String {
     format!("battles/{id}/battle.svg")

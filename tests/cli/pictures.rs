@@ -444,3 +444,178 @@ fn battle_picture_is_the_same_bytes_for_the_same_battle() {
     export_medellin(&b, &[]);
     assert_eq!(battle_svg(&a), battle_svg(&b));
 }
+
+/// Exports Medellín and applies the shipped example result (a French victory), with `extra`
+/// arguments to `apply`.
+fn medellin_applied(c: &Camp, extra: &[&str]) {
+    export_medellin(c, &[]);
+    let example = repo().join("fixtures/results/T20-18.28-example.result.csv");
+    let mut args = vec!["apply", example.to_str().unwrap()];
+    args.extend_from_slice(extra);
+    assert_code(&c.run(&args), 0);
+}
+
+fn aftermath_svg(c: &Camp) -> Vec<u8> {
+    std::fs::read(c.path("battles/T20-18.28/aftermath.svg")).expect("apply writes battles/<id>/aftermath.svg")
+}
+
+/// Where the aftermath picture draws each hex: the neighbourhood it names.
+fn aftermath_frame(c: &Camp, svg: &[Element]) -> sowbridge::formats::svg::Frame {
+    let g = svg.iter().find(|e| e.attr("id") == Some("neighbourhood")).expect("the neighbourhood");
+    let reach: u32 = g.attr("data-reach").unwrap().parse().unwrap();
+    let centre = hex(g.attr("data-centre").unwrap());
+    sowbridge::formats::svg::battle::neighbourhood_frame(load(c).map.grid, centre, reach)
+}
+
+#[test]
+fn apply_draws_the_aftermath_with_the_withdrawal_ending_at_its_destination() {
+    use sowbridge::formats::svg::battle::BATTLE_MARK;
+    let c = Camp::new("peninsula");
+    medellin_applied(&c, &[]);
+    let bytes = aftermath_svg(&c);
+    let svg = parse_svg(&bytes);
+    let frame = aftermath_frame(&c, &svg);
+    let p = render(&bytes);
+    let allies = palette::side(sowbridge::model::Side::Allies);
+    let french = palette::side(sowbridge::model::Side::French);
+    assert_colour(&p, frame.centre(hex("18.28")), BATTLE_MARK, "the battle hex's marker");
+    // The report: SP-EXT and SP-ALB withdraw to Badajoz (13.29), SP-EXT-VAN is trapped at 19.29.
+    assert_colour(&p, frame.centre(hex("13.29")), allies, "the beaten army at Badajoz");
+    let (a, b) = (frame.centre(hex("14.29")), frame.centre(hex("13.29")));
+    assert_colour(&p, ((a.0 + b.0) / 2.0, (a.1 + b.1) / 2.0), allies, "the last step of the road to Badajoz");
+    assert_colour(&p, frame.centre(hex("19.29")), allies, "SP-EXT-VAN trapped at its hex");
+    let fr_i = frame.centre(hex("18.28"));
+    assert_colour(&p, (fr_i.0, fr_i.1 + 0.42 * 44.0), french, "the victor on the field, below the marker");
+    let lines: Vec<&Element> =
+        svg.iter().filter(|e| e.name == "polyline" && e.inside("withdrawals")).collect();
+    let last_point = |e: &Element| {
+        let pts = e.attr("points").unwrap();
+        let (x, y) = pts.rsplit(' ').next().unwrap().split_once(',').unwrap();
+        (x.parse::<f64>().unwrap(), y.parse::<f64>().unwrap())
+    };
+    // Each road is drawn to the hex before the destination, then an arrow into it.
+    assert!(lines.iter().any(|e| {
+        let (x, y) = last_point(e);
+        (x - a.0).abs() < 0.2 && (y - a.1).abs() < 0.2
+    }));
+    let t = texts(&svg);
+    let has = |s: &str| t.iter().any(|x| x.contains(s));
+    assert!(has("After the action at Medellin (18.28): French victory"), "{t:?}");
+    assert!(has("SP-EXT, SP-ALB to Badajoz (13.29)"), "{t:?}");
+    assert!(has("SP-EXT-VAN: trapped (6.5.1)"), "{t:?}");
+    assert!(has("SP-EXT Ejército de Extremadura withdraws from 18.29 to Badajoz (13.29), 5 hexes by road"));
+    assert!(has("Brigade SP-EXT-VAN-1 unavailable until turn 23."));
+    // The losses are the report's.
+    let report = c.read("battles/T20-18.28/report.md");
+    let row = report.lines().find(|l| l.starts_with("| Allies |")).unwrap();
+    let cells: Vec<&str> = row.split('|').map(str::trim).collect();
+    let n = |s: &str| s.parse::<u32>().unwrap();
+    let want = format!(
+        "Allies: {} men before, {} after: {} killed, {} wounded, {} captured; {} guns lost",
+        sowbridge::formats::svg::thousands(n(cells[2])),
+        sowbridge::formats::svg::thousands(n(cells[3])),
+        sowbridge::formats::svg::thousands(n(cells[4])),
+        sowbridge::formats::svg::thousands(n(cells[5])),
+        sowbridge::formats::svg::thousands(n(cells[8])),
+        cells[11]
+    );
+    assert!(has(&want), "{want} not in {t:?}");
+}
+
+#[test]
+fn the_aftermath_marks_a_river_crossed_on_the_way_back() {
+    let c = Camp::new("peninsula");
+    medellin_applied(&c, &["--withdraw-to", "SP-EXT=12.28"]);
+    let bytes = aftermath_svg(&c);
+    let svg = parse_svg(&bytes);
+    let frame = aftermath_frame(&c, &svg);
+    let crossing =
+        svg.iter().find(|e| e.attr("data-river-crossed") == Some("Rio Guadiana")).expect("the crossing");
+    assert_eq!(crossing.name, "g");
+    let (p, q) = frame.shared_side(hex("13.29"), hex("12.28")).unwrap();
+    let mid = ((p.0 + q.0) / 2.0, (p.1 + q.1) / 2.0);
+    assert_colour(&render(&bytes), mid, palette::RIVER, "the crossing's marker on the Guadiana");
+    let t = texts(&svg);
+    assert!(t.iter().any(|x| x.contains("crosses the Rio Guadiana")), "{t:?}");
+    assert!(t.iter().any(|x| x.contains("to Elvas (12.28) (the umpire's choice)")), "{t:?}");
+}
+
+#[test]
+fn the_aftermath_is_the_same_bytes_and_undo_takes_it_away() {
+    let (a, b) = (Camp::new("peninsula"), Camp::new("peninsula"));
+    medellin_applied(&a, &[]);
+    medellin_applied(&b, &[]);
+    assert_eq!(aftermath_svg(&a), aftermath_svg(&b));
+    assert_code(&a.run(&["undo", "T20-18.28"]), 0);
+    assert!(
+        !a.path("battles/T20-18.28/aftermath.svg").exists(),
+        "undo removes the aftermath with the report"
+    );
+}
+
+#[test]
+fn export_writes_each_sides_view_beside_its_briefing_and_nothing_of_the_enemy_out_of_contact() {
+    let c = Camp::new("peninsula");
+    export_medellin(&c, &[]);
+    let fr = std::fs::read(c.path("battles/T20-18.28/briefings/french.svg")).expect("the French view");
+    let al = std::fs::read(c.path("battles/T20-18.28/briefings/allies.svg")).expect("the Allied view");
+    let (ft, at) = (String::from_utf8(fr.clone()).unwrap(), String::from_utf8(al.clone()).unwrap());
+    // SP-ALB stands in the neighbourhood (17.30) but touches no French force: not in the
+    // French view, though the Allies see it.
+    for (id, name) in [("SP-ALB", "División del Duque de Alburquerque"), ("PO-ELV", "Brigada de Elvas")] {
+        assert!(!ft.contains(id) && !ft.contains(name), "{id} leaks into the French battle view");
+    }
+    assert!(at.contains("SP-ALB"), "the Allies see their own force");
+    assert!(
+        ft.contains("Ejército de Extremadura") && !ft.contains("17,030"),
+        "the enemy in contact, strength not known"
+    );
+    assert!(ft.contains("15,860 men, 44 guns"));
+    assert!(!at.contains("15,860"), "the Allies do not know I Corps' strength");
+    let svg = parse_svg(&fr);
+    let t = texts(&svg);
+    assert!(t.iter().any(|x| x.contains("Battle T20-18.28 at Medellin (18.28)")), "{t:?}");
+    assert!(t.iter().any(|x| x.contains("French view")), "{t:?}");
+    // A window of the map, not all of it.
+    let hexes = svg.iter().filter(|e| e.name == "use" && e.inside("hexes")).count();
+    assert!(hexes > 20 && hexes < 200, "{hexes} hexes");
+}
+
+/// Runs `battle show T20-18.28 --html <tmp>/<name> args…`, returning the page.
+fn battle_page(c: &Camp, name: &str, args: &[&str]) -> String {
+    let out = c.tmp.path().join(name);
+    let o_str = out.to_string_lossy().into_owned();
+    let mut all = vec!["battle", "show", "T20-18.28", "--html", o_str.as_str()];
+    all.extend_from_slice(args);
+    let o = c.run(&all);
+    assert_code(&o, 0);
+    String::from_utf8(std::fs::read(out).unwrap()).unwrap()
+}
+
+#[test]
+fn battle_show_html_writes_the_umpires_page_and_each_players_page() {
+    let c = Camp::new("peninsula");
+    medellin_applied(&c, &[]);
+    let before = c.snapshot();
+    let ump = battle_page(&c, "umpire.html", &[]);
+    assert!(ump.contains("<table>") && ump.contains("<td>French</td>"), "the report's tables");
+    assert!(ump.contains("French victory"));
+    assert_eq!(ump.matches("<svg ").count(), 2, "the aftermath and the battle picture");
+    assert!(ump.contains("After the action at Medellin"));
+    assert!(ump.contains("The action at Medellin"));
+    for external in ["<script", "<link", "src=", "url(", "@import"] {
+        assert!(!ump.contains(external), "{external}");
+    }
+    let fr = battle_page(&c, "french.html", &["--side", "french"]);
+    assert_eq!(fr.matches("<svg ").count(), 1, "the French view");
+    assert!(fr.contains(&c.read("battles/T20-18.28/briefings/french.md").lines().next().unwrap()[2..]));
+    // Nothing of the Allies' secrets: not their briefing, strengths, the other forces.
+    for secret in ["SP-ALB", "Alburquerque", "17,030", "report.md", "Casualties"] {
+        assert!(!fr.contains(secret), "{secret} in the French page");
+    }
+    let al = battle_page(&c, "allies.html", &["--side", "allies"]);
+    assert!(!al.contains("15,860"), "I Corps' strength in the Allied page");
+    assert_eq!(c.snapshot(), before, "the campaign is unchanged");
+    let o = c.run(&["battle", "show", "T20-18.28", "--side", "french"]);
+    assert_code(&o, 2);
+}

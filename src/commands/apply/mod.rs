@@ -16,13 +16,14 @@ use crate::formats::results::{
     ResultFile, ResultInput, STARTLOCS, StartLocs, parse_result, parse_startlocs, read_result_input,
 };
 use crate::formats::sow::scenario::parse_time;
+use crate::formats::svg::aftermath::aftermath_picture;
 use crate::model::battle::{AppliedResult, BattleRecord, BattleState};
 use crate::model::{Campaign, HexId, Side};
 use crate::rules::aftermath::{self, AftermathOptions};
 use crate::rules::dice::SeededDice;
 use crate::rules::finality::{Finality, LocsEvidence, finality};
 use crate::rules::verdict::Presence;
-use crate::store::battles::{record_bytes, record_path, report_path};
+use crate::store::battles::{aftermath_path, record_bytes, record_path, report_path};
 use crate::store::journal::{Entry, EntryKind, STATE_FILES, sha256_hex};
 use crate::store::{CampaignDir, CampaignLock, Commit};
 
@@ -292,25 +293,23 @@ pub fn apply_result(dir: &CampaignDir, req: &ApplyRequest) -> Result<Applied> {
         None => dir.planned_seq()?,
     };
     let hit = outcome.apply(&mut c, &battle);
-    let report = report::render(
-        &c,
-        &battle,
-        &report::ReportInput {
-            verdict: &outcome.verdict,
-            pursuit: &outcome.pursuit_explanation,
-            carryover: &outcome.carryover,
-            withdrawals: &outcome.withdrawals,
-            river: &outcome.river,
-            river_forces: &outcome.river_forces,
-            dice: &outcome.dice,
-            commanders: &hit,
-            missing: &outcome.missing,
-            file: &name,
-            hash: &hash,
-            seq,
-            evidence: &evidence,
-        },
-    );
+    let input = report::ReportInput {
+        verdict: &outcome.verdict,
+        pursuit: &outcome.pursuit_explanation,
+        carryover: &outcome.carryover,
+        withdrawals: &outcome.withdrawals,
+        river: &outcome.river,
+        river_forces: &outcome.river_forces,
+        dice: &outcome.dice,
+        commanders: &hit,
+        missing: &outcome.missing,
+        file: &name,
+        hash: &hash,
+        seq,
+        evidence: &evidence,
+    };
+    let report = report::render(&c, &battle, &input);
+    let aftermath = aftermath_picture(&report::aftermath_scene(&c, &battle, &input));
     let new_files = state_files(&c);
     let diff = match &mut txn {
         Some(t) => report::state_diff(t.current()?, &new_files),
@@ -338,6 +337,7 @@ pub fn apply_result(dir: &CampaignDir, req: &ApplyRequest) -> Result<Applied> {
     let mut extra = Commit::default();
     extra.write(record_path(&record.id), record_bytes(&record)?);
     extra.write(report_path(&record.id), applied.report.clone().into_bytes());
+    extra.write(aftermath_path(&record.id), aftermath);
     extra.write(format!("battles/{}/results/{name}", record.id), bytes);
     if let (ResultFile::GameDump(_), Some(b)) = (&rf, startlocs_bytes) {
         extra.write(format!("battles/{}/results/startlocs.csv", record.id), b);

@@ -2,8 +2,9 @@
 
 use std::fmt::Write as _;
 
+use crate::formats::svg::aftermath::{AftermathScene, Retreat, SideLosses};
 use crate::model::battle::BattleRecord;
-use crate::model::{ArmClass, Campaign, Side};
+use crate::model::{ArmClass, Campaign, Side, Unit};
 use crate::rules::carryover::{RiverPenalties, UnitCarryover};
 use crate::rules::dice::Roll;
 use crate::rules::verdict::Verdict;
@@ -110,20 +111,8 @@ pub fn render(c: &Campaign, b: &BattleRecord, r: &ReportInput<'_>) -> String {
         "| side | men before | after | killed | wounded | stragglers | returning | captured | lost | drowned | guns lost |"
     );
     let _ = writeln!(s, "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
-    let side_of = |unit: &str| b.units.iter().find(|u| u.unit == unit).map(|u| u.side);
     for side in [Side::French, Side::Allies] {
-        let mut t = Tot::default();
-        for co in r.carryover.iter().filter(|co| side_of(&co.unit) == Some(side)) {
-            t.add(co);
-        }
-        // Guns tipped into the river (6.5.2.4) are lost too.
-        t.guns_lost += r
-            .river
-            .battery_guns_lost
-            .iter()
-            .filter(|(bty, _)| c.oob.get(bty).map(crate::model::Unit::side) == Some(side))
-            .map(|(_, g)| u64::from(*g))
-            .sum::<u64>();
+        let t = side_totals(c, b, r, side);
         let _ = writeln!(
             s,
             "| {side} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |",
@@ -269,6 +258,89 @@ pub fn render(c: &Campaign, b: &BattleRecord, r: &ReportInput<'_>) -> String {
         let _ = writeln!(s, "- {}: d{} = {}", d.purpose, d.sides, d.value);
     }
     s
+}
+
+/// What the aftermath picture is drawn from: the verdict, each side's losses as the report
+/// counts them, each withdrawal and the river's penalties.
+pub fn aftermath_scene<'a>(c: &'a Campaign, b: &'a BattleRecord, r: &ReportInput<'_>) -> AftermathScene<'a> {
+    let losses = [Side::French, Side::Allies]
+        .into_iter()
+        .map(|side| {
+            let t = side_totals(c, b, r, side);
+            let l = SideLosses {
+                before: t.before,
+                after: t.after,
+                killed: t.killed,
+                wounded: t.wounded,
+                captured: t.captured,
+                guns_lost: t.guns_lost,
+            };
+            (side, l)
+        })
+        .collect();
+    let retreats = r
+        .withdrawals
+        .iter()
+        .map(|w| {
+            let p = &w.plan;
+            let path =
+                w.to.and_then(|to| p.destinations.iter().find(|d| d.hex == to))
+                    .map(|d| d.path.clone())
+                    .unwrap_or_default();
+            let unit = c.oob.get(&p.force);
+            Retreat {
+                force: p.force.clone(),
+                name: unit.map_or_else(String::new, |u| u.name.to_string()),
+                side: unit.map_or_else(|| r.verdict.winner.map_or(Side::French, Side::enemy), Unit::side),
+                from: p.from,
+                to: w.to,
+                path,
+                river: w.river.clone(),
+                chosen_by_umpire: w.chosen_by_umpire,
+            }
+        })
+        .collect();
+    let mut penalties = Vec::new();
+    if !r.river_forces.is_empty() {
+        penalties.push(format!(
+            "A river at the back of {}: ammunition wagons lost and ammunition halved until turn {}.",
+            r.river_forces.join(", "),
+            r.river.until
+        ));
+        for u in &r.river.unavailable_brigades {
+            penalties.push(format!("Brigade {u} unavailable until turn {}.", r.river.until));
+        }
+        for (bty, g) in &r.river.battery_guns_lost {
+            penalties.push(format!("Battery {bty} tips {g} guns into the river."));
+        }
+    }
+    AftermathScene {
+        record: b,
+        map: &c.map,
+        winner: r.verdict.winner,
+        verdict: r.verdict.explanation.clone(),
+        retreats,
+        losses,
+        penalties,
+    }
+}
+
+/// One side's losses as the report's table counts them.
+fn side_totals(c: &Campaign, b: &BattleRecord, r: &ReportInput<'_>, side: Side) -> Tot {
+    let side_of = |unit: &str| b.units.iter().find(|u| u.unit == unit).map(|u| u.side);
+    let mut t = Tot::default();
+    for co in r.carryover.iter().filter(|co| side_of(&co.unit) == Some(side)) {
+        t.add(co);
+    }
+    // Guns tipped into the river (6.5.2.4) are lost too.
+    t.guns_lost += r
+        .river
+        .battery_guns_lost
+        .iter()
+        .filter(|(bty, _)| c.oob.get(bty).map(crate::model::Unit::side) == Some(side))
+        .map(|(_, g)| u64::from(*g))
+        .sum::<u64>();
+    t
 }
 
 /// A hex as the umpire names it: `Badajoz (13.29)`, or the hex alone where no place stands.

@@ -21,7 +21,9 @@ use crate::formats::sow::scenario::{
     Arrival, Objective, OutputFile, ScenarioInput, chain_map, format_time, objective_points, parse_time,
     render,
 };
+use crate::formats::svg::battle::reach;
 use crate::formats::svg::battle::{BattleScene, battle_picture};
+use crate::formats::svg::map::{MapHeading, MapOptions, Window, campaign_map};
 use crate::model::battle::{
     BattleRecord, BattleState, ExportedUnit, ObjectiveRecord, Participant, Role, RowKind,
 };
@@ -31,9 +33,11 @@ use crate::rules::avoidance::line_of_retreat;
 use crate::rules::battle::WhoFightsOptions;
 use crate::rules::battle_plan::{Decision, PlanOptions, battle_map, decide};
 use crate::rules::dice::{Dice, SeededDice};
+use crate::rules::intel::known::side_view;
 use crate::rules::intel::{Participants, brief_sides};
 use crate::rules::map_choice::CatalogueMap;
-use crate::store::battles::{briefing_path, picture_path, record_bytes, record_path};
+use crate::rules::zoc::contacts;
+use crate::store::battles::{briefing_path, picture_path, record_bytes, record_path, side_view_path};
 use crate::store::profile::load_profile;
 use crate::store::replace::check_paths_replaceable;
 use crate::store::{CampaignDir, CampaignLock, Commit, atomic_write, join_rel};
@@ -163,6 +167,8 @@ pub struct ExportPlan {
     pub new_map: Option<BattleMapChoice>,
     /// A pending battle this one replaces.
     pub replaces: Option<BattleRecord>,
+    /// Each side's view of the battle's neighbourhood (`battles/<id>/briefings/<side>.svg`).
+    pub side_views: Vec<(Side, Vec<u8>)>,
     /// The battle picture (`battles/<id>/battle.svg`).
     pub picture: Vec<u8>,
     /// Summary for `--json`.
@@ -392,7 +398,27 @@ fn plan(dir: &CampaignDir, c: &Campaign, hex: HexId, a: &ExportHexArgs) -> Resul
             .collect(),
     };
     let picture = battle_picture(&BattleScene { record: &record, map: &c.map, world });
-    Ok(ExportPlan { record, files, briefings, out, new_map, replaces, picture, summary })
+    let side_views = side_views(c, &record);
+    Ok(ExportPlan { record, files, briefings, out, new_map, replaces, picture, side_views, summary })
+}
+
+/// Each side's view of the battle's neighbourhood (rule 8.1), to hand out with its briefing:
+/// its own forces and zones, the enemy forces in contact with them, nothing else.
+fn side_views(c: &Campaign, record: &BattleRecord) -> Vec<(Side, Vec<u8>)> {
+    let k = contacts(c);
+    let window = Window::around(c.map.grid, record.hex, reach(record) + 1);
+    let heading = MapHeading {
+        title: format!("Battle {} at {} ({})", record.id, record.place, record.hex),
+        turn: c.config.turn,
+        date: c.turn().date(),
+    };
+    [Side::French, Side::Allies]
+        .into_iter()
+        .map(|side| {
+            let view = side_view(c, &k, side, true);
+            (side, campaign_map(&c.map, &view, &heading, MapOptions { zoc: true, window: Some(window) }))
+        })
+        .collect()
 }
 
 fn exported_units(c: &Campaign, rows: &[SowRow]) -> Vec<ExportedUnit> {
@@ -449,6 +475,9 @@ fn campaign_commit(c: &Campaign, plan: &ExportPlan) -> Result<Commit> {
     }
     commit.write(record_path(&plan.record.id), record_bytes(&plan.record)?);
     commit.write(picture_path(&plan.record.id), plan.picture.clone());
+    for (side, svg) in &plan.side_views {
+        commit.write(side_view_path(&plan.record.id, side.slug()), svg.clone());
+    }
     for (side, player, umpire) in &plan.briefings {
         commit.write(briefing_path(&plan.record.id, side.slug()), player.clone().into_bytes());
         commit.write(

@@ -123,20 +123,52 @@ pub fn battle_picture(scene: &BattleScene<'_>) -> Vec<u8> {
 
 /// The campaign map around the battle hex.
 fn neighbourhood(cv: &mut Canvas, scene: &BattleScene<'_>, frame: &Frame, d: u32) {
-    let (r, map, grid) = (scene.record, scene.map, scene.map.grid);
-    let near = |h: HexId| grid.distance(h, r.hex) <= d;
+    let r = scene.record;
+    let caption = format!("Campaign map around {} ({} hexes round)", r.hex, d);
+    ground(cv, scene.map, frame, r.hex, d, &caption);
+    battle_hex_outline(cv, frame, r.hex);
+    // Every force at its hex; the march of each force outside the battle hex to it.
+    let at = counter_positions(frame, r);
+    cv.open("g", &[("id", "marches")]);
+    let centre = frame.centre(r.hex);
+    for p in r.participants.iter().filter(|p| p.hex != r.hex) {
+        let Some(&from) = at.get(p.force.as_str()) else { continue };
+        let bearing = (centre.0 - from.0).atan2(from.1 - centre.1).to_degrees();
+        let to = Frame::toward(centre, bearing + 180.0, 0.55 * HEX_RADIUS);
+        let start = Frame::toward(from, bearing, COUNTER.0 / 2.0 + 2.0);
+        symbols::arrow(cv, start, to, palette::side(p.side), 2.5, p.role == Role::Joiner);
+    }
+    cv.close();
+    cv.open("g", &[("id", "forces")]);
+    for p in &r.participants {
+        let Some(&c) = at.get(p.force.as_str()) else { continue };
+        cv.open("g", &[("data-force", &p.force), ("data-hex", &p.hex.to_string())]);
+        cv.text("title", &[], &format!("{} {}: {}", p.force, p.name, role_text(p)));
+        symbols::counter(cv, c, COUNTER, palette::side(p.side), &p.force);
+        cv.close();
+    }
+    cv.close();
+    // The marker last: nothing hides the battle hex's centre.
+    battle_hex_marker(cv, frame, r.hex);
+}
+
+/// The campaign map within `d` hexes of `centre`, with a caption above it: the ground,
+/// rivers, roads, hex ids and settlements as on the campaign map.
+pub(super) fn ground(
+    cv: &mut Canvas,
+    map: &CampaignMap,
+    frame: &Frame,
+    centre: HexId,
+    d: u32,
+    caption: &str,
+) {
+    let grid = map.grid;
+    let near = |h: HexId| grid.distance(h, centre) <= d;
     let hexes: Vec<HexId> = (0..grid.columns)
         .flat_map(|c| (0..grid.rows).map(move |w| HexId::new(c, w)))
         .filter(|&h| near(h))
         .collect();
-    cv.plain(
-        (MARGIN, TOP - 0.0),
-        12.0,
-        "start",
-        true,
-        palette::INK,
-        &format!("Campaign map around {} ({} hexes round)", r.hex, d),
-    );
+    cv.plain((MARGIN, TOP), 12.0, "start", true, palette::INK, caption);
     cv.open("g", &[("id", "hexes"), ("stroke", palette::HEX_LINE), ("stroke-width", "0.8")]);
     for &h in &hexes {
         let fill = map.hexes.get(&h).map_or(palette::LOW, |i| palette::ground(i.terrain, i.forest));
@@ -198,32 +230,18 @@ fn neighbourhood(cv: &mut Canvas, scene: &BattleScene<'_>, frame: &Frame, d: u32
         cv.label((x, at.1 - 1.9 * SETTLEMENT - 1.0), 10.0, "middle", true, palette::INK, &names.join(" · "));
     }
     cv.close();
-    // The battle hex: a gold outline.
+}
+
+/// The battle hex's gold outline.
+pub(super) fn battle_hex_outline(cv: &mut Canvas, frame: &Frame, hex: HexId) {
     let outline = [("fill", "none"), ("stroke", BATTLE_MARK), ("stroke-width", "4")];
-    cv.polygon(&hexagon(frame.centre(r.hex), HEX_RADIUS - 2.0), &outline);
-    // Every force at its hex; the march of each force outside the battle hex to it.
-    let at = counter_positions(frame, r);
-    cv.open("g", &[("id", "marches")]);
-    let centre = frame.centre(r.hex);
-    for p in r.participants.iter().filter(|p| p.hex != r.hex) {
-        let Some(&from) = at.get(p.force.as_str()) else { continue };
-        let bearing = (centre.0 - from.0).atan2(from.1 - centre.1).to_degrees();
-        let to = Frame::toward(centre, bearing + 180.0, 0.55 * HEX_RADIUS);
-        let start = Frame::toward(from, bearing, COUNTER.0 / 2.0 + 2.0);
-        symbols::arrow(cv, start, to, palette::side(p.side), 2.5, p.role == Role::Joiner);
-    }
-    cv.close();
-    cv.open("g", &[("id", "forces")]);
-    for p in &r.participants {
-        let Some(&c) = at.get(p.force.as_str()) else { continue };
-        cv.open("g", &[("data-force", &p.force), ("data-hex", &p.hex.to_string())]);
-        cv.text("title", &[], &format!("{} {}: {}", p.force, p.name, role_text(p)));
-        symbols::counter(cv, c, COUNTER, palette::side(p.side), &p.force);
-        cv.close();
-    }
-    cv.close();
-    // The marker last: nothing hides the battle hex's centre.
-    cv.open("g", &[("id", "battle-hex"), ("data-hex", &r.hex.to_string())]);
+    cv.polygon(&hexagon(frame.centre(hex), HEX_RADIUS - 2.0), &outline);
+}
+
+/// The gold burst at the battle hex's centre.
+pub(super) fn battle_hex_marker(cv: &mut Canvas, frame: &Frame, hex: HexId) {
+    let centre = frame.centre(hex);
+    cv.open("g", &[("id", "battle-hex"), ("data-hex", &hex.to_string())]);
     let burst: Vec<(f64, f64)> = (0..16)
         .map(|i| Frame::toward(centre, 22.5 * f64::from(i), if i % 2 == 0 { 13.0 } else { 6.5 }))
         .collect();

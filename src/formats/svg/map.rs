@@ -14,7 +14,7 @@ use super::legend::{LEGEND_HEIGHT, map_legend};
 use super::palette;
 use super::symbols::{self, SETTLEMENT};
 use super::{Canvas, Frame, num, points_attr, thousands};
-use crate::model::{CampaignMap, Direction, HexId, RoadClass, Settlement, SettlementKind, Side};
+use crate::model::{CampaignMap, Direction, HexGrid, HexId, RoadClass, Settlement, SettlementKind, Side};
 use crate::rules::intel::known::{ForcesView, KnownForce};
 
 /// Centre to corner of a hex on the map, pixels: room in each hex for its id, a settlement
@@ -49,14 +49,67 @@ pub struct MapHeading {
 pub struct MapOptions {
     /// Shade every force's zone of control (rule 8.1) in its side's colour.
     pub zoc: bool,
+    /// Draw only this part of the map (a battle's neighbourhood); `None`: the whole map.
+    pub window: Option<Window>,
+}
+
+/// A rectangle of the map's hexes, columns and rows inclusive.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Window {
+    /// First and last column.
+    pub columns: (u16, u16),
+    /// First and last row.
+    pub rows: (u16, u16),
+}
+
+impl Window {
+    /// Every hex of the map within `reach` hexes of `centre`, as the rectangle holding them.
+    pub fn around(grid: HexGrid, centre: HexId, reach: u32) -> Window {
+        let r = u16::try_from(reach).unwrap_or(u16::MAX);
+        let last = |n: u16| n.saturating_sub(1);
+        Window {
+            columns: (centre.col.saturating_sub(r), centre.col.saturating_add(r).min(last(grid.columns))),
+            rows: (centre.row.saturating_sub(r), centre.row.saturating_add(r).min(last(grid.rows))),
+        }
+    }
+
+    /// The whole map.
+    pub fn whole(grid: HexGrid) -> Window {
+        Window { columns: (0, grid.columns.saturating_sub(1)), rows: (0, grid.rows.saturating_sub(1)) }
+    }
+
+    /// True when the hex lies in the window.
+    pub fn contains(&self, h: HexId) -> bool {
+        (self.columns.0..=self.columns.1).contains(&h.col) && (self.rows.0..=self.rows.1).contains(&h.row)
+    }
+
+    /// Every hex of the window, column by column.
+    pub fn hexes(&self) -> impl Iterator<Item = HexId> + '_ {
+        (self.columns.0..=self.columns.1)
+            .flat_map(move |col| (self.rows.0..=self.rows.1).map(move |row| HexId::new(col, row)))
+    }
+
+    fn size(&self) -> (u16, u16) {
+        (self.columns.1 - self.columns.0 + 1, self.rows.1 - self.rows.0 + 1)
+    }
 }
 
 /// Where the map of a grid is drawn on the picture.
 pub fn map_frame(map: &CampaignMap) -> Frame {
+    window_frame(map, &Window::whole(map.grid))
+}
+
+/// Where the map is drawn when only `window` of it is: the window's first column and row at
+/// the picture's top-left, every hex where the layout puts it relative to them.
+pub fn window_frame(map: &CampaignMap, window: &Window) -> Frame {
+    let (c0, r0) = (f64::from(window.columns.0), f64::from(window.rows.0));
     Frame {
         grid: map.grid,
         radius: HEX_RADIUS,
-        origin: (MARGIN + HEX_RADIUS, TOP + HEX_RADIUS * 3f64.sqrt() / 2.0),
+        origin: (
+            MARGIN + HEX_RADIUS - 1.5 * HEX_RADIUS * c0,
+            TOP + HEX_RADIUS * 3f64.sqrt() / 2.0 - HEX_RADIUS * 3f64.sqrt() * r0,
+        ),
     }
 }
 
@@ -99,8 +152,18 @@ fn stack_origin(frame: &Frame, hex: HexId, side: Side, both_sides: bool) -> (f64
 
 /// Draws the campaign map.
 pub fn campaign_map(map: &CampaignMap, view: &ForcesView, heading: &MapHeading, opts: MapOptions) -> Vec<u8> {
-    let frame = map_frame(map);
-    let (mw, mh) = frame.extent();
+    let win = opts.window.unwrap_or_else(|| Window::whole(map.grid));
+    let frame = window_frame(map, &win);
+    let (cols, rows) = win.size();
+    let (mw, mh) = Frame { grid: HexGrid { columns: cols, rows, ..map.grid }, ..frame }.extent();
+    // Only what the window shows is drawn (a view is filtered, never widened).
+    let shown;
+    let view = if opts.window.is_some() {
+        shown = view.within(|h| win.contains(h));
+        &shown
+    } else {
+        view
+    };
     let legend_x = MARGIN + mw + 2.0 * MARGIN;
     let width = legend_x + LEGEND_WIDTH + MARGIN;
     let height = (TOP + mh + MARGIN).max(TOP + LEGEND_HEIGHT + MARGIN);
@@ -110,18 +173,18 @@ pub fn campaign_map(map: &CampaignMap, view: &ForcesView, heading: &MapHeading, 
     };
     let title = format!("{}: turn {}, {} ({who})", heading.title, heading.turn, heading.date);
     // Room for the whole picture at once: a hex takes about 150 bytes, a force 500.
-    let room = 150 * usize::from(map.grid.columns) * usize::from(map.grid.rows) + 500 * view.forces.len();
+    let room = 150 * usize::from(cols) * usize::from(rows) + 500 * view.forces.len();
     let mut cv = Canvas::with_capacity(width, height, &title, room);
     cv.rect((0.0, 0.0), (width, height), &[("fill", "#ffffff")]);
     title_band(&mut cv, heading, view.viewer, width);
-    hexes(&mut cv, map, &frame);
+    hexes(&mut cv, map, &frame, &win);
     if opts.zoc {
-        zones(&mut cv, &frame, view);
+        zones(&mut cv, &frame, view, &win);
     }
-    rivers(&mut cv, map, &frame);
-    roads(&mut cv, map, &frame);
-    hex_ids(&mut cv, map, &frame);
-    settlements(&mut cv, map, &frame);
+    rivers(&mut cv, map, &frame, &win);
+    roads(&mut cv, map, &frame, &win);
+    hex_ids(&mut cv, &frame, &win);
+    settlements(&mut cv, map, &frame, &win);
     let at = counter_positions(&frame, view);
     contacts(&mut cv, view, &at);
     forces(&mut cv, map, &frame, view);
@@ -153,43 +216,41 @@ fn title_band(cv: &mut Canvas, heading: &MapHeading, viewer: Option<Side>, width
 
 /// Every hex of the map: one hexagon defined once and placed at each hex's centre (`<use>`),
 /// in the colour of its ground. A map has thousands of hexes: the picture stays small.
-fn hexes(cv: &mut Canvas, map: &CampaignMap, frame: &Frame) {
+fn hexes(cv: &mut Canvas, map: &CampaignMap, frame: &Frame, win: &Window) {
     cv.open("defs", &[]);
     let shape = points_attr(&hexagon((0.0, 0.0), HEX_RADIUS));
     cv.empty("polygon", &[("id", "hex"), ("points", &shape)]);
     cv.close();
     cv.open("g", &[("id", "hexes"), ("stroke", palette::HEX_LINE), ("stroke-width", "0.8")]);
-    for col in 0..map.grid.columns {
-        for row in 0..map.grid.rows {
-            let h = HexId::new(col, row);
-            let fill = map.hexes.get(&h).map_or(palette::LOW, |i| palette::ground(i.terrain, i.forest));
-            let (x, y) = frame.centre(h);
-            let (x, y) = (num(x), num(y));
-            cv.empty("use", &[("href", "#hex"), ("x", &x), ("y", &y), ("fill", fill)]);
-        }
+    for h in win.hexes() {
+        let fill = map.hexes.get(&h).map_or(palette::LOW, |i| palette::ground(i.terrain, i.forest));
+        let (x, y) = frame.centre(h);
+        let (x, y) = (num(x), num(y));
+        cv.empty("use", &[("href", "#hex"), ("x", &x), ("y", &y), ("fill", fill)]);
     }
     cv.close();
 }
 
-fn zones(cv: &mut Canvas, frame: &Frame, view: &ForcesView) {
+fn zones(cv: &mut Canvas, frame: &Frame, view: &ForcesView, win: &Window) {
     for side in [Side::French, Side::Allies] {
         let zone: BTreeSet<HexId> =
             view.forces.iter().filter(|f| f.side() == side).flat_map(|f| f.zone.iter().copied()).collect();
         let id = format!("zoc-{}", side.slug());
         cv.open("g", &[("id", &id), ("fill", palette::side(side)), ("fill-opacity", "0.2")]);
-        for h in zone {
+        for h in zone.into_iter().filter(|&h| win.contains(h)) {
             cv.polygon(&frame.corners_at(frame.centre(h), 0.94), &[]);
         }
         cv.close();
     }
 }
 
-fn rivers(cv: &mut Canvas, map: &CampaignMap, frame: &Frame) {
+fn rivers(cv: &mut Canvas, map: &CampaignMap, frame: &Frame, win: &Window) {
+    let inside = |(a, b): (HexId, HexId)| win.contains(a) && win.contains(b);
     cv.open(
         "g",
         &[("id", "rivers"), ("stroke", palette::RIVER), ("stroke-width", "4"), ("stroke-linecap", "round")],
     );
-    for side in map.rivers.keys() {
+    for side in map.rivers.keys().filter(|s| inside(s.hexes())) {
         let (a, b) = side.hexes();
         if let Some((p, q)) = frame.shared_side(a, b) {
             cv.line(p, q, &[]);
@@ -200,7 +261,7 @@ fn rivers(cv: &mut Canvas, map: &CampaignMap, frame: &Frame) {
     // settlement (whose name the river's would cover).
     let settled: BTreeSet<HexId> = map.settlements.iter().map(|s| s.hex).collect();
     let mut by_name: BTreeMap<&str, Vec<(HexId, HexId)>> = BTreeMap::new();
-    for (side, name) in &map.rivers {
+    for (side, name) in map.rivers.iter().filter(|(s, _)| inside(s.hexes())) {
         by_name.entry(name.as_str()).or_default().push(side.hexes());
     }
     for (name, sides) in by_name {
@@ -217,10 +278,13 @@ fn rivers(cv: &mut Canvas, map: &CampaignMap, frame: &Frame) {
     }
 }
 
-fn roads(cv: &mut Canvas, map: &CampaignMap, frame: &Frame) {
+fn roads(cv: &mut Canvas, map: &CampaignMap, frame: &Frame, win: &Window) {
     cv.open("g", &[("id", "roads"), ("stroke", palette::ROAD), ("stroke-linecap", "round")]);
     for (side, class) in &map.roads {
         let (a, b) = side.hexes();
+        if !(win.contains(a) && win.contains(b)) {
+            continue;
+        }
         let style: &[(&str, &str)] = match class {
             RoadClass::Major => &[("stroke-width", "3")],
             RoadClass::Secondary => &[("stroke-width", "2"), ("stroke-dasharray", "5 3")],
@@ -230,18 +294,15 @@ fn roads(cv: &mut Canvas, map: &CampaignMap, frame: &Frame) {
     cv.close();
 }
 
-fn hex_ids(cv: &mut Canvas, map: &CampaignMap, frame: &Frame) {
+fn hex_ids(cv: &mut Canvas, frame: &Frame, win: &Window) {
     cv.open(
         "g",
         &[("id", "hex-ids"), ("font-size", "7.5"), ("fill", palette::HEX_ID), ("text-anchor", "middle")],
     );
-    for col in 0..map.grid.columns {
-        for row in 0..map.grid.rows {
-            let h = HexId::new(col, row);
-            let (x, y) = frame.centre(h);
-            let (x, y) = (num(x), num(y + 0.78 * HEX_RADIUS));
-            cv.text("text", &[("x", &x), ("y", &y)], &h.to_string());
-        }
+    for h in win.hexes() {
+        let (x, y) = frame.centre(h);
+        let (x, y) = (num(x), num(y + 0.78 * HEX_RADIUS));
+        cv.text("text", &[("x", &x), ("y", &y)], &h.to_string());
     }
     cv.close();
 }
@@ -258,9 +319,9 @@ fn settlement_symbol(cv: &mut Canvas, c: (f64, f64), s: &Settlement) {
     }
 }
 
-fn settlements(cv: &mut Canvas, map: &CampaignMap, frame: &Frame) {
+fn settlements(cv: &mut Canvas, map: &CampaignMap, frame: &Frame, win: &Window) {
     let mut by_hex: BTreeMap<HexId, Vec<&Settlement>> = BTreeMap::new();
-    for s in &map.settlements {
+    for s in map.settlements.iter().filter(|s| win.contains(s.hex)) {
         by_hex.entry(s.hex).or_default().push(s);
     }
     cv.open("g", &[("id", "settlements")]);
@@ -447,7 +508,7 @@ mod tests {
             Some(s) => side_view(&c, &k, s, zoc),
         };
         let h = MapHeading { title: "Test".into(), turn: 3, date: "early July 1808".into() };
-        String::from_utf8(campaign_map(&c.map, &view, &h, MapOptions { zoc })).unwrap()
+        String::from_utf8(campaign_map(&c.map, &view, &h, MapOptions { zoc, window: None })).unwrap()
     }
 
     #[test]

@@ -1,5 +1,5 @@
-//! Pictures of the campaign as SVG: the campaign map ([`map`]) and the battle picture
-//! ([`battle`]). Drawing is a pure function from the model to SVG text; the commands write
+//! Pictures of the campaign as SVG: the campaign map ([`map`]), the battle picture
+//! ([`battle`]) and the aftermath of a battle ([`aftermath`]). Drawing is a pure function from the model to SVG text; the commands write
 //! the bytes. The same campaign always gives the same bytes: elements come in a fixed
 //! order and every number is written with one decimal.
 //!
@@ -7,6 +7,7 @@
 //! (`Ejército de Extremadura`, `Brigade "Mackenzie" & Co`) so that no campaign can break a
 //! picture.
 
+pub mod aftermath;
 pub mod battle;
 mod geometry;
 mod legend;

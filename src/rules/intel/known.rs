@@ -65,6 +65,22 @@ pub fn umpire_view(c: &Campaign, contacts: &[Contact], with_zones: bool) -> Forc
     view(c, contacts, None, with_zones)
 }
 
+impl ForcesView {
+    /// The part of the view on the hexes `keep` holds: the forces standing there and the
+    /// contacts whose both forces do. It holds less than the view, never more.
+    pub fn within(&self, keep: impl Fn(HexId) -> bool) -> ForcesView {
+        let forces: Vec<KnownForce> = self.forces.iter().filter(|f| keep(f.hex)).cloned().collect();
+        let ids: BTreeSet<&str> = forces.iter().map(|f| f.id.as_str()).collect();
+        let contacts = self
+            .contacts
+            .iter()
+            .filter(|k| ids.contains(k.french.as_str()) && ids.contains(k.allies.as_str()))
+            .cloned()
+            .collect();
+        ForcesView { viewer: self.viewer, forces, contacts }
+    }
+}
+
 /// What `side` knows (8.1): its own forces with their strength (and zones), the enemy
 /// forces in contact with one of them by name and hex only, and those contacts.
 pub fn side_view(c: &Campaign, contacts: &[Contact], side: Side, with_zones: bool) -> ForcesView {
