@@ -14,7 +14,8 @@
 # floor (every file of the campaign folder and the result file apply is given, read and
 # parsed with the csv and toml crates alone, and the same output bytes written and synced),
 # the growth between sizes, and the peak memory, then the watcher's latency, each with PASS
-# or FAIL against its target: a command within 3x its floor; ten times the units in at most
+# or FAIL against its target: a command within 3x its floor (`map`: or within 3x `check`
+# on the same campaign in the same run); ten times the units in at most
 # twelve times the time; under 200 MiB at the largest size; a result committed within the
 # settle window + 300 ms (median). Exit status 0 when all pass.
 set -euo pipefail

@@ -502,7 +502,13 @@ fn apply_draws_the_aftermath_with_the_withdrawal_ending_at_its_destination() {
     let has = |s: &str| t.iter().any(|x| x.contains(s));
     assert!(has("After the action at Medellin (18.28): French victory"), "{t:?}");
     assert!(has("SP-EXT, SP-ALB to Badajoz (13.29)"), "{t:?}");
-    assert!(has("SP-EXT-VAN: trapped (6.5.1)"), "{t:?}");
+    let trapped = svg.iter().find(|e| e.attr("data-withdrawal") == Some("SP-EXT-VAN")).unwrap();
+    assert!(
+        svg.iter().any(|e| e.text == "trapped (6.5.1)"
+            && e.path.len() > trapped.path.len()
+            && e.inside("withdrawals")),
+        "SP-EXT-VAN trapped, said at its hex"
+    );
     assert!(has("SP-EXT Ejército de Extremadura withdraws from 18.29 to Badajoz (13.29), 5 hexes by road"));
     assert!(has("Brigade SP-EXT-VAN-1 unavailable until turn 23."));
     // The losses are the report's.
@@ -618,4 +624,32 @@ fn battle_show_html_writes_the_umpires_page_and_each_players_page() {
     assert_eq!(c.snapshot(), before, "the campaign is unchanged");
     let o = c.run(&["battle", "show", "T20-18.28", "--side", "french"]);
     assert_code(&o, 2);
+}
+
+#[test]
+fn battle_picture_draws_the_avoiding_sides_line_of_retreat() {
+    use sowbridge::formats::svg::battle::{line_of_retreat_tip, neighbourhood_frame, reach};
+    let c = Camp::new("peninsula");
+    export_medellin(&c, &["--avoiding", "allies"]);
+    let rec = battle_record(&c);
+    let line = rec.line_of_retreat.clone().expect("8.2: the Allies' line of retreat");
+    let bytes = battle_svg(&c);
+    let svg = parse_svg(&bytes);
+    let g = svg.iter().find(|e| e.attr("id") == Some("line-of-retreat")).expect("the line of retreat drawn");
+    assert_eq!(g.attr("data-toward"), Some(line.toward.as_str()));
+    assert_eq!(g.attr("data-side"), Some("allies"));
+    let frame = neighbourhood_frame(load(&c).map.grid, rec.hex, reach(&rec));
+    let tip = line_of_retreat_tip(&frame, &rec, reach(&rec));
+    let head = sowbridge::formats::svg::Frame::toward(tip, line.bearing + 180.0, 6.0);
+    assert_colour(&render(&bytes), head, palette::side(sowbridge::model::Side::Allies), "the arrow's head");
+    let t = texts(&svg);
+    assert!(t.iter().any(|x| *x == format!("retreat toward {} (8.2)", line.toward)), "{t:?}");
+    assert!(
+        t.iter()
+            .any(|x| x.contains("The Allies tried to refuse battle (8.2). Its line of retreat runs toward"))
+    );
+    // Without 8.2, no such line.
+    let plain = Camp::new("peninsula");
+    export_medellin(&plain, &[]);
+    assert!(!String::from_utf8(battle_svg(&plain)).unwrap().contains("line-of-retreat"));
 }

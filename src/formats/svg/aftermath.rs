@@ -201,15 +201,9 @@ fn withdrawals(cv: &mut Canvas, scene: &AftermathScene<'_>, frame: &Frame) {
         let Some(_) = w.to.filter(|&t| t != w.from && w.path.len() > 1) else {
             // It stayed: trapped, or fallen back into the place it fought in.
             let (x, y) = frame.centre(w.from);
-            let why = if w.to.is_none() { "trapped (6.5.1)" } else { "stays in the place (8.4)" };
-            cv.label(
-                (x, y + 0.95 * HEX_RADIUS),
-                10.0,
-                "middle",
-                true,
-                colour,
-                &format!("{}: {why}", w.force),
-            );
+            let why = if w.to.is_none() { "trapped (6.5.1)" } else { "stays (8.4)" };
+            // Under its counter, short: the counter names the force.
+            cv.label((x, y + 0.55 * HEX_RADIUS), 9.5, "middle", true, colour, why);
             cv.close();
             continue;
         };

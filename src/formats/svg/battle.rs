@@ -139,6 +139,25 @@ fn neighbourhood(cv: &mut Canvas, scene: &BattleScene<'_>, frame: &Frame, d: u32
         symbols::arrow(cv, start, to, palette::side(p.side), 2.5, p.role == Role::Joiner);
     }
     cv.close();
+    // The avoiding side's line of retreat (8.2): from the battle hex toward its depot.
+    if let Some(l) = &r.line_of_retreat {
+        let colour = palette::side(l.side);
+        let tip = line_of_retreat_tip(frame, r, d);
+        cv.open("g", &[("id", "line-of-retreat"), ("data-side", l.side.slug()), ("data-toward", &l.toward)]);
+        cv.text(
+            "title",
+            &[],
+            &format!("the {}' line of retreat toward {} ({}), 8.2", l.side, l.toward, l.hex),
+        );
+        symbols::arrow(cv, Frame::toward(centre, l.bearing, 0.6 * HEX_RADIUS), tip, colour, 3.0, true);
+        // Below the arrow's tip, kept inside the panel.
+        let text = format!("retreat toward {} (8.2)", l.toward);
+        let half = 3.1 * text.chars().count() as f64;
+        let (w, _) = neighbourhood_size(d);
+        let x = tip.0.clamp(MARGIN + half, (MARGIN + w - half).max(MARGIN + half));
+        cv.label((x, tip.1 + 16.0), 10.5, "middle", true, colour, &text);
+        cv.close();
+    }
     cv.open("g", &[("id", "forces")]);
     for p in &r.participants {
         let Some(&c) = at.get(p.force.as_str()) else { continue };
@@ -249,6 +268,14 @@ pub(super) fn battle_hex_marker(cv: &mut Canvas, frame: &Frame, hex: HexId) {
     cv.close();
 }
 
+/// Where the arrow of the avoiding side's line of retreat ends: toward its depot, most of the
+/// way to the neighbourhood's edge.
+pub fn line_of_retreat_tip(frame: &Frame, r: &BattleRecord, reach: u32) -> (f64, f64) {
+    let bearing = r.line_of_retreat.as_ref().map_or(0.0, |l| l.bearing);
+    let length = (f64::from(reach) - 0.6) * 3f64.sqrt() * HEX_RADIUS;
+    Frame::toward(frame.centre(r.hex), bearing, length)
+}
+
 /// Counters in the neighbourhood: at their hex's centre; in the battle hex below its marker,
 /// the French to the left and the Allies to the right; several in a hex side by side.
 pub fn counter_positions<'a>(frame: &Frame, r: &'a BattleRecord) -> BTreeMap<&'a str, (f64, f64)> {
@@ -324,7 +351,12 @@ fn list_lines(r: &BattleRecord) -> Vec<(String, &'static str, bool)> {
         }
     }
     if let Some(av) = r.avoiding {
-        out.push((format!("The {av} tried to refuse battle (8.2)."), palette::INK, false));
+        let line = r
+            .line_of_retreat
+            .as_ref()
+            .map(|l| format!(" Its line of retreat runs toward {} ({}), the broken arrow.", l.toward, l.hex))
+            .unwrap_or_default();
+        out.push((format!("The {av} tried to refuse battle (8.2).{line}"), palette::INK, false));
     }
     if let Some(o) = r.objectives.iter().find(|o| o.major) {
         out.push((format!("Major objective: {} ({} points)", o.name, o.points), palette::INK, false));
