@@ -43,7 +43,7 @@ pub fn run(dir: &CampaignDir, a: &MapArgs) -> Result<()> {
         Some(s) => side_view(&c, &k, s, a.zoc),
     };
     let heading = MapHeading { title: c.config.name.clone(), turn: c.config.turn, date: c.turn().date() };
-    let svg = campaign_map(&c.map, &view, &heading, MapOptions { zoc: a.zoc, window: None });
+    let svg = campaign_map(&c.map, &view, &heading, MapOptions { zoc: a.zoc, supply: false, window: None });
     let bytes = match format {
         Format::Svg => svg,
         Format::Html => {

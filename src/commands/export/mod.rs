@@ -416,7 +416,15 @@ fn side_views(c: &Campaign, record: &BattleRecord) -> Vec<(Side, Vec<u8>)> {
         .into_iter()
         .map(|side| {
             let view = side_view(c, &k, side, true);
-            (side, campaign_map(&c.map, &view, &heading, MapOptions { zoc: true, window: Some(window) }))
+            (
+                side,
+                campaign_map(
+                    &c.map,
+                    &view,
+                    &heading,
+                    MapOptions { zoc: true, supply: false, window: Some(window) },
+                ),
+            )
         })
         .collect()
 }

@@ -10,7 +10,7 @@ use super::symbols;
 use crate::model::{Control, Nation, SettlementKind, Side};
 
 /// Height the legend needs at most, pixels.
-pub(super) const LEGEND_HEIGHT: f64 = 820.0;
+pub(super) const LEGEND_HEIGHT: f64 = 880.0;
 
 /// Draws the campaign map's legend with its top-left corner at `at`.
 pub(super) fn map_legend(cv: &mut Canvas, at: (f64, f64), viewer: Option<Side>, opts: MapOptions) {
@@ -111,6 +111,20 @@ pub(super) fn map_legend(cv: &mut Canvas, at: (f64, f64), viewer: Option<Side>, 
             );
             row(cv, &mut y, &format!("{} zone of control (8.1)", side_word(side)));
         }
+    }
+    if opts.supply {
+        cv.line((sx - 14.0, y), (sx + 14.0, y), &[("stroke", palette::SUPPLY), ("stroke-width", "3")]);
+        cv.rect((sx + 9.0, y - 5.0), (10.0, 10.0), &[("fill", palette::SUPPLY), ("stroke", "#ffffff")]);
+        row(cv, &mut y, "line of supply to its source (3.1)");
+        cv.line(
+            (sx - 14.0, y),
+            (sx + 6.0, y),
+            &[("stroke", palette::CUT), ("stroke-width", "3"), ("stroke-dasharray", "6 4")],
+        );
+        let cross = [("stroke", palette::CUT), ("stroke-width", "3"), ("stroke-linecap", "round")];
+        cv.line((sx + 8.0, y - 6.0), (sx + 20.0, y + 6.0), &cross);
+        cv.line((sx + 8.0, y + 6.0), (sx + 20.0, y - 6.0), &cross);
+        row(cv, &mut y, "out of supply: cut there (3.3)");
     }
     cv.plain((x0 + 12.0, y), 10.0, "start", false, "#555555", "Hex ids CC.RR at the foot of each hex.");
     let box_style = [("fill", "none"), ("stroke", "#555555"), ("stroke-width", "1")];

@@ -49,6 +49,9 @@ pub struct MapHeading {
 pub struct MapOptions {
     /// Shade every force's zone of control (rule 8.1) in its side's colour.
     pub zoc: bool,
+    /// Draw the lines of supply the view holds (3.1–3.3): each to its source, or to where it
+    /// is cut.
+    pub supply: bool,
     /// Draw only this part of the map (a battle's neighbourhood); `None`: the whole map.
     pub window: Option<Window>,
 }
@@ -185,6 +188,9 @@ pub fn campaign_map(map: &CampaignMap, view: &ForcesView, heading: &MapHeading, 
     roads(&mut cv, map, &frame, &win);
     hex_ids(&mut cv, &frame, &win);
     settlements(&mut cv, map, &frame, &win);
+    if opts.supply {
+        supply_lines(&mut cv, &frame, view, &win);
+    }
     let at = counter_positions(&frame, view);
     contacts(&mut cv, view, &at);
     forces(&mut cv, map, &frame, view);
@@ -342,6 +348,58 @@ fn settlements(cv: &mut Canvas, map: &CampaignMap, frame: &Frame, win: &Window) 
         let big = here.iter().any(|s| s.kind == SettlementKind::Capital);
         let size = if big { 11.5 } else { 9.5 };
         cv.label((x, y - 1.9 * SETTLEMENT - 1.0), size, "middle", true, palette::INK, &names.join(" · "));
+    }
+    cv.close();
+}
+
+/// Each line of supply the view holds: a green line from the force's hex along its road to
+/// the source, marked there; a line that is cut, broken red to where it is cut, crossed out
+/// there. Only the hexes in the window are drawn.
+fn supply_lines(cv: &mut Canvas, frame: &Frame, view: &ForcesView, win: &Window) {
+    cv.open("g", &[("id", "supply"), ("fill", "none"), ("stroke-linejoin", "round")]);
+    for f in &view.forces {
+        let Some(s) = &f.supply else { continue };
+        let state = if s.in_supply { "in" } else { "out" };
+        let mut attrs = vec![("data-supply", f.id.as_str()), ("data-state", state)];
+        if let Some(src) = &s.source {
+            attrs.push(("data-source", src.as_str()));
+        }
+        cv.open("g", &attrs);
+        let why = match (&s.source, &s.reason) {
+            (_, Some(r)) => format!("{}: out of supply: {r}", f.id),
+            (Some(src), None) => format!("{}: in supply from {src}", f.id),
+            (None, None) => format!("{}: in supply", f.id),
+        };
+        cv.text("title", &[], &why);
+        let points: Vec<(f64, f64)> =
+            s.path.iter().filter(|&&h| win.contains(h)).map(|&h| frame.centre(h)).collect();
+        if points.len() > 1 {
+            let pts = points_attr(&points);
+            let colour = if s.in_supply { palette::SUPPLY } else { palette::CUT };
+            let mut style = vec![("points", pts.as_str()), ("stroke", colour), ("stroke-width", "3")];
+            if !s.in_supply {
+                style.push(("stroke-dasharray", "6 4"));
+            }
+            style.push(("stroke-opacity", "0.85"));
+            cv.empty("polyline", &style);
+        }
+        if s.in_supply
+            && let Some(&end) = s.path.last().filter(|&&h| win.contains(h))
+        {
+            let c = frame.centre(end);
+            cv.rect(
+                (c.0 - 5.0, c.1 - 5.0),
+                (10.0, 10.0),
+                &[("fill", palette::SUPPLY), ("stroke", "#ffffff")],
+            );
+        }
+        if let Some(b) = s.break_hex.filter(|&h| win.contains(h)) {
+            let (x, y) = frame.centre(b);
+            let style = [("stroke", palette::CUT), ("stroke-width", "4"), ("stroke-linecap", "round")];
+            cv.line((x - 9.0, y - 9.0), (x + 9.0, y + 9.0), &style);
+            cv.line((x - 9.0, y + 9.0), (x + 9.0, y - 9.0), &style);
+        }
+        cv.close();
     }
     cv.close();
 }
@@ -508,7 +566,8 @@ mod tests {
             Some(s) => side_view(&c, &k, s, zoc),
         };
         let h = MapHeading { title: "Test".into(), turn: 3, date: "early July 1808".into() };
-        String::from_utf8(campaign_map(&c.map, &view, &h, MapOptions { zoc, window: None })).unwrap()
+        String::from_utf8(campaign_map(&c.map, &view, &h, MapOptions { zoc, supply: false, window: None }))
+            .unwrap()
     }
 
     #[test]
@@ -523,6 +582,50 @@ mod tests {
     #[test]
     fn the_same_campaign_draws_the_same_bytes() {
         assert_eq!(draw(None, true), draw(None, true));
+    }
+
+    #[test]
+    fn supply_lines_are_drawn_for_the_viewers_own_forces_only() {
+        use crate::rules::intel::known::KnownSupply;
+        let c = Builder::default()
+            .settlement("Medellin", "10.10", "town", "Sp")
+            .force("fr-a", "division", "Fr", "10.10", &["line"])
+            .force("sp-a", "division", "Sp", "10.11", &["line"])
+            .build();
+        let k = contacts(&c);
+        let hexes = |v: &[&str]| v.iter().map(|h| h.parse().unwrap()).collect::<Vec<HexId>>();
+        let line = |id: &str| match id {
+            "fr-a" => Some(KnownSupply {
+                in_supply: false,
+                source: None,
+                path: hexes(&["10.10", "09.10"]),
+                break_hex: Some("08.10".parse().unwrap()),
+                reason: Some("Badajoz is hostile".into()),
+            }),
+            _ => Some(KnownSupply {
+                in_supply: true,
+                source: Some("Mérida".into()),
+                path: hexes(&["10.11", "11.11", "12.11"]),
+                break_hex: None,
+                reason: None,
+            }),
+        };
+        let h = MapHeading { title: "Test".into(), turn: 3, date: "early July 1808".into() };
+        let opts = MapOptions { zoc: false, supply: true, window: None };
+        let ump =
+            String::from_utf8(campaign_map(&c.map, &umpire_view(&c, &k, false).with_supply(line), &h, opts))
+                .unwrap();
+        assert!(ump.contains("data-supply=\"fr-a\" data-state=\"out\""), "{ump}");
+        assert!(ump.contains("fr-a: out of supply: Badajoz is hostile"));
+        assert!(ump.contains("data-supply=\"sp-a\" data-state=\"in\" data-source=\"Mérida\""));
+        assert!(ump.contains("line of supply to its source (3.1)"), "the legend says what the lines are");
+        let fr = side_view(&c, &k, Side::French, false).with_supply(line);
+        let fr = String::from_utf8(campaign_map(&c.map, &fr, &h, opts)).unwrap();
+        assert!(fr.contains("data-supply=\"fr-a\""));
+        assert!(
+            !fr.contains("data-supply=\"sp-a\"") && !fr.contains("Mérida"),
+            "the enemy's supply is not known"
+        );
     }
 
     #[test]

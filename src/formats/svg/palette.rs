@@ -25,6 +25,10 @@ pub const TOWN: &str = "#111111";
 pub const CITY: &str = "#d0181b";
 /// Text.
 pub const INK: &str = "#1a1a1a";
+/// A line of supply (3.1).
+pub const SUPPLY: &str = "#2e8b57";
+/// Where a line of supply is cut (3.3).
+pub const CUT: &str = "#d62728";
 /// A contact between two forces.
 pub const CONTACT: &str = "#7a0a6e";
 

@@ -28,6 +28,25 @@ pub struct KnownForce {
     /// enemy force (its march orders are not known). Empty unless the view was asked for
     /// zones.
     pub zone: Vec<HexId>,
+    /// Its line of supply: only ever for a force of the viewer's side (an enemy's supply is
+    /// not known), and only once [`ForcesView::with_supply`] has given it.
+    pub supply: Option<KnownSupply>,
+}
+
+/// A force's line of supply (3.1–3.3), as its own side knows it: where the line runs and
+/// to which source, or where it is cut and why.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct KnownSupply {
+    /// In supply.
+    pub in_supply: bool,
+    /// The source the line runs to.
+    pub source: Option<String>,
+    /// The line, hex by hex, from the force's hex.
+    pub path: Vec<HexId>,
+    /// Where a cut line is cut.
+    pub break_hex: Option<HexId>,
+    /// Why it is out of supply.
+    pub reason: Option<String>,
 }
 
 impl KnownForce {
@@ -66,6 +85,18 @@ pub fn umpire_view(c: &Campaign, contacts: &[Contact], with_zones: bool) -> Forc
 }
 
 impl ForcesView {
+    /// The view with the lines of supply of the viewer's own forces (every force's, for the
+    /// umpire) as `line` gives them by force id; the enemy's stay unknown.
+    pub fn with_supply(mut self, line: impl Fn(&str) -> Option<KnownSupply>) -> ForcesView {
+        let viewer = self.viewer;
+        for f in &mut self.forces {
+            if viewer.is_none_or(|s| s == f.side()) {
+                f.supply = line(&f.id);
+            }
+        }
+        self
+    }
+
     /// The part of the view on the hexes `keep` holds: the forces standing there and the
     /// contacts whose both forces do. It holds less than the view, never more.
     pub fn within(&self, keep: impl Fn(HexId) -> bool) -> ForcesView {
@@ -118,6 +149,7 @@ fn view(c: &Campaign, contacts: &[Contact], viewer: Option<Side>, with_zones: bo
             hex,
             strength: own.then(|| c.oob.strength(&f.id)),
             zone,
+            supply: None,
         });
     }
     let mut contacts = pairs;
