@@ -59,7 +59,11 @@ pub fn run(dir: &CampaignDir, a: &MapArgs) -> Result<()> {
         None => format!("{} forces", view.forces.len()),
         Some(e) => format!("{} own forces and {e} enemy forces in contact", view.forces.len() - e),
     };
-    crate::errln!("wrote {} ({shown}, {} contacts)", a.out.display(), view.contacts.len());
+    let pairs = match view.contacts.len() {
+        1 => "1 pair of forces in contact".to_string(),
+        n => format!("{n} pairs of forces in contact"),
+    };
+    crate::errln!("wrote {} ({shown}, {pairs})", a.out.display());
     super::done_with(c);
     Ok(())
 }

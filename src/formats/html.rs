@@ -33,8 +33,11 @@ table { border-collapse: collapse; margin: 0.6em 0; }\n\
 th, td { border: 1px solid #c8c8c8; padding: 0.2em 0.5em; }\n\
 th { background: #eeeeee; }\n\
 pre { white-space: pre-wrap; }\n\
-.picture { overflow: auto; background: #ffffff; margin: 0.8em 0; }\n\
-.picture svg { display: block; }\n\
+.picture { overflow: auto; background: #ffffff; margin: 0.2em 0 0.8em; }\n\
+.picture svg { display: block; max-width: 100%; height: auto; }\n\
+.full { margin-left: 1em; }\n\
+.full:checked ~ .picture svg { max-width: none; }\n\
+label { font-size: 0.9em; color: #555555; }\n\
 .caption { margin: 0.4em 1em; font-weight: bold; }\n\
 .note { margin: 0.4em 1em; color: #555555; }\n\
 </style>\n";
@@ -104,9 +107,15 @@ impl Page {
         if !caption.is_empty() {
             self.body.push_str(&format!("<p class=\"caption\">{}</p>\n", escape(caption)));
         }
-        self.body.push_str("<div class=\"picture\">\n");
+        // Fitted to the window's width; the box shows it at its own size, every name readable
+        // (plain HTML, no script).
+        let n = self.pictures;
+        self.body.push_str(&format!(
+            "<div class=\"picture-box\">\n<input type=\"checkbox\" class=\"full\" id=\"full-{n}\">\
+             <label for=\"full-{n}\">at full size</label>\n<div class=\"picture\">\n"
+        ));
         self.body.push_str(body.trim_end());
-        self.body.push_str("\n</div>\n");
+        self.body.push_str("\n</div>\n</div>\n");
     }
 
     /// The page's bytes.

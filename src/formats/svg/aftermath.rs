@@ -127,9 +127,10 @@ pub fn after_positions(frame: &Frame, scene: &AftermathScene<'_>) -> Vec<(String
             (true, Side::French) => -0.4 * HEX_RADIUS,
             (true, Side::Allies) => 0.4 * HEX_RADIUS,
         };
+        // Several of a side in a hex one below the other, each id readable.
         let lift = if *hex == r.hex { 0.42 * HEX_RADIUS } else { 0.0 };
-        let k = 4.0 * before as f64;
-        out.push((force.clone(), *side, (x + dx + k, y + lift + k)));
+        let k = (COUNTER.1 + 2.0) * before as f64;
+        out.push((force.clone(), *side, (x + dx, y + lift + k)));
     }
     out
 }
@@ -323,10 +324,13 @@ fn list_lines(scene: &AftermathScene<'_>) -> Vec<(String, &'static str, bool)> {
             out.push((p.clone(), palette::INK, true));
         }
     }
+    let crossed = scene
+        .retreats
+        .iter()
+        .any(|w| w.to.is_some() && w.path.windows(2).any(|p| scene.map.river(p[0], p[1]).is_some()));
+    let ring = if crossed { "; a blue ring marks a major river crossed" } else { "" };
     out.push((
-        "A broken line is a withdrawal along its road, ending at its destination; a blue ring marks a major \
-         river crossed. Gold marks the battle hex."
-            .to_string(),
+        format!("A broken line is a withdrawal along its road, ending at its destination{ring}. Gold marks the battle hex."),
         NOTE,
         true,
     ));

@@ -184,7 +184,7 @@ pub fn campaign_map(map: &CampaignMap, view: &ForcesView, heading: &MapHeading, 
     if opts.zoc {
         zones(&mut cv, &frame, view, &win);
     }
-    rivers(&mut cv, map, &frame, &win);
+    rivers(&mut cv, map, &frame, &win, view);
     roads(&mut cv, map, &frame, &win);
     hex_ids(&mut cv, &frame, &win);
     settlements(&mut cv, map, &frame, &win);
@@ -250,7 +250,7 @@ fn zones(cv: &mut Canvas, frame: &Frame, view: &ForcesView, win: &Window) {
     }
 }
 
-fn rivers(cv: &mut Canvas, map: &CampaignMap, frame: &Frame, win: &Window) {
+fn rivers(cv: &mut Canvas, map: &CampaignMap, frame: &Frame, win: &Window, view: &ForcesView) {
     let inside = |(a, b): (HexId, HexId)| win.contains(a) && win.contains(b);
     cv.open(
         "g",
@@ -264,8 +264,9 @@ fn rivers(cv: &mut Canvas, map: &CampaignMap, frame: &Frame, win: &Window) {
     }
     cv.close();
     // Each river named once, at the side nearest the middle of its list whose hexes hold no
-    // settlement (whose name the river's would cover).
-    let settled: BTreeSet<HexId> = map.settlements.iter().map(|s| s.hex).collect();
+    // settlement and no force (whose names the river's would cover).
+    let settled: BTreeSet<HexId> =
+        map.settlements.iter().map(|s| s.hex).chain(view.forces.iter().map(|f| f.hex)).collect();
     let mut by_name: BTreeMap<&str, Vec<(HexId, HexId)>> = BTreeMap::new();
     for (side, name) in map.rivers.iter().filter(|(s, _)| inside(s.hexes())) {
         by_name.entry(name.as_str()).or_default().push(side.hexes());
@@ -465,11 +466,18 @@ fn forces(cv: &mut Canvas, map: &CampaignMap, frame: &Frame, view: &ForcesView) 
                 cv.open("g", &[("data-force", &f.id), ("data-side", side.slug())]);
                 // Its whole name on hover (the label beside it may wrap it).
                 cv.text("title", &[], &format!("{} {}, {hex}", f.id, f.name));
-                let (cx, cy) = (num(c.0), num(c.1));
-                cv.empty(
-                    "use",
-                    &[("href", "#counter"), ("x", &cx), ("y", &cy), ("fill", palette::side(side))],
-                );
+                let wide = symbols::counter_size(COUNTER, &f.id);
+                if wide.0 > COUNTER.0 {
+                    // A long id: a counter of its own width.
+                    let at = (c.0 - wide.0 / 2.0, c.1 - wide.1 / 2.0);
+                    cv.rect(at, wide, &[("rx", "2"), ("fill", palette::side(side))]);
+                } else {
+                    let (cx, cy) = (num(c.0), num(c.1));
+                    cv.empty(
+                        "use",
+                        &[("href", "#counter"), ("x", &cx), ("y", &cy), ("fill", palette::side(side))],
+                    );
+                }
                 let (at, size) = symbols::counter_id(c, COUNTER, &f.id);
                 let (tx, ty, ts) = (num(at.0), num(at.1), num(size));
                 let style = [
@@ -505,8 +513,10 @@ fn forces(cv: &mut Canvas, map: &CampaignMap, frame: &Frame, view: &ForcesView) 
             let (x, y) = stack_origin(frame, hex, side, sides.len() > 1);
             let left =
                 if sides.len() > 1 { side == Side::French } else { label_on_left(map, &occupied, hex) };
-            let reach = COUNTER.0 / 2.0 + 3.0 + 3.0 * (stack.len() - 1) as f64;
-            let (lx, anchor) = if left { (x - COUNTER.0 / 2.0 - 3.0, "end") } else { (x + reach, "start") };
+            let half =
+                stack.iter().map(|f| symbols::counter_size(COUNTER, &f.id).0).fold(COUNTER.0, f64::max) / 2.0;
+            let reach = half + 3.0 + 3.0 * (stack.len() - 1) as f64;
+            let (lx, anchor) = if left { (x - half - 3.0, "end") } else { (x + reach, "start") };
             let mut lines: Vec<(String, bool)> = Vec::new();
             if let [f] = stack.as_slice() {
                 lines.extend(wrap(&f.name, 22).into_iter().map(|l| (l, true)));

@@ -104,8 +104,20 @@ pub fn wheel(cv: &mut Canvas, c: (f64, f64)) {
     cv.empty("path", &[("d", &d), ("stroke", palette::INK), ("stroke-width", "0.8")]);
 }
 
-/// A force marker: a counter in its side's colour centred at `c`, the force's id inside.
+/// The smallest font a counter's id is written in, pixels: a longer id widens the counter.
+const ID_FONT_MIN: f64 = 6.5;
+
+/// The size of a counter for `text`: `size`, widened so that the id fits at a readable size.
+pub fn counter_size(size: (f64, f64), text: &str) -> (f64, f64) {
+    let (w, h) = size;
+    let need = 0.62 * ID_FONT_MIN * text.chars().count() as f64 + 4.0;
+    (w.max(need), h)
+}
+
+/// A force marker: a counter in its side's colour centred at `c`, the force's id inside
+/// (the counter widened for a long id).
 pub fn counter(cv: &mut Canvas, c: (f64, f64), size: (f64, f64), fill: &str, text: &str) {
+    let size = counter_size(size, text);
     let (w, h) = size;
     cv.rect(
         (c.0 - w / 2.0, c.1 - h / 2.0),
@@ -119,8 +131,8 @@ pub fn counter(cv: &mut Canvas, c: (f64, f64), size: (f64, f64), fill: &str, tex
 /// Where a counter centred at `c` writes its force's id, and in what font size: in its
 /// lower half, so that its centre stays the side's colour, small enough to fit.
 pub fn counter_id(c: (f64, f64), size: (f64, f64), text: &str) -> ((f64, f64), f64) {
-    let (w, h) = size;
-    let font = (h * 0.5).min(w / (0.62 * text.chars().count().max(1) as f64));
+    let (w, h) = counter_size(size, text);
+    let font = (h * 0.5).min((w - 4.0) / (0.62 * text.chars().count().max(1) as f64));
     ((c.0, c.1 + h / 2.0 - 0.22 * h), font)
 }
 /// An arrow from `a` to `b` with a head at `b`.
