@@ -65,10 +65,18 @@ pub enum Command {
         after_help = "Examples:\n  sowbridge apply \"C:\\Games\\SOWGB\\Work\\sowgb_gamedb_03-28-09_15-00-00.csv\" --dry-run\n  sowbridge apply T20-18.28.result.csv --winner allies --withdraw-to SP-EXT=13.29"
     )]
     Apply(ApplyArgs),
-    /// Revert the newest applied battle.
-    #[command(after_help = "Examples:\n  sowbridge undo T20-18.28 --dry-run\n  sowbridge undo T20-18.28")]
+    /// March the forces on the players' orders (rules 6.2, 6.3, 6.5.1, 2.5.3, 8.1–8.3).
+    #[command(
+        name = "move",
+        after_help = "Orders files: one order a line, `force,to` (a destination hex: the cheapest legal route) or\n`force,path` (the hexes to march through, space-separated), optional `retreat` yes (8.2).\n\nExamples:\n  sowbridge move orders/french.csv orders/allies.csv --dry-run\n  sowbridge move orders/french.csv orders/allies.csv\n  sowbridge move orders/retreat.csv --json"
+    )]
+    Move(MoveArgs),
+    /// Revert the newest applied battle, or the newest move (`undo move`).
+    #[command(
+        after_help = "Examples:\n  sowbridge undo T20-18.28 --dry-run\n  sowbridge undo T20-18.28\n  sowbridge undo move"
+    )]
     Undo {
-        /// The battle id, e.g. T20-18.28.
+        /// The battle id, e.g. T20-18.28, or `move` for the newest move.
         battle: String,
         /// Show what would be reverted, change nothing.
         #[arg(long)]
@@ -137,6 +145,20 @@ pub enum Command {
         after_help = "Examples:\n  sowbridge turn advance --dry-run\n  sowbridge turn advance"
     )]
     Turn(TurnCommand),
+}
+
+/// `move` options.
+#[derive(Debug, clap::Args)]
+pub struct MoveArgs {
+    /// Orders files (CSV: `force,to` or `force,path`, optional `retreat`), moved together.
+    #[arg(required = true, value_name = "ORDERS.csv")]
+    pub orders: Vec<PathBuf>,
+    /// Show the whole march and write nothing.
+    #[arg(long)]
+    pub dry_run: bool,
+    /// Print JSON instead of text.
+    #[arg(long)]
+    pub json: bool,
 }
 
 /// `map` options.

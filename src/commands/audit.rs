@@ -221,7 +221,8 @@ pub fn run(dir: &CampaignDir, json: bool) -> Result<()> {
                     }
                 }
             }
-            EntryKind::ManualEdit => {}
+            // A move changes hexes only: replay has proved its files.
+            EntryKind::ManualEdit | EntryKind::Move => {}
         }
     }
     // Unrecorded manual edits: the next writing command journals them.

@@ -10,6 +10,7 @@ use crate::store::CampaignDir;
 pub fn run(dir: &CampaignDir, json: bool) -> Result<()> {
     let c = dir.load()?;
     let list = contacts(&c);
+    let caught = super::march::caught_this_turn(dir, &c)?;
     if json {
         super::print_json(&list)?;
     } else {
@@ -18,6 +19,12 @@ pub fn run(dir: &CampaignDir, json: bool) -> Result<()> {
         }
         for k in &list {
             crate::out!("{}", describe(&c, k));
+            if let Some((side, force)) = super::march::avoiding_side(k, &caught) {
+                crate::outln!(
+                    "  8.2: {force} retreated before battle and was caught: export sets the battle up with --avoiding {}",
+                    side.slug()
+                );
+            }
         }
     }
     super::done_with(c);

@@ -10,6 +10,7 @@ pub mod demo;
 pub mod export;
 pub mod inspect;
 pub mod map;
+pub mod march;
 pub mod status;
 pub mod turn;
 pub mod undo;
@@ -38,6 +39,7 @@ pub fn run(cli: Cli) -> Result<()> {
         Command::Map(a) => map::run(&dir, &a),
         Command::Vocab(a) => vocab::run(&dir, a),
         Command::Apply(a) => apply::run(&dir, &a),
+        Command::Move(a) => march::run(&dir, &a),
         Command::Undo { battle, dry_run } => undo::run(&dir, &battle, dry_run),
         Command::Audit(j) => audit::run(&dir, j.json),
         Command::Battles(j) => battles::list(&dir, j.json),

@@ -119,6 +119,8 @@ pub fn advance_turn(dir: &CampaignDir, dry_run: bool) -> Result<Advanced> {
         result_hash: None,
         carryover: Vec::new(),
         returned: r.returned_by_unit.iter().map(|(u, m)| (u.clone(), *m)).collect(),
+        marched: Vec::new(),
+        undoes: None,
     };
     r.journal_seq = txn.finish(new_files, Some(entry), Commit::default())?;
     Ok(r)

@@ -14,6 +14,9 @@ use crate::store::{CampaignDir, CampaignLock, Commit};
 
 /// Runs `undo`.
 pub fn run(dir: &CampaignDir, id: &str, dry_run: bool) -> Result<()> {
+    if id == "move" {
+        return undo_move(dir, dry_run);
+    }
     let lock = CampaignLock::acquire(dir, Duration::from_secs(60))?;
     let mut txn = dir.begin(&lock)?;
     let mut record = dir.read_battle(id)?;
@@ -35,9 +38,13 @@ pub fn run(dir: &CampaignDir, id: &str, dry_run: bool) -> Result<()> {
     // came after (a battle still applied, a turn advance) blocks.
     let mut open: Vec<&Entry> = Vec::new();
     let mut blocking = None;
+    let undone_moves: Vec<u64> = entries.iter().filter_map(|e| e.undoes).collect();
     for e in &entries[pos + 1..] {
         match e.kind {
             EntryKind::ManualEdit => {}
+            // A move undone again, and its undo, change nothing.
+            EntryKind::Move if undone_moves.contains(&e.seq) => {}
+            EntryKind::Undo if e.undoes.is_some() => {}
             EntryKind::Apply => open.push(e),
             EntryKind::Undo if open.last().is_some_and(|a| a.battle == e.battle) => {
                 open.pop();
@@ -88,10 +95,83 @@ pub fn run(dir: &CampaignDir, id: &str, dry_run: bool) -> Result<()> {
         result_hash: apply.result_hash.clone(),
         carryover: Vec::new(),
         returned: Vec::new(),
+        marched: Vec::new(),
+        undoes: None,
     };
     let seq = txn.finish(state, Some(entry), extra)?;
     crate::errln!(
         "battle {id} undone (journal entry {seq}); it is pending again (undone), waiting for a result"
+    );
+    Ok(())
+}
+
+/// `undo move`: reverts the newest move entry, when nothing but manual edits (and moves
+/// undone already) came after it. The forces stand where they stood before it, with their
+/// `moving_to`, and the retreats it recorded (`avoidance.csv`) are gone.
+fn undo_move(dir: &CampaignDir, dry_run: bool) -> Result<()> {
+    let lock = CampaignLock::acquire(dir, Duration::from_secs(60))?;
+    let mut txn = dir.begin(&lock)?;
+    let mut state = txn.current()?.clone();
+    let entries = &txn.journal.entries;
+    let undone: Vec<u64> = entries.iter().filter_map(|e| e.undoes).collect();
+    let mut target = None;
+    for e in entries.iter().rev() {
+        match e.kind {
+            EntryKind::ManualEdit => {}
+            EntryKind::Undo if e.undoes.is_some() => {}
+            EntryKind::Move if undone.contains(&e.seq) => {}
+            EntryKind::Move => {
+                target = Some(e);
+                break;
+            }
+            _ => {
+                return Err(Error::refused(format!(
+                    "no move to undo: journal entry {} ({}) is newer than any move; only the newest change can be undone",
+                    e.seq, e.summary
+                ))
+                .into());
+            }
+        }
+    }
+    let Some(mv) = target else {
+        return Err(Error::refused("no move to undo: journal.jsonl has no move entry that stands").into());
+    };
+    for ch in mv.changes.iter().rev() {
+        let cur = state.get(ch.file()).cloned().flatten();
+        let before = apply_change(cur, ch, false).map_err(|e| {
+            Error::refused(format!(
+                "cannot undo the move of journal entry {}: {e} (edited by hand since?)",
+                mv.seq
+            ))
+        })?;
+        state.insert(ch.file().to_string(), before);
+    }
+    if dry_run {
+        crate::outln!("undo move would revert journal entry {} ({})", mv.seq, mv.summary);
+        for ch in &mv.changes {
+            crate::outln!("  {}", ch.file());
+        }
+        return Ok(());
+    }
+    let entry = Entry {
+        seq: 0,
+        kind: EntryKind::Undo,
+        battle: None,
+        turn: mv.turn,
+        summary: format!("undo of the move of journal entry {} ({})", mv.seq, mv.summary),
+        changes: Vec::new(),
+        state: BTreeMap::new(),
+        dice: Vec::new(),
+        result_hash: None,
+        carryover: Vec::new(),
+        returned: Vec::new(),
+        marched: Vec::new(),
+        undoes: Some(mv.seq),
+    };
+    let (seq_undone, forces) = (mv.seq, mv.marched.len());
+    let seq = txn.finish(state, Some(entry), Commit::default())?;
+    crate::errln!(
+        "move of journal entry {seq_undone} undone ({forces} forces back where they stood; journal entry {seq})"
     );
     Ok(())
 }

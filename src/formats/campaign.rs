@@ -685,8 +685,6 @@ impl<'g> UnitBuilder<'g> {
 /// unknown either. One cause, one message.
 #[derive(Debug, Default)]
 struct Listed {
-    /// Whether `map/roads.csv` was read whole.
-    roads: bool,
     /// Every name on a row of `settlements.csv`.
     settlements: Option<BTreeSet<String>>,
     /// Every name on a row of `commanders.csv`.
@@ -773,12 +771,11 @@ fn validate_tree(
                 if u.hex.is_none() && !hex_refused.contains(&line) {
                     p.push(Problem::at(file, line, "hex", format!("force '{}' has no hex", u.id)));
                 }
-                if let (Some(h), Some(m)) = (u.hex, u.moving_to) {
-                    if !map.grid.adjacent(h, m) {
-                        p.push(Problem::at(file, line, "moving_to", format!("{m} is not adjacent to {h}")));
-                    } else if listed.roads && map.road(h, m).is_none() {
-                        p.push(Problem::at(file, line, "moving_to", format!("no road joins {h} to {m}")));
-                    }
+                // A march off road halts with its next hex as `moving_to` too (`move`).
+                if let (Some(h), Some(m)) = (u.hex, u.moving_to)
+                    && !map.grid.adjacent(h, m)
+                {
+                    p.push(Problem::at(file, line, "moving_to", format!("{m} is not adjacent to {h}")));
                 }
                 if let Some(d) = u.depot()
                     && listed.settlements.as_ref().is_some_and(|names| !names.contains(d))
@@ -912,11 +909,7 @@ fn parse_rest(files: &CampaignFiles, grid: &HexGrid, p: &mut Problems) -> Rest {
     let names_in = |t: &Table| -> Option<BTreeSet<String>> {
         t.whole(&["name"]).then(|| t.rows.iter().map(|r| t.text(r, "name").to_string()).collect())
     };
-    let listed = Listed {
-        roads: roads_t.whole(&["from", "to"]),
-        settlements: names_in(&settlements_t),
-        commanders: names_in(&commanders_t),
-    };
+    let listed = Listed { settlements: names_in(&settlements_t), commanders: names_in(&commanders_t) };
     let battle_maps = match files.get(names::BATTLE_MAPS) {
         Some(_) => parse_battle_maps(&table(names::BATTLE_MAPS, p, false), grid, p),
         None => BTreeMap::new(),

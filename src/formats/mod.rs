@@ -8,6 +8,7 @@ pub mod inspect;
 pub mod ledger;
 pub mod logistics;
 pub mod maps;
+pub mod orders;
 pub mod profile;
 pub mod results;
 pub mod sow;

@@ -21,20 +21,28 @@ pub const BRIGADE_SQUADRONS: u32 = 4;
 
 /// Available infantry battalions and cavalry squadrons of a side standing in a hex.
 pub fn strength_in(c: &Campaign, side: Side, hex: HexId) -> (u32, u32) {
+    let mut total = (0, 0);
+    for f in c.oob.forces().filter(|f| f.side() == side && f.hex == Some(hex)) {
+        let (b, s) = force_strength(c, &f.id);
+        total = (total.0 + b, total.1 + s);
+    }
+    total
+}
+
+/// Available infantry battalions and cavalry squadrons of one force.
+pub fn force_strength(c: &Campaign, force_id: &str) -> (u32, u32) {
     let turn = c.config.turn;
     let mut battalions = 0;
     let mut squadrons = 0;
-    for f in c.oob.forces().filter(|f| f.side() == side && f.hex == Some(hex)) {
-        for u in c.oob.units_under(&f.id) {
-            let out = |x: &Unit| x.has_status(StatusKind::Unavailable, turn);
-            if out(u) || c.oob.ancestors(&u.id).into_iter().any(out) {
-                continue;
-            }
-            match u.arm_class() {
-                Some(ArmClass::Infantry) if u.level == Level::Battalion => battalions += 1,
-                Some(ArmClass::Cavalry) => squadrons += u.squadrons,
-                _ => {}
-            }
+    for u in c.oob.units_under(force_id) {
+        let out = |x: &Unit| x.has_status(StatusKind::Unavailable, turn);
+        if out(u) || c.oob.ancestors(&u.id).into_iter().any(out) {
+            continue;
+        }
+        match u.arm_class() {
+            Some(ArmClass::Infantry) if u.level == Level::Battalion => battalions += 1,
+            Some(ArmClass::Cavalry) => squadrons += u.squadrons,
+            _ => {}
         }
     }
     (battalions, squadrons)

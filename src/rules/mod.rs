@@ -12,6 +12,7 @@ pub mod finality;
 pub mod garrison;
 pub mod intel;
 pub mod map_choice;
+pub mod march;
 pub mod movement;
 pub mod records;
 pub mod reserve;

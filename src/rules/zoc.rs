@@ -48,9 +48,16 @@ pub fn zone_of_control(c: &Campaign, force: &Unit) -> BTreeMap<HexId, ContactRul
 /// `moving_to` hex on that road, continuing as straight as the road allows.
 pub fn cavalry_road_hex(c: &Campaign, force: &Unit) -> Option<HexId> {
     let (h, m) = (force.hex?, force.moving_to?);
-    if !c.oob.wholly_cavalry(&force.id) || c.map.road(h, m).is_none() {
+    if !c.oob.wholly_cavalry(&force.id) {
         return None;
     }
+    road_hex_ahead(c, h, m)
+}
+
+/// The second hex ahead of a force at `h` marching along the road into `m` (8.1): the road
+/// hex after `m`, continuing as straight as the road allows; `None` off a road.
+pub fn road_hex_ahead(c: &Campaign, h: HexId, m: HexId) -> Option<HexId> {
+    c.map.road(h, m)?;
     let grid = &c.map.grid;
     let heading = grid.bearing(h, m);
     c.map.road_neighbours(m).into_iter().map(|(n, _)| n).filter(|&n| n != h && !grid.adjacent(n, h)).min_by(
@@ -111,10 +118,10 @@ pub fn in_contact(c: &Campaign, a: &Unit, b: &Unit) -> Option<ContactRule> {
 
 /// What contact needs of a force: its side, its hex and its cavalry road hex (8.1). Its zone
 /// of control is the six hexes around it and that hex.
-type Reach = (Side, HexId, Option<HexId>);
+pub(crate) type Reach = (Side, HexId, Option<HexId>);
 
 /// Why two forces are in contact, if they are enemies in contact.
-fn contact_between(grid: &crate::model::HexGrid, a: Reach, b: Reach) -> Option<ContactRule> {
+pub(crate) fn contact_between(grid: &crate::model::HexGrid, a: Reach, b: Reach) -> Option<ContactRule> {
     let ((sa, ha, cav_a), (sb, hb, cav_b)) = (a, b);
     if sa == sb {
         None

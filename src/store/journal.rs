@@ -14,8 +14,8 @@ use crate::rules::carryover::UnitCarryover;
 use crate::rules::dice::Roll;
 
 /// The state files the journal follows (relative paths).
-pub const STATE_FILES: [&str; 5] =
-    ["campaign.toml", "forces.csv", "commanders.csv", "returns.csv", "score.csv"];
+pub const STATE_FILES: [&str; 6] =
+    ["campaign.toml", "forces.csv", "commanders.csv", "returns.csv", "score.csv", "avoidance.csv"];
 
 /// Folder of the baseline copies.
 pub const BASELINE_DIR: &str = "journal-baseline";
@@ -32,6 +32,8 @@ pub enum EntryKind {
     Undo,
     /// The campaign moved to the next turn.
     TurnAdvance,
+    /// Forces marched on their orders (`move`).
+    Move,
 }
 
 /// One changed line of a file whose rows kept their order.
@@ -140,6 +142,13 @@ pub struct Entry {
     /// Men returned to each unit (turn advance), for the conservation audit.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub returned: Vec<(String, u32)>,
+    /// Units of its turn's allowance each force that marched has used, this move and earlier
+    /// ones of the turn (move; a turn is `rules::march::TURN_UNITS`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub marched: Vec<(String, u64)>,
+    /// The entry an undo reverted, for an undo of a move.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub undoes: Option<u64>,
 }
 
 /// SHA-256 in hex.
@@ -393,6 +402,8 @@ mod tests {
             result_hash: None,
             carryover: vec![],
             returned: vec![],
+            marched: vec![],
+            undoes: None,
         };
         let mut bytes = entry_line(&e).unwrap().into_bytes();
         bytes.push(b'\n');

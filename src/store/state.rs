@@ -51,7 +51,7 @@ impl CampaignDir {
         if journal.entries.is_empty() {
             return Ok((journal.next_seq(), false));
         }
-        let edited = journal.last_state() != Some(&state_hashes(&self.read_state()?));
+        let edited = recorded_state(&journal) != Some(state_hashes(&self.read_state()?));
         Ok((journal.next_seq() + u64::from(edited), edited))
     }
 
@@ -76,7 +76,7 @@ impl CampaignDir {
         let current = txn.current.insert(self.read_state()?);
         let hashes = state_hashes(current);
         txn.current_hashes.clone_from(&hashes);
-        if txn.journal.last_state() != Some(&hashes) {
+        if recorded_state(&txn.journal).as_ref() != Some(&hashes) {
             let before = txn.journal.replay(&self.read_baseline()?, None)?;
             let changes: Vec<_> = STATE_FILES
                 .iter()
@@ -95,10 +95,22 @@ impl CampaignDir {
                 result_hash: None,
                 carryover: Vec::new(),
                 returned: Vec::new(),
+                marched: Vec::new(),
+                undoes: None,
             });
         }
         Ok(txn)
     }
+}
+
+/// The state hashes after the journal's last entry, with every state file it did not know of
+/// (a journal begun before sowbridge followed that file) as absent.
+fn recorded_state(journal: &Journal) -> Option<BTreeMap<String, String>> {
+    let mut s = journal.last_state()?.clone();
+    for f in STATE_FILES {
+        s.entry(f.to_string()).or_default();
+    }
+    Some(s)
 }
 
 /// An open journalled change.

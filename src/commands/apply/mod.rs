@@ -358,6 +358,8 @@ pub fn apply_result(dir: &CampaignDir, req: &ApplyRequest) -> Result<Applied> {
         result_hash: Some(hash),
         carryover: outcome.carryover.clone(),
         returned: Vec::new(),
+        marched: Vec::new(),
+        undoes: None,
     };
     applied.journal_seq = txn.finish(new_files, Some(entry), extra)?;
     Ok(applied)

@@ -190,7 +190,11 @@ fn plan(dir: &CampaignDir, c: &Campaign, hex: HexId, a: &ExportHexArgs) -> Resul
     let options = PlanOptions {
         who: opts,
         reserves: a.reserve.clone(),
-        avoiding: a.avoiding,
+        // A retreat before battle that `move` recorded as caught (8.2) sets it up unless told.
+        avoiding: match a.avoiding {
+            Some(side) => Some(side),
+            None => crate::commands::march::recorded_avoiding(dir, c, hex)?,
+        },
         overrule: a.overrule.iter().map(|r| r.trim().to_string()).collect(),
         replace: a.replace,
     };
@@ -349,7 +353,11 @@ fn plan(dir: &CampaignDir, c: &Campaign, hex: HexId, a: &ExportHexArgs) -> Resul
         place,
         attacker: who.attacker,
         attacker_reason: who.attacker_reason.clone(),
-        avoiding: a.avoiding,
+        // A retreat before battle that `move` recorded as caught (8.2) sets it up unless told.
+        avoiding: match a.avoiding {
+            Some(side) => Some(side),
+            None => crate::commands::march::recorded_avoiding(dir, c, hex)?,
+        },
         line_of_retreat,
         participants: participants.clone(),
         excluded: who.excluded.clone(),

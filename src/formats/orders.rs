@@ -1,0 +1,149 @@
+//! Movement orders files (`move ORDERS.csv`) and `avoidance.csv`, the retreats before battle
+//! that the enemy caught (rule 8.2).
+//!
+//! An orders file has a `force` column and a `to` or a `path` column (or both), and may have
+//! a `retreat` column: one order a line, `force,to` (a destination) or `force,path` (the hexes
+//! to march through, space-separated, from the first after the force's own), `retreat` yes
+//! for a force declining battle (8.2).
+
+use crate::error::Problems;
+use crate::model::HexId;
+use crate::model::dialect::Dialect;
+use crate::rules::march::{Order, Route};
+
+use super::table::{Fields, Table, write_csv};
+
+/// Parses one orders file: every problem with its line and field.
+pub fn parse_orders(file: &str, bytes: &[u8], p: &mut Problems) -> Vec<Order> {
+    let t = Table::parse(file, bytes, p);
+    let mut out = Vec::new();
+    if !t.require(&["force"], p) {
+        return out;
+    }
+    if t.col("to").is_none() && t.col("path").is_none() {
+        p.push(crate::error::Problem::at(file, 1, "to", "the header has neither a `to` nor a `path` column"));
+        return out;
+    }
+    for row in &t.rows {
+        let mut f = Fields::new(&t, row, p);
+        let force = f.id("force").to_string();
+        if force.is_empty() {
+            f.problem("force", "is empty");
+        }
+        let retreat = f.flag("retreat");
+        let (to, path) = (f.text("to"), f.text("path"));
+        let route = match (to.is_empty(), path.is_empty()) {
+            (false, false) => {
+                f.problem("path", "give either `to` or `path`, not both");
+                None
+            }
+            (true, true) => {
+                f.problem("to", "no destination: give `to` (a hex) or `path` (hexes)");
+                None
+            }
+            (false, true) => f.req::<HexId>("to").map(Route::To),
+            (true, false) => {
+                let mut hexes = Vec::new();
+                let mut ok = true;
+                for w in path.split_whitespace() {
+                    match w.parse::<HexId>() {
+                        Ok(h) => hexes.push(h),
+                        Err(e) => {
+                            f.problem("path", format!("'{w}': {e}"));
+                            ok = false;
+                        }
+                    }
+                }
+                ok.then_some(Route::Path(hexes))
+            }
+        };
+        if let Some(route) = route
+            && !force.is_empty()
+        {
+            out.push(Order { force, route, retreat, file: file.to_string(), line: row.line });
+        }
+    }
+    out
+}
+
+/// File name.
+pub const AVOIDANCE: &str = "avoidance.csv";
+/// Columns of `avoidance.csv`.
+pub const AVOIDANCE_COLUMNS: [&str; 4] = ["turn", "force", "caught_by", "hex"];
+
+/// A force that retreated before battle (8.2) and was caught: the battle it tried to refuse
+/// is set up with it as the avoiding side.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct Avoidance {
+    /// The turn.
+    pub turn: u32,
+    /// The retreating force.
+    pub force: String,
+    /// The enemy forces in contact with it where it ended, space-separated.
+    pub caught_by: String,
+    /// Where it ended.
+    pub hex: HexId,
+}
+
+/// Parses `avoidance.csv`.
+pub fn parse_avoidance(bytes: &[u8], p: &mut Problems) -> Vec<Avoidance> {
+    let t = Table::parse(AVOIDANCE, bytes, p);
+    let mut out = Vec::new();
+    if !t.require(&AVOIDANCE_COLUMNS, p) {
+        return out;
+    }
+    for row in &t.rows {
+        let mut f = Fields::new(&t, row, p);
+        let turn = f.req_count("turn");
+        let force = f.id("force").to_string();
+        let caught_by = f.text("caught_by").to_string();
+        if let (Some(turn), Some(hex)) = (turn, f.req::<HexId>("hex")) {
+            out.push(Avoidance { turn, force, caught_by, hex });
+        }
+    }
+    out
+}
+
+/// Writes `avoidance.csv`.
+pub fn write_avoidance(rows: &[Avoidance], dialect: Dialect) -> Vec<u8> {
+    write_csv(
+        dialect,
+        &AVOIDANCE_COLUMNS,
+        &[],
+        rows.iter()
+            .map(|a| vec![a.turn.to_string(), a.force.clone(), a.caught_by.clone(), a.hex.to_string()]),
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn orders_read_a_destination_or_a_path_and_name_every_bad_line() {
+        let text = "force,to,path,retreat\nA,10.05,,\nB,,10.06 10.07,yes\nC,,,\nD,10.5,,\nE,10.05,10.06,\n";
+        let mut p = Problems::default();
+        let orders = parse_orders("orders.csv", text.as_bytes(), &mut p);
+        assert_eq!(orders.len(), 2);
+        assert_eq!(orders[0].route, Route::To(HexId::new(10, 5)));
+        assert_eq!(orders[1].route, Route::Path(vec![HexId::new(10, 6), HexId::new(10, 7)]));
+        assert!(orders[1].retreat && !orders[0].retreat);
+        let lines: Vec<String> = p.0.iter().map(ToString::to_string).collect();
+        assert_eq!(p.len(), 3, "{lines:?}");
+        assert!(lines[0].contains("orders.csv") && lines[0].contains('4'), "{lines:?}");
+    }
+
+    #[test]
+    fn avoidance_reads_back_what_it_writes() {
+        let rows = vec![Avoidance {
+            turn: 20,
+            force: "SP-MAN".into(),
+            caught_by: "FR-RES".into(),
+            hex: HexId::new(28, 25),
+        }];
+        let bytes = write_avoidance(&rows, Dialect::default());
+        let mut p = Problems::default();
+        assert_eq!(parse_avoidance(&bytes, &mut p), rows);
+        assert!(p.is_empty());
+    }
+}

@@ -1,0 +1,314 @@
+//! The simultaneous march (rules 8.1–8.3, 2.5.3). Every ordered force sets out together and
+//! takes each step when it has used that step's share of its turn (a road hex of a 12-hex
+//! infantry force at 1/12, 2/12, …; a 14-hex cavalry force's at 1/14, 2/14, …), so that all
+//! forces march hex by hex in proportion to their allowance. Steps due at the same instant
+//! are taken together, judged against where every force stood before that instant.
+//!
+//! After each instant a force that stepped into contact with an enemy force (the same hex, a
+//! hex next to it, or the extra road hex of a wholly cavalry force on the march, 8.1) halts
+//! there: it has entered the enemy's zone of control. The enemy halts too, if it was on the
+//! march, since the two are now in contact; but a cavalry force whose extra road hex stops an
+//! enemy keeps marching, manoeuvring aside (8.3). A force does not cross the Puente de
+//! Alcántara while enemy forces of at least brigade strength hold the other end (2.5.3).
+//! Neither the order of the orders nor the order of `forces.csv` changes any of this: ties
+//! are taken together and every choice among enemies goes to the lowest id.
+
+use std::collections::{BTreeMap, HashMap};
+
+use super::{Plan, TURN_UNITS};
+use crate::model::{Campaign, HexId, Side};
+use crate::rules::alcantara::{bridge_hexes, force_strength, of_brigade_strength};
+use crate::rules::zoc::{ContactRule, Reach, cavalry_road_hex, contact_between, road_hex_ahead};
+
+/// Why a force stopped short of the end of its route.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+#[serde(tag = "why", rename_all = "kebab-case")]
+pub enum Halt {
+    /// It entered an enemy force's zone of control (8.1, 8.3), or an enemy on the march came
+    /// into contact with it (`entered` false).
+    Contact {
+        /// The enemy force.
+        enemy: String,
+        /// Where the enemy stood.
+        enemy_hex: HexId,
+        /// How they touch.
+        rule: ContactRule,
+        /// True when this force stepped into the enemy's zone; false when the enemy came.
+        entered: bool,
+    },
+    /// The Puente de Alcántara is closed to it (2.5.3).
+    Bridge {
+        /// The hex across the bridge, held by the enemy.
+        across: HexId,
+        /// Enemy battalions and squadrons there.
+        battalions: u32,
+        /// See `battalions`.
+        squadrons: u32,
+    },
+}
+
+/// What one force did.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct Marched {
+    /// The force.
+    pub force: String,
+    /// Its route: its hex, then every hex ordered.
+    pub route: Vec<HexId>,
+    /// The hexes it marched through: its hex, then every hex entered.
+    pub marched: Vec<HexId>,
+    /// Why it stopped short, if it did.
+    pub halt: Option<Halt>,
+    /// Units of the turn it has used, this march and earlier ones this turn.
+    pub used: u64,
+    /// Units it had used before this march.
+    pub used_before: u64,
+    /// Road hexes the turn is worth on this route (what `used` is measured against).
+    pub road_rate: u32,
+    /// The hex it was marching into when it halted (its side moved into contact), else none.
+    pub moving_to: Option<HexId>,
+    /// A retreat before battle (8.2).
+    pub retreat: bool,
+    /// For a retreat: the enemy forces in contact with it where it ended (it was caught).
+    pub caught_by: Vec<String>,
+    /// The orders file and line.
+    pub file: String,
+    /// See `file`.
+    pub line: u64,
+}
+
+impl Marched {
+    /// Where it ended.
+    pub fn end(&self) -> HexId {
+        self.marched[self.marched.len() - 1]
+    }
+    /// Hexes marched.
+    pub fn hexes(&self) -> usize {
+        self.marched.len() - 1
+    }
+    /// Per cent of the turn's allowance used, this march and earlier ones.
+    pub fn percent_used(&self) -> u64 {
+        self.used * 100 / TURN_UNITS
+    }
+}
+
+/// One force on the map during the march.
+struct Piece {
+    id: String,
+    side: Side,
+    hex: HexId,
+    /// The extra road hex of its zone (8.1), as it stands now.
+    cav: Option<HexId>,
+    /// Index in the plans, for an ordered force.
+    plan: Option<usize>,
+}
+
+/// An ordered force on the march.
+struct Walker {
+    piece: usize,
+    /// Steps taken.
+    done: usize,
+    halt: Option<Halt>,
+    wholly_cavalry: bool,
+}
+
+/// Marches every plan at once (see the module's doc) and says what each force did, in the
+/// plans' order.
+pub fn march(c: &Campaign, plans: &[Plan]) -> Vec<Marched> {
+    let grid = &c.map.grid;
+    let by_force: BTreeMap<&str, usize> =
+        plans.iter().enumerate().map(|(i, p)| (p.force.as_str(), i)).collect();
+    let mut pieces: Vec<Piece> = Vec::new();
+    let mut walkers: Vec<Walker> = Vec::with_capacity(plans.len());
+    let mut walker_of_plan = vec![usize::MAX; plans.len()];
+    for f in c.oob.forces() {
+        let Some(hex) = f.hex else { continue };
+        let plan = by_force.get(f.id.as_str()).copied();
+        let i = pieces.len();
+        let cav = match plan {
+            // An ordered force's extra hex is its new line of march's.
+            Some(p) => {
+                let wholly = c.oob.wholly_cavalry(&f.id);
+                walker_of_plan[p] = walkers.len();
+                walkers.push(Walker { piece: i, done: 0, halt: None, wholly_cavalry: wholly });
+                let next = plans[p].path.get(1).copied();
+                next.filter(|_| wholly).and_then(|n| road_hex_ahead(c, hex, n))
+            }
+            None => cavalry_road_hex(c, f),
+        };
+        pieces.push(Piece { id: f.id.to_string(), side: f.side(), hex, cav, plan });
+    }
+    let mut at: HashMap<HexId, Vec<usize>> = HashMap::new();
+    for (i, p) in pieces.iter().enumerate() {
+        at.entry(p.hex).or_default().push(i);
+    }
+    // Every step as (instant, plan, step), the instant counted from this march's start.
+    let mut events: Vec<(u64, usize, usize)> = Vec::new();
+    for (pi, p) in plans.iter().enumerate() {
+        for (k, &t) in p.at.iter().enumerate() {
+            events.push((t - p.used_before, pi, k));
+        }
+    }
+    events.sort_unstable();
+    let mut strength: HashMap<usize, (u32, u32)> = HashMap::new();
+    let (north, south) = bridge_hexes();
+    let mut e = 0;
+    while e < events.len() {
+        let t = events[e].0;
+        let mut end = e;
+        while end < events.len() && events[end].0 == t {
+            end += 1;
+        }
+        // Who steps at this instant, judged against the positions before it.
+        let mut steppers: Vec<(usize, HexId, HexId)> = Vec::new();
+        for &(_, pi, k) in &events[e..end] {
+            let w = &mut walkers[walker_of_plan[pi]];
+            if w.halt.is_some() {
+                continue;
+            }
+            let (a, b) = (plans[pi].path[k], plans[pi].path[k + 1]);
+            if (a, b) == (north, south) || (a, b) == (south, north) {
+                let side = pieces[w.piece].side;
+                let mut held = (0, 0);
+                for &j in at.get(&b).map(Vec::as_slice).unwrap_or(&[]) {
+                    if pieces[j].side != side {
+                        let s = *strength.entry(j).or_insert_with(|| force_strength(c, &pieces[j].id));
+                        held = (held.0 + s.0, held.1 + s.1);
+                    }
+                }
+                if of_brigade_strength(held) {
+                    w.halt = Some(Halt::Bridge { across: b, battalions: held.0, squadrons: held.1 });
+                    continue;
+                }
+            }
+            steppers.push((pi, a, b));
+        }
+        for &(pi, a, b) in &steppers {
+            let w = &mut walkers[walker_of_plan[pi]];
+            w.done += 1;
+            let piece = w.piece;
+            if let Some(v) = at.get_mut(&a) {
+                v.retain(|&j| j != piece);
+            }
+            at.entry(b).or_default().push(piece);
+            pieces[piece].hex = b;
+            let next = plans[pi].path.get(w.done + 1).copied();
+            pieces[piece].cav = next.filter(|_| w.wholly_cavalry).and_then(|n| road_hex_ahead(c, b, n));
+        }
+        // Contacts made at this instant.
+        let mut halts: Vec<(usize, Halt)> = Vec::new();
+        for &(pi, _, b) in &steppers {
+            let me = walkers[walker_of_plan[pi]].piece;
+            let mine: Reach = (pieces[me].side, b, pieces[me].cav);
+            let mut touching: Vec<(ContactRule, &str, usize)> = Vec::new();
+            for h in within_two(c, b) {
+                for &j in at.get(&h).map(Vec::as_slice).unwrap_or(&[]) {
+                    let p = &pieces[j];
+                    if p.side == pieces[me].side {
+                        continue;
+                    }
+                    if let Some(rule) = contact_between(grid, mine, (p.side, p.hex, p.cav)) {
+                        touching.push((rule, p.id.as_str(), j));
+                    }
+                }
+            }
+            touching.sort();
+            // This force halts on entering any enemy's zone but its own extra hex's reach.
+            let entered = touching
+                .iter()
+                .find(|&&(rule, _, j)| rule != ContactRule::CavalryRoad || pieces[j].cav == Some(b));
+            if let Some(&(rule, id, j)) = entered {
+                halts.push((
+                    me,
+                    Halt::Contact { enemy: id.to_string(), enemy_hex: pieces[j].hex, rule, entered: true },
+                ));
+            }
+            // An enemy on the march that it touches halts too, but not a cavalry force
+            // manoeuvring aside from a force its extra hex stopped (8.3).
+            for &(rule, _, j) in &touching {
+                let stops_them = rule != ContactRule::CavalryRoad || mine.2 == Some(pieces[j].hex);
+                if stops_them && pieces[j].plan.is_some() {
+                    halts.push((
+                        j,
+                        Halt::Contact { enemy: pieces[me].id.clone(), enemy_hex: b, rule, entered: false },
+                    ));
+                }
+            }
+        }
+        halts.sort_by_key(|a| (a.0, halt_key(&a.1)));
+        for (piece, halt) in halts {
+            let Some(pi) = pieces[piece].plan else { continue };
+            let w = &mut walkers[walker_of_plan[pi]];
+            if w.halt.is_none() && w.done < plans[pi].at.len() {
+                w.halt = Some(halt);
+            }
+        }
+        e = end;
+    }
+    plans
+        .iter()
+        .enumerate()
+        .map(|(pi, p)| {
+            let w = &walkers[walker_of_plan[pi]];
+            let marched = p.path[..=w.done].to_vec();
+            let here = marched[marched.len() - 1];
+            let used = if w.done == 0 { p.used_before } else { p.at[w.done - 1] };
+            let moving_to = match (&w.halt, p.retreat) {
+                (_, true) | (None, _) => None,
+                (Some(h), false) => p.path.get(w.done + 1).copied().or(match h {
+                    Halt::Contact { enemy_hex, .. } if grid.adjacent(here, *enemy_hex) => Some(*enemy_hex),
+                    _ => None,
+                }),
+            };
+            let mut caught_by = Vec::new();
+            if p.retreat {
+                let me = &pieces[w.piece];
+                for h in within_two(c, here) {
+                    for &j in at.get(&h).map(Vec::as_slice).unwrap_or(&[]) {
+                        let q = &pieces[j];
+                        if q.side != me.side
+                            && contact_between(grid, (me.side, here, None), (q.side, q.hex, q.cav)).is_some()
+                        {
+                            caught_by.push(q.id.clone());
+                        }
+                    }
+                }
+                caught_by.sort();
+                caught_by.dedup();
+            }
+            Marched {
+                force: p.force.clone(),
+                route: p.path.clone(),
+                marched,
+                halt: w.halt.clone(),
+                used,
+                used_before: p.used_before,
+                road_rate: p.road_rate(),
+                moving_to,
+                retreat: p.retreat,
+                caught_by,
+                file: p.file.clone(),
+                line: p.line,
+            }
+        })
+        .collect()
+}
+
+fn halt_key(h: &Halt) -> (u8, String) {
+    match h {
+        Halt::Contact { enemy, entered, .. } => (u8::from(!entered), enemy.clone()),
+        Halt::Bridge { .. } => (2, String::new()),
+    }
+}
+
+/// `h` and every hex within two of it: where a force in contact with `h` can stand.
+fn within_two(c: &Campaign, h: HexId) -> Vec<HexId> {
+    let grid = &c.map.grid;
+    let mut v = vec![h];
+    for n in grid.neighbours(h) {
+        v.push(n);
+        v.extend(grid.neighbours(n));
+    }
+    v.sort_unstable();
+    v.dedup();
+    v
+}

@@ -1,0 +1,171 @@
+//! Unit tests of the march rules on small campaigns.
+
+use std::collections::BTreeMap;
+
+use super::*;
+use crate::rules::movement::testing::{Builder, h};
+
+const SUMMER: Turn = Turn(3);
+const WINTER: Turn = Turn(13);
+
+fn order(force: &str, path: &[&str]) -> Order {
+    Order {
+        force: force.into(),
+        route: Route::Path(path.iter().map(|s| h(s)).collect()),
+        retreat: false,
+        file: "orders.csv".into(),
+        line: 2,
+    }
+}
+
+fn plan(c: &Campaign, o: &Order, turn: Turn) -> Result<Plan, Box<Refusal>> {
+    plan_order(c, o, turn, 0)
+}
+
+#[test]
+fn rates_follow_rule_6_3_by_arm_and_nation() {
+    let c = Builder::default()
+        .force("inf", "division", "Br", "05.05", &["line"])
+        .force("gun", "division", "Fr", "06.05", &["line", "foot-artillery"])
+        .force("cav", "brigade", "Sp", "07.05", &["dragoon"])
+        .force("mix", "division", "Br", "08.05", &["line", "dragoon"])
+        .build();
+    let r = Rates::of(&c, "inf", SUMMER);
+    assert_eq!((r.road, r.low, r.high), (12, 8, Some(6)));
+    let r = Rates::of(&c, "gun", SUMMER);
+    assert_eq!((r.road, r.low, r.high), (11, 7, None), "French +1, artillery never on high ground");
+    let r = Rates::of(&c, "cav", SUMMER);
+    assert_eq!((r.road, r.low, r.high), (13, 9, Some(3)), "Spanish −1");
+    assert_eq!(Rates::of(&c, "mix", SUMMER).high, Some(4), "any cavalry: 4 on high ground");
+    // Winter (6.2 as amended): halved after the modifiers, no artillery off road.
+    let w = Rates::of(&c, "gun", WINTER);
+    assert_eq!((w.rate(Ground::Road, 0), w.rate(Ground::Low, 0)), (Some(5), None));
+    assert_eq!(Rates::of(&c, "inf", WINTER).rate(Ground::Low, 0), Some(4));
+}
+
+#[test]
+fn a_mixed_march_costs_each_step_its_share_of_that_grounds_allowance() {
+    // 4 road hexes (4/12) and 5 off road on low ground (5/8): 1/3 + 5/8 = 23/24 ≤ 1.
+    let c = Builder::default()
+        .column_road(10, 0, 4, "major")
+        .force("f", "division", "Br", "10.00", &["line"])
+        .build();
+    let ok = order("f", &["10.01", "10.02", "10.03", "10.04", "10.05", "10.06", "10.07", "10.08", "10.09"]);
+    let p = plan(&c, &ok, SUMMER).unwrap();
+    assert_eq!(p.at.last().copied(), Some(TURN_UNITS * 23 / 24));
+    // One more off-road hex is 1/3 + 6/8 > 1: refused at that step.
+    let mut far = ok.clone();
+    if let Route::Path(v) = &mut far.route {
+        v.push(h("10.10"));
+    }
+    let r = plan(&c, &far, SUMMER).unwrap_err();
+    assert_eq!((r.step, r.rule), (Some(10), "6.3"), "{r}");
+}
+
+#[test]
+fn a_major_river_is_crossed_only_by_road() {
+    let c = Builder::default()
+        .column_road(10, 0, 5, "major")
+        .river("10.02", "10.03", "Tagus")
+        .river("11.02", "11.03", "Tagus")
+        .force("f", "division", "Sp", "10.00", &["line"])
+        .force("g", "division", "Sp", "11.01", &["line"])
+        .build();
+    // By the bridge: a Spanish division loses 2 hexes (6.5.1): 11 − 2 = 9 road hexes.
+    let p = plan(&c, &order("f", &["10.01", "10.02", "10.03"]), SUMMER).unwrap();
+    assert_eq!(p.road_rate(), 9);
+    let r = plan(&c, &order("g", &["11.02", "11.03"]), SUMMER).unwrap_err();
+    assert_eq!((r.step, r.rule), (Some(2), "6.5.1"), "{r}");
+}
+
+#[test]
+fn a_route_to_a_destination_is_the_cheapest_legal_one() {
+    // The road bends round; off road across is cheaper for infantry, not for guns in winter.
+    let c = Builder::default()
+        .road(&["10.00", "11.00", "12.00", "12.01", "12.02", "11.03", "10.03"], "major")
+        .force("f", "division", "Br", "10.00", &["line"])
+        .force("g", "division", "Br", "10.00", &["line", "foot-artillery"])
+        .build();
+    let to = |f: &str, turn| {
+        let o = Order { route: Route::To(h("10.03")), ..order(f, &[]) };
+        plan(&c, &o, turn).map(|p| p.path)
+    };
+    assert_eq!(to("f", SUMMER).unwrap(), [h("10.00"), h("10.01"), h("10.02"), h("10.03")]);
+    // Guns in winter keep to the road (6.2): six road hexes, more than their five a turn.
+    let r = to("g", WINTER).unwrap_err();
+    assert!(r.message.contains("(6 hexes)") && r.message.contains("of 5 a turn"), "{r}");
+}
+
+#[test]
+fn simultaneous_marches_do_not_depend_on_the_order_of_the_lines() {
+    // Two enemies march down the same road toward each other; whoever is listed first, they
+    // halt where their proportional steps bring them into contact.
+    let c = Builder::default()
+        .column_road(10, 0, 20, "major")
+        .force("fr", "division", "Fr", "10.00", &["line"])
+        .force("br", "division", "Br", "10.20", &["line"])
+        .build();
+    let down: Vec<String> = (1..=13).map(|r| format!("10.{r:02}")).collect();
+    let up: Vec<String> = (8..=19).rev().map(|r| format!("10.{r:02}")).collect();
+    let fr = order("fr", &down.iter().map(String::as_str).collect::<Vec<_>>());
+    let br = order("br", &up.iter().map(String::as_str).collect::<Vec<_>>());
+    let run = |orders: Vec<Order>| {
+        let plans = plan_orders(&c, &orders, SUMMER, &BTreeMap::new()).unwrap();
+        let mut out: Vec<(String, HexId, Option<HexId>)> =
+            march(&c, &plans).into_iter().map(|m| (m.force.clone(), m.end(), m.moving_to)).collect();
+        out.sort();
+        out
+    };
+    let a = run(vec![fr.clone(), br.clone()]);
+    assert_eq!(a, run(vec![br, fr]));
+    // French 13 a turn, British 12: after 10 French and 9 British steps … they touch.
+    let (fr_end, br_end) = (a[1].1, a[0].1);
+    assert!(c.map.grid.adjacent(fr_end, br_end), "{a:?}");
+    assert_eq!(a[1].2, Some(HexId::new(10, fr_end.row + 1)), "moving_to is the next hex");
+}
+
+#[test]
+fn a_cavalry_screen_on_a_road_halts_an_enemy_two_hexes_ahead() {
+    // 8.1/8.3: French cavalry marching down the road controls the second hex ahead of it. The
+    // British column stepping into that hex halts there; the cavalry is not halted by it and
+    // marches on until it comes next to the column itself.
+    let c = Builder::default()
+        .column_road(10, 0, 12, "major")
+        .force("cav", "brigade", "Fr", "10.00", &["dragoon", "light-cavalry"])
+        .force("br", "division", "Br", "12.04", &["line"])
+        .build();
+    let cav = order("cav", &["10.01", "10.02", "10.03", "10.04"]);
+    let br = order("br", &["11.05", "10.05", "09.06"]);
+    let plans = plan_orders(&c, &[cav, br], SUMMER, &BTreeMap::new()).unwrap();
+    let m = march(&c, &plans);
+    // The cavalry (15 a turn) is at 10.03 heading for 10.04 from 3/15 of the turn; the column
+    // (8 a turn off road) enters 10.05 at 2/8.
+    assert_eq!(m[1].end(), h("10.05"));
+    assert!(
+        matches!(
+            &m[1].halt,
+            Some(Halt::Contact { rule: crate::rules::zoc::ContactRule::CavalryRoad, entered: true, .. })
+        ),
+        "{:?}",
+        m[1].halt
+    );
+    assert_eq!(m[0].end(), h("10.04"), "the cavalry marched on past the moment it stopped the column");
+}
+
+#[test]
+fn the_puente_de_alcantara_is_closed_while_an_enemy_brigade_holds_the_other_end() {
+    let c = Builder::default()
+        .road(&["28.22", "28.23", "28.24", "28.25"], "major")
+        .river("28.23", "28.24", "Tajo")
+        .river("27.24", "28.23", "Tajo")
+        .force("fr", "brigade", "Fr", "28.23", &["line", "line", "line"])
+        .force("sp", "division", "Sp", "28.24", &["line", "line", "line"])
+        .force("fr2", "brigade", "Fr", "27.24", &["line"])
+        .build();
+    let plans = plan_orders(&c, &[order("fr", &["28.24"])], SUMMER, &BTreeMap::new()).unwrap();
+    let m = march(&c, &plans);
+    assert_eq!(m[0].end(), h("28.23"));
+    assert!(matches!(m[0].halt, Some(Halt::Bridge { .. })), "{:?}", m[0].halt);
+    // The open-country crossing 27.24–28.23 is off road, yet allowed (2.5.3).
+    assert!(plan(&c, &order("fr2", &["28.23"]), SUMMER).is_ok());
+}
