@@ -40,7 +40,10 @@ pub struct MoveReport {
 
 /// Runs `move`.
 pub fn run(dir: &CampaignDir, a: &crate::cli::MoveArgs) -> Result<()> {
-    let orders = read_orders(&a.orders)?;
+    // Every file and every order is judged before anything is refused: the problems of the
+    // files' own shape and those of the rules are shown together.
+    let mut problems = Problems::default();
+    let orders = read_orders(&a.orders, &mut problems)?;
     let lock = if a.dry_run { None } else { Some(CampaignLock::acquire(dir, Duration::from_secs(60))?) };
     let mut txn = match &lock {
         Some(l) => Some(dir.begin(l)?),
@@ -52,13 +55,17 @@ pub fn run(dir: &CampaignDir, a: &crate::cli::MoveArgs) -> Result<()> {
         None => dir.read_journal()?,
     };
     let used = used_this_turn(&journal, c.config.turn);
-    let plans = plan_orders(&c, &orders, c.turn(), &used).map_err(|refusals| {
-        let mut p = Problems::default();
-        for r in refusals {
-            p.push(Problem::at(&r.file, r.line, r.field, r.to_string()));
+    let plans = match plan_orders(&c, &orders, c.turn(), &used) {
+        Ok(plans) => plans,
+        Err(refusals) => {
+            for r in refusals {
+                problems.push(Problem::at(&r.file, r.line, r.field, r.to_string()));
+            }
+            Vec::new()
         }
-        Error::Rejected(p)
-    })?;
+    };
+    problems.0.sort_by(|x, y| (&x.file, x.line).cmp(&(&y.file, y.line)));
+    problems.into_result()?;
     let marched = march(&c, &plans);
     let before: BTreeSet<(String, String)> = contacts(&c)
         .iter()
@@ -140,8 +147,7 @@ pub fn run(dir: &CampaignDir, a: &crate::cli::MoveArgs) -> Result<()> {
 }
 
 /// Reads and parses every orders file; every problem of every file at once.
-fn read_orders(paths: &[PathBuf]) -> crate::error::Result<Vec<Order>> {
-    let mut problems = Problems::default();
+fn read_orders(paths: &[PathBuf], problems: &mut Problems) -> crate::error::Result<Vec<Order>> {
     let mut orders = Vec::new();
     for path in paths {
         let name = path.display().to_string();
@@ -152,9 +158,8 @@ fn read_orders(paths: &[PathBuf]) -> crate::error::Result<Vec<Order>> {
                 Error::io(path, e)
             }
         })?;
-        orders.extend(parse_orders(&name, &bytes, &mut problems));
+        orders.extend(parse_orders(&name, &bytes, problems));
     }
-    problems.into_result()?;
     Ok(orders)
 }
 

@@ -19,8 +19,9 @@ pub fn fixture(name: &str) -> PathBuf {
 /// What sowbridge writes into a campaign folder: left out when a fixture is copied, so
 /// that tests start from the campaign as shipped even after someone ran the README's
 /// command on it.
-pub const WRITTEN_STATE: [&str; 9] = [
+pub const WRITTEN_STATE: [&str; 10] = [
     "battles",
+    "avoidance.csv",
     "map/battle-maps.csv",
     "journal.jsonl",
     "journal-baseline",
