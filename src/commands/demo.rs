@@ -28,6 +28,12 @@ pub const EXAMPLE_CAMPAIGN: [(&str, &[u8]); 8] = [
 pub const EXAMPLE_RESULT: (&str, &[u8]) =
     ("T20-18.28-example.result.csv", include_bytes!("../../fixtures/results/T20-18.28-example.result.csv"));
 
+/// The example orders for the turn's march (`move`), written into the demo's `orders/`.
+pub const EXAMPLE_ORDERS: [(&str, &[u8]); 2] = [
+    ("french.csv", include_bytes!("../../fixtures/orders/french.csv")),
+    ("allies.csv", include_bytes!("../../fixtures/orders/allies.csv")),
+];
+
 /// Runs `demo DIR`.
 pub fn run(folder: &Path) -> Result<()> {
     if !free_for_new_folder(folder) {
@@ -43,6 +49,9 @@ pub fn run(folder: &Path) -> Result<()> {
     }
     let result = folder.join(EXAMPLE_RESULT.0);
     atomic_write(&result, EXAMPLE_RESULT.1)?;
+    for (name, bytes) in EXAMPLE_ORDERS {
+        atomic_write(&folder.join("orders").join(name), bytes)?;
+    }
     let out = folder.join("out");
     let args = ExportHexArgs { hex: "18.28".to_string(), out: Some(out.clone()), ..ExportHexArgs::default() };
     super::export::run(&CampaignDir::new(&campaign), &args)?;

@@ -232,7 +232,9 @@ pub fn render(c: &Campaign, r: &MoveReport) -> String {
             if m.retreat { ", retreat before battle (8.2)" } else { "" }
         );
         let _ = writeln!(s, "  route:   {}", hexes(&m.route));
-        let _ = writeln!(s, "  marched: {} ({} hexes)", hexes(&m.marched), m.hexes());
+        let n = m.hexes();
+        let _ =
+            writeln!(s, "  marched: {} ({n} {})", hexes(&m.marched), if n == 1 { "hex" } else { "hexes" });
         let whole = f64::from(m.road_rate);
         let _ = writeln!(
             s,
