@@ -6,9 +6,11 @@
 #   SIZES=fixture,100,1000 RUNS=3 bench/run.sh
 #   WORK=/tmp/sowbridge-bench bench/run.sh
 #   LATENCY_FILES=0 bench/run.sh         # without the watcher latency (10 files by default)
+#   ONLY=check,move SIZES=10000 bench/run.sh   # only these slots (first words of the commands)
 #
 # For each size it generates a synthetic campaign (examples/gen_campaign.rs; the fixture is
-# fixtures/peninsula), times `check`, `contacts`, `map`, `export hex <a contact hex>`, and with
+# fixtures/peninsula), times `check`, `contacts`, `map`, `export hex <a contact hex>`, `move` of
+# every force (against 5x `check`), and with
 # that battle pending `battle template`, `inspect` of a hand-settled result and `apply` of
 # it, then `audit`, and prints the median wall time beside the
 # floor (every file of the campaign folder and the result file apply is given, read and

@@ -31,6 +31,8 @@ use std::time::{Duration, Instant};
 const FLOOR_TARGET: f64 = 3.0;
 /// Ten times the units may take at most this many times the time (per tenfold growth).
 const GROWTH_TARGET: f64 = 1.2;
+/// `move` of every force may take at most this many times `check` on the same campaign.
+const MOVE_TARGET: f64 = 5.0;
 /// Peak memory at the largest size, MiB.
 const MEMORY_TARGET_MIB: f64 = 200.0;
 
@@ -392,13 +394,20 @@ fn report(
     pass
 }
 
+/// True when the slot is to run: every slot, or those `ONLY` names (comma-separated first
+/// words of the commands, e.g. `ONLY=check,move`).
+fn wanted(slot: &str) -> bool {
+    std::env::var("ONLY").map_or(true, |only| only.split(',').any(|s| s.trim() == slot))
+}
+
 fn run(o: &Opts) -> bool {
     std::fs::create_dir_all(&o.work).unwrap();
     let out = o.work.join("out");
     let out_s = out.to_string_lossy().into_owned();
     // Slots for the commands still being written: they run only once the binary has them.
-    let has_apply = succeeds(&o.bin, &["apply", "--help"]);
-    let has_audit = succeeds(&o.bin, &["audit", "--help"]);
+    let has_apply = succeeds(&o.bin, &["apply", "--help"]) && wanted("apply");
+    let has_audit = succeeds(&o.bin, &["audit", "--help"]) && wanted("audit");
+    let has_move = succeeds(&o.bin, &["move", "--help"]) && wanted("move");
     println!("# sowbridge benchmarks: {} runs each, median wall time", o.runs);
     println!("binary {}, work folder {}", o.bin.display(), o.work.display());
     if !has_apply {
@@ -457,8 +466,41 @@ fn run(o: &Opts) -> bool {
             },
         ];
         let mut results = Vec::new();
-        for c in base {
+        for c in base.into_iter().filter(|c| wanted(c.name.split_whitespace().next().unwrap_or(""))) {
             all_pass &= report(o, size, forces, rows, &camp, &out, &c, &mut results);
+        }
+        // SLOT move: every force of the campaign marched on one orders file (a road walk of up
+        // to three hexes, every other one as a destination the route search finds), against
+        // `check` on the same campaign: within MOVE_TARGET times its time.
+        if has_move {
+            match move_orders(&camp, &o.work.join(format!("orders-{size}.csv"))) {
+                Some((orders, n)) => {
+                    let c = Cmd {
+                        name: format!("move ({n} forces)"),
+                        args: vec!["move".into(), orders.to_string_lossy().into_owned()],
+                        writes: true,
+                        restore: true,
+                        inputs: vec![orders.clone()],
+                    };
+                    let m = measure(o, &camp, &out, &c);
+                    let check = results.iter().find(|(n, _)| n == "check").map(|(_, m)| m.median);
+                    let ratio = check.map_or(f64::INFINITY, |k| m.median.as_secs_f64() / k.as_secs_f64());
+                    let pass = m.ok && ratio <= MOVE_TARGET;
+                    all_pass &= pass;
+                    println!(
+                        "| {size} | {forces} | {rows} | {} | {:.1} | {:.1} | {:.2} | {} | {} ({ratio:.2}× check, target ≤ {MOVE_TARGET}×){} |",
+                        c.name,
+                        ms(m.median),
+                        ms(m.floor),
+                        m.median.as_secs_f64() / m.floor.as_secs_f64(),
+                        m.peak_kib.map_or("-".to_string(), |k| format!("{:.1}", k as f64 / 1024.0)),
+                        if pass { "PASS" } else { "FAIL" },
+                        if m.ok { "" } else { " (command failed)" }
+                    );
+                    results.push(("move".to_string(), m));
+                }
+                None => println!("| {size} | {forces} | {rows} | move | - | - | - | - | FAIL (no orders) |"),
+            }
         }
         // SLOT apply: a hand-settled result for the exported battle, then `apply FILE` on the
         // campaign with that battle pending. Runs once the binary has `apply`.
@@ -568,6 +610,56 @@ fn run(o: &Opts) -> bool {
     println!();
     println!("{}", if all_pass { "ALL TARGETS PASS" } else { "SOME TARGETS FAIL" });
     all_pass
+}
+
+/// For the move slot: an order for every force that has a legal one, written to `path`: a
+/// walk along roads of up to three hexes (or one legal step off road where no road leads
+/// on), given as a path, or for every other force as its end hex for the route search;
+/// shortened until the force's allowance allows it. Returns the file and the forces ordered.
+fn move_orders(camp: &Path, path: &Path) -> Option<(PathBuf, usize)> {
+    use sowbridge::rules::march::{Order, Rates, Route, plan_order, step_ground};
+    let c = sowbridge::store::CampaignDir::new(camp).load().ok()?;
+    let turn = c.turn();
+    let mut text = String::from("force,to,path\n");
+    let mut n = 0;
+    for (i, f) in c.oob.forces().enumerate() {
+        let Some(mut here) = f.hex else { continue };
+        let rates = Rates::of(&c, &f.id, turn);
+        let mut walk = vec![here];
+        for _ in 0..3 {
+            let next = c.map.road_neighbours(here).into_iter().map(|(h, _)| h).find(|h| !walk.contains(h));
+            let Some(next) = next else { break };
+            walk.push(next);
+            here = next;
+        }
+        if walk.len() == 1
+            && let Some(step) = c
+                .map
+                .grid
+                .neighbours(here)
+                .find(|&h| step_ground(&c, here, h).is_ok_and(|(g, _)| rates.rate(g, 0).is_some()))
+        {
+            walk.push(step);
+        }
+        while walk.len() > 1 {
+            let route =
+                if i % 2 == 0 { Route::Path(walk[1..].to_vec()) } else { Route::To(walk[walk.len() - 1]) };
+            let order =
+                Order { force: f.id.to_string(), route, retreat: false, file: String::new(), line: 0 };
+            if plan_order(&c, &order, turn, 0).is_ok() {
+                let cells: Vec<String> = walk[1..].iter().map(ToString::to_string).collect();
+                match order.route {
+                    Route::Path(_) => text.push_str(&format!("{},,{}\n", f.id, cells.join(" "))),
+                    Route::To(to) => text.push_str(&format!("{},{to},\n", f.id)),
+                }
+                n += 1;
+                break;
+            }
+            walk.pop();
+        }
+    }
+    std::fs::write(path, text).ok()?;
+    Some((path.to_path_buf(), n))
 }
 
 /// For the apply slot: export the battle once and write a hand-settled result for it (ten
