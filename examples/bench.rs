@@ -483,6 +483,8 @@ fn run(o: &Opts) -> bool {
                         writes: true,
                         restore: true,
                         inputs: vec![orders.clone()],
+                        // Judged below against check at 10,000 forces only.
+                        versus_check: None,
                     };
                     let m = measure(o, &camp, &out, &c);
                     let check = results.iter().find(|(n, _)| n == "check").map(|(_, m)| m.median);
