@@ -219,3 +219,36 @@ fn a_dry_run_shows_the_march_as_json_and_writes_nothing() {
     assert_eq!(v["forces"][0]["halt"]["why"], "contact");
     assert_eq!(v["dry_run"], true);
 }
+
+#[test]
+fn a_later_move_in_the_same_turn_has_only_what_is_left_of_the_allowance() {
+    let c = Camp::new("peninsula");
+    // Dessolles marches 3 road hexes of his 9 (two rivers on his route) and halts at Toledo.
+    assert_code(&c.run(&["move", &orders("dessolles-ciudad-real.csv")]), 0);
+    // Back and round by Aranjuez: 7 road hexes over one river, 7/10 of a turn, but a third of
+    // his turn is gone.
+    let round =
+        write_orders(&c, "round.csv", "force,path\nFR-RES,28.22 29.22 29.21 30.21 30.22 30.23 29.24\n");
+    let err = refused(&c, &["move", &round]);
+    assert!(err.contains("33% was marched earlier this turn"), "{err}");
+    // Undo the first move and the whole turn is his again.
+    assert_code(&c.run(&["undo", "move"]), 0);
+    let from_madrid = write_orders(&c, "madrid.csv", "force,path\nFR-RES,30.21 30.22 30.23 29.24\n");
+    let o = c.run(&["move", &from_madrid]);
+    assert_code(&o, 0);
+    // 29.24 is next to Girón at 28.24: he halts there, having marched into contact.
+    assert_eq!(place(&c, "FR-RES"), ("29.24".into(), "28.24".into()), "{}", stdout(&o));
+}
+
+#[test]
+fn a_retreat_that_gets_clear_is_no_battle() {
+    let c = Camp::new("peninsula");
+    // Girón declines the garrison of Toledo's battle and falls back south; nobody follows.
+    let away = write_orders(&c, "away.csv", "force,path,retreat\nSP-MAN,28.25 28.26,yes\n");
+    let o = c.run(&["move", &away]);
+    assert_code(&o, 0);
+    assert!(stdout(&o).contains("escaped: out of every enemy zone of control"), "{}", stdout(&o));
+    assert!(!c.path("avoidance.csv").exists(), "nothing to record");
+    assert_eq!(place(&c, "SP-MAN"), ("28.26".into(), String::new()));
+    assert!(!stdout(&c.run(&["contacts"])).contains("28.24"));
+}

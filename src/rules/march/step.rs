@@ -238,7 +238,11 @@ pub fn march(c: &Campaign, plans: &[Plan]) -> Vec<Marched> {
         for (piece, halt) in halts {
             let Some(pi) = pieces[piece].plan else { continue };
             let w = &mut walkers[walker_of_plan[pi]];
-            if w.halt.is_none() && w.done < plans[pi].at.len() {
+            // A force that steps into contact on its route's last step halts there all the
+            // same (it marched into contact); one that had arrived is not stopped by an enemy
+            // that comes to it.
+            let stepped_in = matches!(halt, Halt::Contact { entered: true, .. });
+            if w.halt.is_none() && (w.done < plans[pi].at.len() || stepped_in) {
                 w.halt = Some(halt);
             }
         }

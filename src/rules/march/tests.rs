@@ -169,3 +169,23 @@ fn the_puente_de_alcantara_is_closed_while_an_enemy_brigade_holds_the_other_end(
     // The open-country crossing 27.24–28.23 is off road, yet allowed (2.5.3).
     assert!(plan(&c, &order("fr2", &["28.23"]), SUMMER).is_ok());
 }
+
+#[test]
+fn a_force_in_contact_may_step_away_but_halts_on_a_step_that_keeps_it_in_contact() {
+    let c = Builder::default()
+        .column_road(10, 0, 12, "major")
+        .force("fr", "division", "Fr", "10.05", &["line"])
+        .force("sp", "division", "Sp", "10.06", &["line"])
+        .build();
+    let run = |o: Order| {
+        let plans = plan_orders(&c, &[o], SUMMER, &BTreeMap::new()).unwrap();
+        march(&c, &plans).remove(0)
+    };
+    let away = run(order("sp", &["10.07", "10.08"]));
+    assert_eq!((away.end(), &away.halt), (h("10.08"), &None));
+    // 10.06 to 11.06 keeps it next to the French at 10.05: it halts at once (8.1).
+    let along = run(order("sp", &["11.06", "11.07"]));
+    assert_eq!(along.end(), h("11.06"));
+    assert!(matches!(along.halt, Some(Halt::Contact { entered: true, .. })), "{:?}", along.halt);
+    assert_eq!(along.moving_to, Some(h("11.07")), "it was marching on into 11.07");
+}
