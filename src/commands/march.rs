@@ -55,6 +55,24 @@ pub fn run(dir: &CampaignDir, a: &crate::cli::MoveArgs) -> Result<()> {
         None => dir.read_journal()?,
     };
     let used = used_this_turn(&journal, c.config.turn);
+    // A force in a battle exported and waiting for its result stays where the battle is.
+    let mut in_battle: BTreeMap<String, String> = BTreeMap::new();
+    for b in dir.battles()?.into_iter().filter(|b| b.state.is_pending()) {
+        for p in &b.participants {
+            in_battle.entry(p.force.clone()).or_insert_with(|| b.id.clone());
+        }
+    }
+    for o in orders.iter().filter(|o| in_battle.contains_key(&o.force)) {
+        problems.push(Problem::at(
+            &o.file,
+            o.line,
+            "force",
+            format!(
+                "{}: in battle {}, exported and waiting for its result: apply the result before it marches",
+                o.force, in_battle[&o.force]
+            ),
+        ));
+    }
     let plans = match plan_orders(&c, &orders, c.turn(), &used) {
         Ok(plans) => plans,
         Err(refusals) => {

@@ -252,3 +252,14 @@ fn a_retreat_that_gets_clear_is_no_battle() {
     assert_eq!(place(&c, "SP-MAN"), ("28.26".into(), String::new()));
     assert!(!stdout(&c.run(&["contacts"])).contains("28.24"));
 }
+
+#[test]
+fn a_force_in_a_battle_waiting_for_its_result_does_not_march() {
+    let c = Camp::new("peninsula");
+    assert_code(
+        &c.run(&["export", "hex", "18.28", "--out", &c.tmp.path().join("out").display().to_string()]),
+        0,
+    );
+    let err = refused(&c, &["move", &orders("medellin-pursuit.csv")]);
+    assert!(err.contains("FR-I: in battle T20-18.28, exported and waiting for its result"), "{err}");
+}
