@@ -14,7 +14,7 @@ use crate::formats::text::{Encoding, decode};
 use crate::model::battle::BattleState;
 use crate::model::dialect::Dialect;
 use crate::store::CampaignDir;
-use crate::store::journal::{EntryKind, STATE_FILES, StateFiles, replay_entry, state_hashes};
+use crate::store::journal::{EntryKind, FileChange, STATE_FILES, StateFiles, replay_entry, state_hashes};
 
 #[derive(Debug, Default, Serialize)]
 struct AuditReport {
@@ -122,6 +122,17 @@ pub fn run(dir: &CampaignDir, json: bool) -> Result<()> {
         let ids: BTreeSet<&str> = match e.kind {
             EntryKind::Apply => e.carryover.iter().map(|c| c.unit.as_str()).collect(),
             EntryKind::TurnAdvance => e.returned.iter().map(|(u, _)| u.as_str()).collect(),
+            // The rows a move changed: only their hexes may differ.
+            EntryKind::Move => e
+                .changes
+                .iter()
+                .filter(|ch| ch.file() == "forces.csv")
+                .flat_map(|ch| match ch {
+                    FileChange::Lines { lines, .. } => lines.iter().collect::<Vec<_>>(),
+                    FileChange::Whole { .. } => Vec::new(),
+                })
+                .filter_map(|l| l.before.split([',', ';']).next())
+                .collect(),
             _ => BTreeSet::new(),
         };
         let men_before = men_of(state.get("forces.csv").and_then(Option::as_deref), &ids);
@@ -221,8 +232,18 @@ pub fn run(dir: &CampaignDir, json: bool) -> Result<()> {
                     }
                 }
             }
-            // A move changes hexes only: replay has proved its files.
-            EntryKind::ManualEdit | EntryKind::Move => {}
+            EntryKind::Move => {
+                let after = men_of(state.get("forces.csv").and_then(Option::as_deref), &ids);
+                if after != men_before {
+                    problems.push(Problem::in_file(
+                        &at,
+                        format!(
+                            "a move changed the men of its forces: {men_before:?} before, {after:?} after"
+                        ),
+                    ));
+                }
+            }
+            EntryKind::ManualEdit => {}
         }
     }
     // Unrecorded manual edits: the next writing command journals them.
