@@ -188,10 +188,10 @@ pub fn step_ground(
     b: HexId,
 ) -> Result<(Ground, Option<&str>), (&'static str, String)> {
     if !c.map.grid.contains(b) {
-        return Err(("1.1", format!("{b} is off the map")));
+        return Err(("", format!("{b} is off the map")));
     }
     if !c.map.grid.adjacent(a, b) {
-        return Err(("6.3", format!("{b} is not next to {a}")));
+        return Err(("", format!("{b} is not next to {a}")));
     }
     let river = c.map.river(a, b);
     match c.map.road(a, b) {
@@ -291,6 +291,10 @@ pub fn check_path(
     let mut rivers = Vec::new();
     for (i, &h) in hexes.iter().enumerate() {
         let a = path[path.len() - 1];
+        if h == a {
+            let why = format!("{h} is where the force already is: a path runs from the first hex after it");
+            return Err(refusal(o, field, Some(i + 1), "", why));
+        }
         let (g, river) = step_ground(c, a, h).map_err(|(rule, m)| refusal(o, field, Some(i + 1), rule, m))?;
         if rates.rate(g, 0).is_none() {
             let (rule, why) = match g {
@@ -493,7 +497,7 @@ pub fn plan_order(c: &Campaign, o: &Order, turn: Turn, used_before: u64) -> Resu
         }
         Route::To(to) => {
             if !c.map.grid.contains(*to) {
-                return Err(refusal(o, "to", None, "1.1", format!("{to} is off the map")));
+                return Err(refusal(o, "to", None, "", format!("{to} is off the map")));
             }
             if let Some(route) = find_route(c, rates, from, *to, TURN_UNITS - used_before.min(TURN_UNITS)) {
                 return check_path(c, o, rates, from, &route, used_before);

@@ -193,14 +193,15 @@ fn bad_orders_are_all_refused_at_once_and_nothing_moves() {
     let french = write_orders(
         &c,
         "french.csv",
-        "force,path\nFR-RES,29.22 28.22\nNOBODY,10.10\nFR-RES,29.22\nFR-LM,20.29 99.99\n",
+        "force,path\nFR-RES,29.22 28.22\nNOBODY,10.10\nFR-RES,29.22\nFR-LM,20.29 99.99\nFR-LAP,20.18 99.99\n",
     );
     let allies = write_orders(&c, "allies.csv", "force,to\nBR-LIS,10.29\nPO-ELV,\n");
     let err = refused(&c, &["move", &french, &allies, "--json"]);
-    assert!(err.contains("4 problems"), "{err}");
+    assert!(err.contains("5 problems"), "{err}");
+    assert!(err.contains("french.csv:6: path: FR-LAP, step 2: 99.99 is off the map"), "{err}");
     assert!(err.contains("french.csv:3: force: NOBODY: unknown force"), "{err}");
     assert!(err.contains("french.csv:4: force: FR-RES: ordered twice"), "{err}");
-    assert!(err.contains("french.csv:5: path"), "{err}");
+    assert!(err.contains("french.csv:5: path: FR-LM, step 1: 20.29 is where the force already is"), "{err}");
     assert!(err.contains("allies.csv:3: to"), "{err}");
     let missing = refused(&c, &["move", "no-such-orders.csv"]);
     assert!(missing.contains("no-such-orders.csv: no such orders file"), "{missing}");
