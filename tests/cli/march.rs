@@ -264,3 +264,21 @@ fn a_force_in_a_battle_waiting_for_its_result_does_not_march() {
     let err = refused(&c, &["move", &orders("medellin-pursuit.csv")]);
     assert!(err.contains("FR-I: in battle T20-18.28, exported and waiting for its result"), "{err}");
 }
+
+#[test]
+fn a_journal_begun_before_avoidance_csv_was_followed_records_no_manual_edit() {
+    let c = Camp::new("peninsula");
+    assert_code(&c.run(&["turn", "advance"]), 0);
+    // A journal written by an earlier sowbridge knows nothing of avoidance.csv.
+    let journal = c.read("journal.jsonl");
+    assert!(journal.contains("\"avoidance.csv\":\"\","), "{journal}");
+    c.write("journal.jsonl", &journal.replace("\"avoidance.csv\":\"\",", ""));
+    assert_code(&c.run(&["move", &orders("lisbon-elvas.csv")]), 0);
+    let kinds: Vec<String> = c
+        .read("journal.jsonl")
+        .lines()
+        .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap()["kind"].as_str().unwrap().to_string())
+        .collect();
+    assert_eq!(kinds, ["turn-advance", "move"]);
+    assert_code(&c.run(&["audit"]), 0);
+}
