@@ -9,14 +9,15 @@
 //! 4 road and 2 off-road hexes by infantry uses 4/12 + 2/8 of the turn. [`TURN_UNITS`] is a
 //! multiple of every rate, so the arithmetic is exact. See `step.rs` for the simultaneous march.
 
-use std::cmp::Reverse;
-use std::collections::{BTreeMap, BinaryHeap};
+use std::collections::BTreeMap;
 
 use super::movement::road_allowance;
 use crate::model::{ArmClass, Campaign, HexId, RoadClass, Terrain, Turn};
 
+mod route;
 mod step;
 
+pub use route::find_route;
 pub use step::{Halt, Marched, march};
 
 /// Units of one turn's allowance: a multiple of every rate a force can have (1 to 16), so
@@ -383,83 +384,6 @@ fn beyond(rates: &Rates, grounds: &[Ground], penalty: u32, rivers: &[String], us
         s.push_str("; halved in winter (6.2)");
     }
     s
-}
-
-/// Most rivers a route search tells apart (a route over more is costed as over this many
-/// while searching, then judged exactly).
-const SEARCH_RIVERS: u32 = 3;
-
-/// The cheapest legal route from `from` to `to` within `budget` units, as the hexes after
-/// `from`; `None` when none is.
-///
-/// A search over (hex, rivers crossed, secondary road used), each costed exactly by its own
-/// counts of road, low and high steps at the rates its penalties leave; ties go to the fewer
-/// hexes, then the lower hex id, so the route is always the same.
-pub fn find_route(c: &Campaign, rates: Rates, from: HexId, to: HexId, budget: u64) -> Option<Vec<HexId>> {
-    type Key = (HexId, u32, bool);
-    #[derive(Clone, Copy)]
-    struct Label {
-        cost: u64,
-        steps: u32,
-        counts: [u32; 4],
-        prev: Option<Key>,
-    }
-    let cost_of = |counts: &[u32; 4], rivers: u32, secondary: bool| -> Option<u64> {
-        let p = rates.penalty(rivers, secondary);
-        let mut total = 0;
-        for (i, g) in [Ground::Road, Ground::SecondaryRoad, Ground::Low, Ground::High].into_iter().enumerate()
-        {
-            if counts[i] > 0 {
-                total += u64::from(counts[i]) * rates.cost(g, p)?;
-            }
-        }
-        Some(total)
-    };
-    let mut best: BTreeMap<Key, Label> = BTreeMap::new();
-    let mut heap = BinaryHeap::new();
-    let start: Key = (from, 0, false);
-    best.insert(start, Label { cost: 0, steps: 0, counts: [0; 4], prev: None });
-    heap.push(Reverse((0u64, 0u32, from, 0u32, false)));
-    let mut found: Option<Key> = None;
-    while let Some(Reverse((cost, steps, h, r, s))) = heap.pop() {
-        let key = (h, r, s);
-        let Some(label) = best.get(&key).copied() else { continue };
-        if label.cost != cost || label.steps != steps {
-            continue;
-        }
-        if h == to {
-            found = Some(key);
-            break;
-        }
-        for n in c.map.grid.neighbours(h) {
-            let Ok((g, river)) = step_ground(c, h, n) else { continue };
-            if rates.rate(g, 0).is_none() {
-                continue;
-            }
-            let nr = (r + u32::from(river.is_some())).min(SEARCH_RIVERS);
-            let ns = s || g == Ground::SecondaryRoad;
-            let mut counts = label.counts;
-            counts[g as usize] += 1;
-            let Some(ncost) = cost_of(&counts, nr, ns) else { continue };
-            if ncost > budget {
-                continue;
-            }
-            let nkey = (n, nr, ns);
-            let better = best.get(&nkey).is_none_or(|b| (ncost, steps + 1) < (b.cost, b.steps));
-            if better {
-                best.insert(nkey, Label { cost: ncost, steps: steps + 1, counts, prev: Some(key) });
-                heap.push(Reverse((ncost, steps + 1, n, nr, ns)));
-            }
-        }
-    }
-    let mut key = found?;
-    let mut out = Vec::new();
-    while let Some(prev) = best.get(&key).and_then(|l| l.prev) {
-        out.push(key.0);
-        key = prev;
-    }
-    out.reverse();
-    Some(out)
 }
 
 /// Plans one order: its route (found for a destination, as written for a path) judged
