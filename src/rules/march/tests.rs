@@ -189,3 +189,45 @@ fn a_force_in_contact_may_step_away_but_halts_on_a_step_that_keeps_it_in_contact
     assert!(matches!(along.halt, Some(Halt::Contact { entered: true, .. })), "{:?}", along.halt);
     assert_eq!(along.moving_to, Some(h("11.07")), "it was marching on into 11.07");
 }
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(48))]
+
+    /// Whatever the forces and their marches, neither the order of the orders nor that of
+    /// `forces.csv` changes anything (8.1–8.3).
+    #[test]
+    fn the_march_is_the_same_in_any_order_of_the_orders_and_the_forces(
+        forces in proptest::collection::vec((0u16..6, 0u16..20, 0u16..6, proptest::bool::ANY, proptest::bool::ANY), 2..8)
+    ) {
+        let build = |reverse: bool| {
+            let mut b = Builder::default();
+            for col in 0..6 {
+                b = b.column_road(col + 4, 0, 29, "major");
+            }
+            let mut list: Vec<_> = forces.iter().enumerate().collect();
+            if reverse {
+                list.reverse();
+            }
+            let mut orders = Vec::new();
+            for (i, &(col, row, steps, french, cavalry)) in list {
+                let id = format!("f{i}");
+                let (col, nation) = (col + 4, if french { "Fr" } else { "Br" });
+                let arms: &[&str] = if cavalry { &["dragoon", "dragoon"] } else { &["line"] };
+                b = b.force(&id, "division", nation, &HexId::new(col, row).to_string(), arms);
+                let path: Vec<String> = (1..=steps).map(|k| HexId::new(col, row + k).to_string()).collect();
+                if steps > 0 {
+                    orders.push(order(&id, &path.iter().map(String::as_str).collect::<Vec<_>>()));
+                }
+            }
+            (b.build(), orders)
+        };
+        let run = |(c, orders): (Campaign, Vec<Order>)| {
+            let plans = plan_orders(&c, &orders, SUMMER, &BTreeMap::new()).unwrap();
+            let mut out: Vec<(String, HexId, Option<HexId>, Option<Halt>)> =
+                march(&c, &plans).into_iter().map(|m| (m.force.clone(), m.end(), m.moving_to, m.halt)).collect();
+            out.sort_by(|a, b| a.0.cmp(&b.0));
+            out
+        };
+        proptest::prop_assert_eq!(run(build(false)), run(build(true)));
+    }
+}
