@@ -71,17 +71,23 @@ pub enum Command {
         after_help = "Orders files: one order a line, `force,to` (a destination hex: the cheapest legal route) or\n`force,path` (the hexes to march through, space-separated), optional `retreat` yes (8.2).\n\nExamples:\n  sowbridge move orders/french.csv orders/allies.csv --dry-run\n  sowbridge move orders/french.csv orders/allies.csv\n  sowbridge move orders/retreat.csv --json"
     )]
     Move(MoveArgs),
-    /// Revert the newest applied battle, or the newest move (`undo move`).
+    /// Revert the newest applied battle, the newest move (`undo move`) or the newest turn
+    /// advance (`undo turn`).
     #[command(
-        after_help = "Examples:\n  sowbridge undo T20-18.28 --dry-run\n  sowbridge undo T20-18.28\n  sowbridge undo move"
+        after_help = "Examples:\n  sowbridge undo T20-18.28 --dry-run\n  sowbridge undo T20-18.28\n  sowbridge undo move\n  sowbridge undo turn"
     )]
     Undo {
-        /// The battle id, e.g. T20-18.28, or `move` for the newest move.
+        /// The battle id, e.g. T20-18.28, `move` for the newest move or `turn` for the newest
+        /// turn advance.
         battle: String,
         /// Show what would be reverted, change nothing.
         #[arg(long)]
         dry_run: bool,
     },
+    /// Every investment and siege (rules 7.1–7.2): place, garrison, investors, kind, the turn
+    /// it began, the garrison's original strength, the turn it holds until, and state.
+    #[command(after_help = "Examples:\n  sowbridge sieges\n  sowbridge sieges --json")]
+    Sieges(JsonFlag),
     /// Rebuild the state from the journal and prove every man is accounted for.
     #[command(after_help = "Examples:\n  sowbridge audit\n  sowbridge audit --json")]
     Audit(JsonFlag),

@@ -121,7 +121,6 @@ pub fn run(dir: &CampaignDir, json: bool) -> Result<()> {
         // What the checks need of the state before the entry, taken before it is replayed.
         let ids: BTreeSet<&str> = match e.kind {
             EntryKind::Apply => e.carryover.iter().map(|c| c.unit.as_str()).collect(),
-            EntryKind::TurnAdvance => e.returned.iter().map(|(u, _)| u.as_str()).collect(),
             // The rows a move changed: only their hexes may differ.
             EntryKind::Move => e
                 .changes
@@ -133,6 +132,7 @@ pub fn run(dir: &CampaignDir, json: bool) -> Result<()> {
                 })
                 .filter_map(|l| l.before.split([',', ';']).next())
                 .collect(),
+            EntryKind::TurnAdvance => e.returned.iter().chain(&e.lost).map(|(u, _)| u.as_str()).collect(),
             _ => BTreeSet::new(),
         };
         let men_before = men_of(state.get("forces.csv").and_then(Option::as_deref), &ids);
@@ -196,6 +196,29 @@ pub fn run(dir: &CampaignDir, json: bool) -> Result<()> {
                     ));
                 }
             }
+            EntryKind::Undo
+                if journal.entries[..i]
+                    .iter()
+                    .any(|x| Some(x.seq) == e.undoes && x.kind == EntryKind::TurnAdvance) =>
+            {
+                // An undo of a turn advance restores the state before it, with no manual edit
+                // in between.
+                if let Some(a) = journal.entries[..i].iter().position(|x| Some(x.seq) == e.undoes) {
+                    let edited = journal.entries[a..i].iter().any(|x| x.kind == EntryKind::ManualEdit);
+                    let before = if a == 0 { None } else { Some(&journal.entries[a - 1].state) };
+                    if let (Some(b), false) = (before, edited)
+                        && *b != e.state
+                    {
+                        problems.push(Problem::in_file(
+                            &at,
+                            format!(
+                                "the undo of the turn advance of entry {} did not restore the state before it",
+                                journal.entries[a].seq
+                            ),
+                        ));
+                    }
+                }
+            }
             EntryKind::Undo => {
                 // With no manual edit in between, an undo restores the state before its apply.
                 let apply_at = journal.entries[..i].iter().rposition(|x| {
@@ -215,16 +238,22 @@ pub fn run(dir: &CampaignDir, json: bool) -> Result<()> {
             EntryKind::TurnAdvance => {
                 let before = men_before;
                 let after = men_of(state.get("forces.csv").and_then(Option::as_deref), &ids);
-                let mut back: BTreeMap<&str, u32> = BTreeMap::new();
+                let mut net: BTreeMap<&str, i64> = BTreeMap::new();
                 for (u, m) in &e.returned {
-                    *back.entry(u).or_default() += m;
+                    *net.entry(u).or_default() += i64::from(*m);
                 }
-                for (u, m) in back {
-                    if after.get(u).copied() != before.get(u).map(|b| b + m) {
+                for (u, m) in &e.lost {
+                    *net.entry(u).or_default() -= i64::from(*m);
+                }
+                for (u, m) in net {
+                    // A unit taken prisoner with its force leaves forces.csv: it has no men.
+                    let after_men = after.get(u).copied().map(i64::from).unwrap_or(0);
+                    let expected = before.get(u).map(|b| i64::from(*b) + m);
+                    if expected != Some(after_men) {
                         problems.push(Problem::in_file(
                             &at,
                             format!(
-                                "{u}: {m} men returned but forces.csv went from {:?} to {:?}",
+                                "{u}: {m:+} men returned and lost but forces.csv went from {:?} to {:?}",
                                 before.get(u),
                                 after.get(u)
                             ),

@@ -13,11 +13,12 @@ use crate::store::{CampaignDir, atomic_write, free_for_new_folder};
 /// The example campaign's files, by path inside the campaign folder (the fixture's
 /// `.gitignore`, which keeps sowbridge's own files out of this repository, is no part of it:
 /// an umpire keeping a campaign in git wants the journal and battles kept).
-pub const EXAMPLE_CAMPAIGN: [(&str, &[u8]); 8] = [
+pub const EXAMPLE_CAMPAIGN: [(&str, &[u8]); 9] = [
     ("README.md", include_bytes!("../../fixtures/peninsula/README.md")),
     ("campaign.toml", include_bytes!("../../fixtures/peninsula/campaign.toml")),
     ("commanders.csv", include_bytes!("../../fixtures/peninsula/commanders.csv")),
     ("forces.csv", include_bytes!("../../fixtures/peninsula/forces.csv")),
+    ("juntas.csv", include_bytes!("../../fixtures/peninsula/juntas.csv")),
     ("settlements.csv", include_bytes!("../../fixtures/peninsula/settlements.csv")),
     ("map/hexes.csv", include_bytes!("../../fixtures/peninsula/map/hexes.csv")),
     ("map/rivers.csv", include_bytes!("../../fixtures/peninsula/map/rivers.csv")),

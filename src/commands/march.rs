@@ -143,6 +143,7 @@ pub fn run(dir: &CampaignDir, a: &crate::cli::MoveArgs) -> Result<()> {
             returned: Vec::new(),
             marched: r.forces.iter().map(|m| (m.force.clone(), m.used)).collect(),
             undoes: None,
+            lost: Vec::new(),
         };
         r.journal_seq = txn.finish(new_files, Some(entry), Commit::default())?;
     }

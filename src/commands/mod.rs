@@ -11,6 +11,7 @@ pub mod export;
 pub mod inspect;
 pub mod map;
 pub mod march;
+pub mod sieges;
 pub mod status;
 pub mod turn;
 pub mod undo;
@@ -42,6 +43,7 @@ pub fn run(cli: Cli) -> Result<()> {
         Command::Move(a) => march::run(&dir, &a),
         Command::Undo { battle, dry_run } => undo::run(&dir, &battle, dry_run),
         Command::Audit(j) => audit::run(&dir, j.json),
+        Command::Sieges(j) => sieges::run(&dir, j.json),
         Command::Battles(j) => battles::list(&dir, j.json),
         Command::Battle(BattleCommand::Show { id, html: Some(out), side, .. }) => {
             battles::page(&dir, &id, &out, side)

@@ -13,12 +13,17 @@ use std::time::Duration;
 use serde::Serialize;
 
 use crate::error::{Error, Result};
+use crate::formats::books;
 use crate::formats::campaign::write_forces;
 use crate::formats::ledger::write_returns;
+use crate::formats::ledger::write_score;
 use crate::formats::text::decode;
+use crate::formats::turn_report::{side_report, umpire_report};
 use crate::model::Season;
+use crate::model::Side;
 use crate::model::ledger::ReturnKind;
-use crate::rules::turn::{TurnChanges, TurnInfo, advance, apply_changes};
+use crate::rules::dice::SeededDice;
+use crate::rules::turn::{PhaseOutcome, TurnChanges, TurnContext, TurnInfo, run_turn};
 use crate::store::journal::{Entry, EntryKind, StateFiles};
 use crate::store::{CampaignDir, CampaignLock, Commit};
 
@@ -34,12 +39,36 @@ pub struct Advanced {
     pub returned_by_kind: BTreeMap<ReturnKind, u32>,
     /// All men returned.
     pub men_returned: u32,
+    /// The other phases: sieges, winter, occupation, Juntas, intelligence.
+    pub phases: Vec<PhaseOutcome>,
+    /// Men lost per unit over the turn.
+    pub lost: Vec<(String, u32)>,
+    /// Every die rolled.
+    pub dice: Vec<crate::rules::dice::Roll>,
+    /// The turn's reports (relative paths), written unless a dry run.
+    pub reports: Vec<String>,
     /// Battles exported but still waiting for a result.
     pub pending_battles: Vec<String>,
     /// Nothing was written.
     pub dry_run: bool,
     /// Journal sequence number of the entry (0 on a dry run).
     pub journal_seq: u64,
+}
+
+/// The folder of a turn's reports.
+pub fn reports_dir(turn: u32) -> String {
+    format!("turns/T{turn}")
+}
+
+/// The three reports of a turn (relative paths).
+pub fn report_paths(turn: u32) -> [String; 3] {
+    let d = reports_dir(turn);
+    [format!("{d}/report.md"), format!("{d}/french.md"), format!("{d}/allies.md")]
+}
+
+/// The dice stream of the turn advance out of `turn`.
+pub fn dice_stream(turn: u32) -> String {
+    format!("turn-T{turn}")
 }
 
 /// Runs `turn advance`.
@@ -63,9 +92,56 @@ pub fn run(dir: &CampaignDir, a: &crate::cli::TurnAdvanceArgs) -> anyhow::Result
     }
     crate::out!("{}", render(&r));
     if !a.dry_run {
-        crate::errln!("turn {} begins (journal entry {})", r.changes.to.turn, r.journal_seq);
+        crate::errln!(
+            "turn {} begins (journal entry {}); reports in {}/",
+            r.changes.to.turn,
+            r.journal_seq,
+            reports_dir(r.changes.to.turn)
+        );
     }
     Ok(())
+}
+
+/// The journal entry of the last turn advance that stands (not undone by `undo turn`), by
+/// index.
+pub fn last_standing_turn_advance(entries: &[Entry]) -> Option<usize> {
+    let undone: Vec<u64> = entries.iter().filter_map(|e| e.undoes).collect();
+    entries.iter().rposition(|e| e.kind == EntryKind::TurnAdvance && !undone.contains(&e.seq))
+}
+
+/// Top-level forces' hexes in a `forces.csv`.
+fn force_hexes(bytes: Option<&[u8]>) -> BTreeMap<String, crate::model::HexId> {
+    let Some(b) = bytes else { return BTreeMap::new() };
+    let mut p = crate::error::Problems::default();
+    let t = crate::formats::table::Table::parse("forces.csv", b, &mut p);
+    t.rows
+        .iter()
+        .filter(|r| t.text(r, "parent").is_empty())
+        .filter_map(|r| Some((t.text(r, "id").to_string(), t.text(r, "hex").parse().ok()?)))
+        .collect()
+}
+
+/// The forces that moved this turn: each force's hex now against its hex in the state the
+/// journal recorded at the last turn advance (or its baseline). The umpire's hand edits, a
+/// withdrawal and a `move` all change the `hex` column, so all of them count.
+pub fn moved_forces(
+    dir: &CampaignDir,
+    c: &crate::model::Campaign,
+) -> Result<BTreeMap<String, crate::model::HexId>> {
+    let journal = dir.read_journal()?;
+    if journal.entries.is_empty() {
+        return Ok(BTreeMap::new());
+    }
+    let upto = last_standing_turn_advance(&journal.entries).map_or(0, |i| i + 1);
+    let then = journal.replay(&dir.read_baseline()?, Some(upto))?;
+    let before = force_hexes(then.get("forces.csv").and_then(|b| b.as_deref()));
+    Ok(c.oob
+        .forces()
+        .filter_map(|f| {
+            let was = *before.get(f.id.as_str())?;
+            (f.hex? != was).then(|| (f.id.to_string(), was))
+        })
+        .collect())
 }
 
 /// Moves the campaign to the next turn (or, with `dry_run`, only reports what would change).
@@ -77,14 +153,23 @@ pub fn advance_turn(dir: &CampaignDir, dry_run: bool) -> Result<Advanced> {
         None => None,
     };
     let mut c = dir.load()?;
-    let changes = advance(&c);
+    let from = c.turn();
+    let ctx = TurnContext { from, to: from.next(), moved: moved_forces(dir, &c)? };
+    let stream = dice_stream(from.0);
+    let mut dice = SeededDice::new(c.config.seed, &stream);
+    let run = run_turn(&mut c, &ctx, &mut dice);
     let pending_battles: Vec<String> =
         dir.battles()?.into_iter().filter(|b| b.state.is_pending()).map(|b| b.id).collect();
+    let changes = run.returns.clone();
     let mut r = Advanced {
         returned_by_unit: changes.returned_by_unit(),
         returned_by_kind: changes.totals_by_kind(),
         men_returned: changes.men_returned(),
         changes,
+        phases: run.phases.clone(),
+        lost: run.lost.clone(),
+        dice: run.dice.clone(),
+        reports: report_paths(ctx.to.0).to_vec(),
         pending_battles,
         dry_run,
         journal_seq: 0,
@@ -96,17 +181,41 @@ pub fn advance_turn(dir: &CampaignDir, dry_run: bool) -> Result<Advanced> {
     let toml = current.get("campaign.toml").cloned().flatten().unwrap_or_default();
     let new_toml = set_turn(&toml, r.changes.to.turn)?;
     let Some(txn) = txn else { return Ok(r) };
-    apply_changes(&mut c, &r.changes);
     let ch = &r.changes;
     let mut new_files: StateFiles = BTreeMap::new();
     new_files.insert("campaign.toml".to_string(), Some(new_toml));
-    if !(ch.returns.is_empty() && ch.penalties_ended.is_empty() && ch.ammo_restored.is_empty()) {
-        new_files.insert("forces.csv".to_string(), Some(write_forces(&c.oob, c.dialect("forces.csv"))));
-    }
+    new_files.insert("forces.csv".to_string(), Some(write_forces(&c.oob, c.dialect("forces.csv"))));
     if !ch.returns.is_empty() {
         new_files
             .insert("returns.csv".to_string(), Some(write_returns(&c.returns, c.dialect("returns.csv"))));
     }
+    if current.get("score.csv").is_some_and(Option::is_some) || !c.score.is_empty() {
+        new_files.insert("score.csv".to_string(), Some(write_score(&c.score, c.dialect("score.csv"))));
+    }
+    let b = &c.books;
+    let mut book = |name: &str, rows: usize, bytes: Vec<u8>| {
+        if rows > 0 || current.get(name).is_some_and(Option::is_some) {
+            new_files.insert(name.to_string(), Some(bytes));
+        }
+    };
+    book(books::SIEGES, b.sieges.len(), books::write_sieges(&b.sieges, c.dialect(books::SIEGES)));
+    book(books::REVOLTS, b.revolts.len(), books::write_revolts(&b.revolts, c.dialect(books::REVOLTS)));
+    book(
+        books::OCCUPATION,
+        b.occupation.len(),
+        books::write_occupation(&b.occupation, c.dialect(books::OCCUPATION)),
+    );
+    book(books::YEARS, b.years.len(), books::write_years(&b.years, c.dialect(books::YEARS)));
+    book(
+        books::INTELLIGENCE,
+        b.intelligence.len(),
+        books::write_intelligence(&b.intelligence, c.dialect(books::INTELLIGENCE)),
+    );
+    let [umpire, french, allies] = report_paths(ch.to.turn);
+    let mut extra = Commit::default();
+    extra.write(umpire, umpire_report(&run, &render_returns(&r), c.config.seed, &stream).into_bytes());
+    extra.write(french, side_report(&run, &c, Side::French).into_bytes());
+    extra.write(allies, side_report(&run, &c, Side::Allies).into_bytes());
     let entry = Entry {
         seq: txn.next_seq(),
         kind: EntryKind::TurnAdvance,
@@ -115,14 +224,16 @@ pub fn advance_turn(dir: &CampaignDir, dry_run: bool) -> Result<Advanced> {
         summary: summary(&r),
         changes: Vec::new(),
         state: BTreeMap::new(),
-        dice: Vec::new(),
+        dice: run.dice.clone(),
         result_hash: None,
         carryover: Vec::new(),
         returned: r.returned_by_unit.iter().map(|(u, m)| (u.clone(), *m)).collect(),
         marched: Vec::new(),
         undoes: None,
+        lost: run.lost.clone(),
     };
-    r.journal_seq = txn.finish(new_files, Some(entry), Commit::default())?;
+    r.journal_seq = txn.finish(new_files, Some(entry), extra)?;
+    crate::commands::done_with(c);
     Ok(r)
 }
 
@@ -130,14 +241,15 @@ pub fn advance_turn(dir: &CampaignDir, dry_run: bool) -> Result<Advanced> {
 fn summary(r: &Advanced) -> String {
     let ch = &r.changes;
     format!(
-        "turn {} → {} ({}): {} men returned to {} units, {} penalty entries ended, ammunition made good for {} units",
+        "turn {} → {} ({}): {} men returned to {} units, {} penalty entries ended, ammunition made good for {} units, {} men lost",
         ch.from.turn,
         ch.to.turn,
         ch.to.date,
         r.men_returned,
         r.returned_by_unit.len(),
         ch.penalties_ended.len(),
-        ch.ammo_restored.len()
+        ch.ammo_restored.len(),
+        r.lost.iter().map(|(_, m)| u64::from(*m)).sum::<u64>()
     )
 }
 
@@ -223,8 +335,23 @@ fn turn_text(t: &TurnInfo) -> String {
     format!("turn {} ({}, {}, campaign year {})", t.turn, t.date, season_word(t.season), t.campaign_year)
 }
 
-/// The report for people.
+/// The report for people: the returns, then each phase's lines for the umpire.
 pub fn render(r: &Advanced) -> String {
+    let mut s = render_returns(r);
+    for p in &r.phases {
+        let _ = writeln!(s, "\n{}:", p.section.title);
+        for l in &p.section.umpire {
+            let _ = writeln!(s, "  {l}");
+        }
+    }
+    if !r.dry_run {
+        let _ = writeln!(s, "\nReports: {}", r.reports.join(", "));
+    }
+    s
+}
+
+/// The returns phase's part of the report.
+pub fn render_returns(r: &Advanced) -> String {
     let ch = &r.changes;
     let mut s = String::new();
     let _ = writeln!(s, "{} → {}", turn_text(&ch.from), turn_text(&ch.to));

@@ -1,5 +1,6 @@
 //! `undo BATTLE`: reverts the newest applied battle exactly, from its journal entry. Manual
 //! edits made since are kept; an edit that touched the same lines is a conflict, refused.
+//! `undo move` and `undo turn` revert the newest move or turn advance the same way.
 
 use std::collections::BTreeMap;
 use std::time::Duration;
@@ -16,6 +17,9 @@ use crate::store::{CampaignDir, CampaignLock, Commit};
 pub fn run(dir: &CampaignDir, id: &str, dry_run: bool) -> Result<()> {
     if id == "move" {
         return undo_move(dir, dry_run);
+    }
+    if id.eq_ignore_ascii_case("turn") {
+        return undo_turn(dir, dry_run);
     }
     let lock = CampaignLock::acquire(dir, Duration::from_secs(60))?;
     let mut txn = dir.begin(&lock)?;
@@ -42,8 +46,8 @@ pub fn run(dir: &CampaignDir, id: &str, dry_run: bool) -> Result<()> {
     for e in &entries[pos + 1..] {
         match e.kind {
             EntryKind::ManualEdit => {}
-            // A move undone again, and its undo, change nothing.
-            EntryKind::Move if undone_moves.contains(&e.seq) => {}
+            // A move or turn advance undone again, and its undo, change nothing.
+            EntryKind::Move | EntryKind::TurnAdvance if undone_moves.contains(&e.seq) => {}
             EntryKind::Undo if e.undoes.is_some() => {}
             EntryKind::Apply => open.push(e),
             EntryKind::Undo if open.last().is_some_and(|a| a.battle == e.battle) => {
@@ -97,6 +101,7 @@ pub fn run(dir: &CampaignDir, id: &str, dry_run: bool) -> Result<()> {
         returned: Vec::new(),
         marched: Vec::new(),
         undoes: None,
+        lost: Vec::new(),
     };
     let seq = txn.finish(state, Some(entry), extra)?;
     crate::errln!(
@@ -119,7 +124,7 @@ fn undo_move(dir: &CampaignDir, dry_run: bool) -> Result<()> {
         match e.kind {
             EntryKind::ManualEdit => {}
             EntryKind::Undo if e.undoes.is_some() => {}
-            EntryKind::Move if undone.contains(&e.seq) => {}
+            EntryKind::Move | EntryKind::TurnAdvance if undone.contains(&e.seq) => {}
             EntryKind::Move => {
                 target = Some(e);
                 break;
@@ -167,11 +172,85 @@ fn undo_move(dir: &CampaignDir, dry_run: bool) -> Result<()> {
         returned: Vec::new(),
         marched: Vec::new(),
         undoes: Some(mv.seq),
+        lost: Vec::new(),
     };
     let (seq_undone, forces) = (mv.seq, mv.marched.len());
     let seq = txn.finish(state, Some(entry), Commit::default())?;
     crate::errln!(
         "move of journal entry {seq_undone} undone ({forces} forces back where they stood; journal entry {seq})"
     );
+    Ok(())
+}
+
+/// `undo turn`: reverts the newest turn advance that stands, when nothing but manual edits
+/// (and moves or turn advances undone already) came after it, and removes its reports.
+fn undo_turn(dir: &CampaignDir, dry_run: bool) -> Result<()> {
+    let lock = CampaignLock::acquire(dir, Duration::from_secs(60))?;
+    let mut txn = dir.begin(&lock)?;
+    let mut state = txn.current()?.clone();
+    let entries = &txn.journal.entries;
+    let undone: Vec<u64> = entries.iter().filter_map(|e| e.undoes).collect();
+    let mut target = None;
+    for e in entries.iter().rev() {
+        match e.kind {
+            EntryKind::ManualEdit => {}
+            EntryKind::Undo if e.undoes.is_some() => {}
+            EntryKind::Move | EntryKind::TurnAdvance if undone.contains(&e.seq) => {}
+            EntryKind::TurnAdvance => {
+                target = Some(e);
+                break;
+            }
+            _ => {
+                return Err(Error::refused(format!(
+                    "no turn advance to undo: journal entry {} ({}) is newer than any turn advance; only the newest change can be undone",
+                    e.seq, e.summary
+                ))
+                .into());
+            }
+        }
+    }
+    let Some(adv) = target else {
+        return Err(
+            Error::refused("no turn advance to undo: journal.jsonl has no turn advance that stands").into()
+        );
+    };
+    for ch in adv.changes.iter().rev() {
+        let cur = state.get(ch.file()).cloned().flatten();
+        let before = apply_change(cur, ch, false).map_err(|e| {
+            Error::refused(format!(
+                "cannot undo the turn advance to turn {}: {e} (edited by hand since?)",
+                adv.turn
+            ))
+        })?;
+        state.insert(ch.file().to_string(), before);
+    }
+    if dry_run {
+        crate::outln!("undo turn would revert journal entry {} ({})", adv.seq, adv.summary);
+        for ch in &adv.changes {
+            crate::outln!("  {}", ch.file());
+        }
+        return Ok(());
+    }
+    let mut extra = Commit::default();
+    extra.removes.extend(super::turn::report_paths(adv.turn));
+    let entry = Entry {
+        seq: 0,
+        kind: EntryKind::Undo,
+        battle: None,
+        turn: adv.turn,
+        summary: format!("undo of the turn advance to turn {} (journal entry {})", adv.turn, adv.seq),
+        changes: Vec::new(),
+        state: BTreeMap::new(),
+        dice: Vec::new(),
+        result_hash: None,
+        carryover: Vec::new(),
+        returned: Vec::new(),
+        marched: Vec::new(),
+        undoes: Some(adv.seq),
+        lost: Vec::new(),
+    };
+    let turn = adv.turn;
+    let seq = txn.finish(state, Some(entry), extra)?;
+    crate::errln!("the turn advance to turn {turn} is undone (journal entry {seq}); its reports are removed");
     Ok(())
 }

@@ -48,8 +48,27 @@ pub mod names {
     /// Campaign score.
     pub const SCORE: &str = "score.csv";
     /// Every file of the campaign folder that sowbridge reads into a campaign.
-    pub const ALL: [&str; 11] =
-        [CAMPAIGN, RULES, HEXES, ROADS, RIVERS, BATTLE_MAPS, SETTLEMENTS, FORCES, COMMANDERS, RETURNS, SCORE];
+    pub const ALL: [&str; 18] = [
+        CAMPAIGN,
+        RULES,
+        HEXES,
+        ROADS,
+        RIVERS,
+        BATTLE_MAPS,
+        SETTLEMENTS,
+        FORCES,
+        COMMANDERS,
+        RETURNS,
+        SCORE,
+        // The turn's books (`formats::books`).
+        "sieges.csv",
+        "siege-trains.csv",
+        "revolts.csv",
+        "occupation.csv",
+        "campaign-years.csv",
+        "intelligence.csv",
+        "juntas.csv",
+    ];
 }
 
 /// Columns of `forces.csv`, in the order sowbridge writes them.
@@ -90,7 +109,7 @@ pub struct CampaignFiles {
 }
 
 impl CampaignFiles {
-    fn get(&self, name: &str) -> Option<&[u8]> {
+    pub(crate) fn get(&self, name: &str) -> Option<&[u8]> {
         self.files.get(name).map(Vec::as_slice)
     }
 }
@@ -974,9 +993,10 @@ pub fn parse_campaign(files: &CampaignFiles) -> Result<Campaign, Problems> {
         battle_maps,
         returns,
         score,
-        dialects,
+        mut dialects,
         listed,
     } = rest;
+    let books = super::books::parse_books(files, &grid, &mut p, &mut dialects);
     let map = CampaignMap { grid, hexes, roads, rivers, settlements };
     validate_tree(&oob, &lines, &map, &commanders, &listed, &mut p);
     if !p.is_empty() {
@@ -997,6 +1017,7 @@ pub fn parse_campaign(files: &CampaignFiles) -> Result<Campaign, Problems> {
         battle_maps,
         returns,
         score,
+        books,
         dialects,
     })
 }

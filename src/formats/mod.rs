@@ -1,5 +1,6 @@
 //! Text in and out: the campaign's CSV and TOML files, SoW profiles and vocabularies.
 
+pub mod books;
 pub mod campaign;
 pub mod excel;
 pub mod fields;
@@ -16,4 +17,5 @@ pub mod svg;
 pub mod table;
 pub mod text;
 mod toml_words;
+pub mod turn_report;
 pub mod vocabulary;

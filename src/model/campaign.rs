@@ -43,6 +43,9 @@ pub struct Campaign {
     pub returns: Vec<super::ledger::Return>,
     /// `score.csv`: the campaign score (rule 4.0).
     pub score: Vec<super::ledger::ScoreRow>,
+    /// The turn's books: sieges, siege trains, revolts, occupation, years, intelligence,
+    /// the Juntas' orders.
+    pub books: super::books::Books,
     /// How each CSV file read was saved (by file name), to write it back the same way.
     pub dialects: BTreeMap<&'static str, Dialect>,
 }

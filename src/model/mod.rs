@@ -1,6 +1,7 @@
 //! The pure campaign model: values only, no file system, clock or dice.
 
 pub mod battle;
+pub mod books;
 pub mod calendar;
 pub mod campaign;
 pub mod chain;

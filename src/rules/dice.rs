@@ -25,6 +25,17 @@ pub trait Dice {
     }
 }
 
+/// The average die of rules 6.2, 7.1.1 and 7.1.2: a d6 read as 2-3-3-4-4-5 (the rule
+/// changelog of 16 July 2013). The d6 is logged with `purpose`.
+pub fn average_die(d: &mut dyn Dice, purpose: &str) -> u32 {
+    match d.roll(6, &format!("{purpose} (average die)")) {
+        1 => 2,
+        2 | 3 => 3,
+        4 | 5 => 4,
+        _ => 5,
+    }
+}
+
 /// Production dice: a ChaCha8 stream seeded from the campaign seed and a stream name.
 #[derive(Debug)]
 pub struct SeededDice {
@@ -97,6 +108,14 @@ mod tests {
         assert_ne!(v, u, "streams of different battles differ");
         assert_eq!(d.log().len(), 8);
         assert_eq!(d.log()[0].purpose, "test");
+    }
+
+    #[test]
+    fn the_average_die_reads_2_3_3_4_4_5() {
+        let mut d = ScriptedDice::new(1..=6);
+        let v: Vec<u32> = (0..6).map(|_| average_die(&mut d, "7.1.1")).collect();
+        assert_eq!(v, [2, 3, 3, 4, 4, 5]);
+        assert_eq!(d.log()[0].purpose, "7.1.1 (average die)");
     }
 
     #[test]

@@ -2,21 +2,27 @@
 
 pub mod aftermath;
 pub mod alcantara;
+pub mod attrition;
 pub mod avoidance;
 pub mod battle;
 pub mod battle_plan;
 pub mod capitulation;
 pub mod carryover;
 pub mod dice;
+pub mod effects;
 pub mod finality;
 pub mod garrison;
 pub mod intel;
+pub mod intelligence;
+pub mod juntas;
 pub mod map_choice;
 pub mod march;
 pub mod movement;
+pub mod occupation;
 pub mod records;
 pub mod reserve;
 pub mod score;
+pub mod siege;
 pub mod turn;
 pub mod verdict;
 pub mod withdrawal;

@@ -9,7 +9,123 @@ use std::collections::BTreeMap;
 use serde::Serialize;
 
 use crate::model::ledger::{Return, ReturnKind};
-use crate::model::{Campaign, Season, StatusKind, Supply, Turn, Unit};
+use crate::model::{Campaign, HexId, Season, StatusKind, Supply, Turn, Unit};
+use crate::rules::dice::{Dice, Roll};
+use crate::rules::effects::{Effect, apply_effects, men_lost};
+
+/// What every phase of a turn advance is told beside the campaign: the turn that ends, the
+/// turn that begins, and the forces that moved during the turn that ends.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TurnContext {
+    /// The turn that ends.
+    pub from: Turn,
+    /// The turn that begins.
+    pub to: Turn,
+    /// Forces whose hex changed since the last turn advance (or the journal's baseline),
+    /// with the hex they stood on then.
+    pub moved: BTreeMap<String, HexId>,
+}
+
+/// One phase's part of the turn's reports: the umpire's lines (every die and change, with
+/// rule numbers) and each side's (only what that side may know).
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize)]
+pub struct Section {
+    /// Heading.
+    pub title: String,
+    /// The umpire's lines.
+    pub umpire: Vec<String>,
+    /// The French players' lines.
+    pub french: Vec<String>,
+    /// The Allied players' lines.
+    pub allies: Vec<String>,
+}
+
+impl Section {
+    /// An empty section under a heading.
+    pub fn new(title: &str) -> Section {
+        Section { title: title.to_string(), ..Section::default() }
+    }
+    /// A line for the umpire.
+    pub fn umpire(&mut self, line: impl Into<String>) {
+        self.umpire.push(line.into());
+    }
+    /// A line for one side's players.
+    pub fn side(&mut self, side: crate::model::Side, line: impl Into<String>) {
+        match side {
+            crate::model::Side::French => self.french.push(line.into()),
+            crate::model::Side::Allies => self.allies.push(line.into()),
+        }
+    }
+    /// A line for the umpire and the same line for one side.
+    pub fn both(&mut self, side: crate::model::Side, line: impl Into<String>) {
+        let l = line.into();
+        self.side(side, l.clone());
+        self.umpire(l);
+    }
+}
+
+/// What a phase decided: its report section and its changes.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct PhaseOutcome {
+    /// The phase's name.
+    pub phase: &'static str,
+    /// Its report section.
+    pub section: Section,
+    /// Its changes, carried out before the next phase runs.
+    pub effects: Vec<Effect>,
+}
+
+/// A phase of the turn: a pure function of the campaign as the earlier phases left it, the
+/// turn's context and the turn's dice.
+pub type PhaseFn = fn(&Campaign, &TurnContext, &mut dyn Dice) -> PhaseOutcome;
+
+/// The phases after the returns, in the rules' order (design.md "The whole turn"): sieges
+/// (7.1–7.2), winter attrition (6.2), taxes and the occupation (4.0–4.1), the Juntas (5.1),
+/// intelligence (9.0). A new phase is one more line here.
+pub const PHASES: [(&str, PhaseFn); 5] = [
+    ("sieges", crate::rules::siege::phase),
+    ("winter", crate::rules::attrition::phase),
+    ("occupation", crate::rules::occupation::phase),
+    ("juntas", crate::rules::juntas::phase),
+    ("intelligence", crate::rules::intelligence::phase),
+];
+
+/// The whole turn, decided and carried out on the campaign.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct TurnRun {
+    /// Returns, penalties, ammunition (the first phase).
+    pub returns: TurnChanges,
+    /// The other phases, in order.
+    pub phases: Vec<PhaseOutcome>,
+    /// Men lost per unit over the whole turn.
+    pub lost: Vec<(String, u32)>,
+    /// Every die rolled, in order.
+    pub dice: Vec<Roll>,
+}
+
+/// Runs the turn on `c`: the returns first, then each of [`PHASES`] on the campaign as the
+/// phase before left it.
+pub fn run_turn(c: &mut Campaign, ctx: &TurnContext, dice: &mut dyn Dice) -> TurnRun {
+    let returns = advance(c);
+    apply_changes(c, &returns);
+    let year = ctx.from.campaign_year();
+    let mut phases = Vec::new();
+    let mut lost: BTreeMap<String, u32> = BTreeMap::new();
+    for (name, run) in PHASES {
+        let mut out = run(c, ctx, dice);
+        out.phase = name;
+        // One effect at a time: a garrison taken loses the men its earlier losses left it.
+        for e in &out.effects {
+            let one = std::slice::from_ref(e);
+            for (u, m) in men_lost(c, one) {
+                *lost.entry(u).or_default() += m;
+            }
+            apply_effects(c, one, year);
+        }
+        phases.push(out);
+    }
+    TurnRun { returns, phases, lost: lost.into_iter().collect(), dice: dice.log().to_vec() }
+}
 
 /// A turn of the calendar as reports show it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]

@@ -14,8 +14,21 @@ use crate::rules::carryover::UnitCarryover;
 use crate::rules::dice::Roll;
 
 /// The state files the journal follows (relative paths).
-pub const STATE_FILES: [&str; 6] =
-    ["campaign.toml", "forces.csv", "commanders.csv", "returns.csv", "score.csv", "avoidance.csv"];
+pub const STATE_FILES: [&str; 12] = [
+    "campaign.toml",
+    "forces.csv",
+    "commanders.csv",
+    "returns.csv",
+    "score.csv",
+    "avoidance.csv",
+    // The turn's books (`formats::books`); `juntas.csv` is the umpire's table, not state.
+    "sieges.csv",
+    "siege-trains.csv",
+    "revolts.csv",
+    "occupation.csv",
+    "campaign-years.csv",
+    "intelligence.csv",
+];
 
 /// Folder of the baseline copies.
 pub const BASELINE_DIR: &str = "journal-baseline";
@@ -146,9 +159,13 @@ pub struct Entry {
     /// ones of the turn (move; a turn is `rules::march::TURN_UNITS`).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub marched: Vec<(String, u64)>,
-    /// The entry an undo reverted, for an undo of a move.
+    /// The entry an undo reverted, for an undo of a move or of a turn advance.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub undoes: Option<u64>,
+    /// Men each unit lost in a turn advance (sieges, winter, revolts; a garrison taken loses
+    /// every man and its rows), for the conservation audit.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub lost: Vec<(String, u32)>,
 }
 
 /// SHA-256 in hex.
@@ -404,6 +421,7 @@ mod tests {
             returned: vec![],
             marched: vec![],
             undoes: None,
+            lost: vec![],
         };
         let mut bytes = entry_line(&e).unwrap().into_bytes();
         bytes.push(b'\n');

@@ -97,6 +97,7 @@ impl CampaignDir {
                 returned: Vec::new(),
                 marched: Vec::new(),
                 undoes: None,
+                lost: Vec::new(),
             });
         }
         Ok(txn)

@@ -19,9 +19,15 @@ pub fn fixture(name: &str) -> PathBuf {
 /// What sowbridge writes into a campaign folder: left out when a fixture is copied, so
 /// that tests start from the campaign as shipped even after someone ran the README's
 /// command on it.
-pub const WRITTEN_STATE: [&str; 10] = [
+pub const WRITTEN_STATE: [&str; 16] = [
     "battles",
     "avoidance.csv",
+    "turns",
+    "sieges.csv",
+    "revolts.csv",
+    "occupation.csv",
+    "campaign-years.csv",
+    "intelligence.csv",
     "map/battle-maps.csv",
     "journal.jsonl",
     "journal-baseline",

@@ -25,5 +25,6 @@ mod rules_as_written;
 mod scale;
 mod stock_ids;
 mod turn;
+mod turn_phases;
 mod vocab;
 mod watch;

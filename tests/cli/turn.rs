@@ -157,10 +157,14 @@ fn stragglers_return_on_the_next_turn_and_the_wounded_wait() {
     let total: u32 = due.iter().map(|r| r.2).sum();
     assert!(stdout(&o).contains(&format!("Men returning: {total} to {} units", due.len())), "{}", stdout(&o));
 
-    // Exactly the stragglers due on turn 21 are back: men = before + returns, per unit.
+    // Exactly the stragglers due on turn 21 are back: men = before + returns − the turn's
+    // recorded losses (Toledo's siege, 7.2), per unit.
     let mut expected: BTreeMap<String, u32> = men_before.iter().map(|(k, r)| (k.clone(), r.men)).collect();
     for (_, unit, men, _) in &due {
         *expected.get_mut(unit).unwrap() += men;
+    }
+    for x in last_entry(&c)["lost"].as_array().into_iter().flatten() {
+        *expected.get_mut(x[0].as_str().unwrap()).unwrap() -= x[1].as_u64().unwrap() as u32;
     }
     let after = forces(&c);
     let men_after: BTreeMap<String, u32> = after.iter().map(|(k, r)| (k.clone(), r.men)).collect();
@@ -188,7 +192,12 @@ fn stragglers_return_on_the_next_turn_and_the_wounded_wait() {
     let o = advance(&c);
     assert!(stdout(&o).contains("No men return this turn."), "{}", stdout(&o));
     let again = forces(&c);
-    assert_eq!(again.iter().map(|(k, r)| (k.clone(), r.men)).collect::<BTreeMap<_, _>>(), men_after);
+    let mut expected = men_after.clone();
+    for x in last_entry(&c)["lost"].as_array().into_iter().flatten() {
+        *expected.get_mut(x[0].as_str().unwrap()).unwrap() -= x[1].as_u64().unwrap() as u32;
+    }
+    expected.retain(|k, _| again.contains_key(k));
+    assert_eq!(again.iter().map(|(k, r)| (k.clone(), r.men)).collect::<BTreeMap<_, _>>(), expected);
     assert_eq!(returns(&c), later);
     assert!(c.read("campaign.toml").contains("\nturn = 22\n"));
     assert!(last_entry(&c)["returned"].is_null(), "nothing returned, nothing recorded");
@@ -266,5 +275,19 @@ fn a_return_to_a_unit_no_longer_in_the_order_of_battle_is_kept_and_reported() {
     assert_eq!(returns(&c), [(21, "FR-I-GONE".to_string(), 12, "stragglers".to_string())], "kept, not lost");
     assert_eq!(forces(&c)["FR-I-RUF-1-9L1"].men, before["FR-I-RUF-1-9L1"].men + 30);
     assert_eq!(last_entry(&c)["returned"], serde_json::json!([["FR-I-RUF-1-9L1", 30]]));
+    assert_audited(&c);
+}
+
+#[test]
+fn a_turn_advance_undone_lets_the_battle_before_it_be_undone_too() {
+    let c = after_medellin(&["--river-retreat", "no"]);
+    let before = c.snapshot();
+    advance(&c);
+    assert_code(&c.run(&["undo", "T20-18.28"]), 1);
+    assert_code(&c.run(&["undo", "turn"]), 0);
+    for f in ["forces.csv", "returns.csv", "score.csv", "campaign.toml"] {
+        assert_eq!(c.snapshot().get(f), before.get(f), "{f}: restored by undo turn");
+    }
+    assert_code(&c.run(&["undo", "T20-18.28"]), 0);
     assert_audited(&c);
 }

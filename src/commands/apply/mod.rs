@@ -360,6 +360,7 @@ pub fn apply_result(dir: &CampaignDir, req: &ApplyRequest) -> Result<Applied> {
         returned: Vec::new(),
         marched: Vec::new(),
         undoes: None,
+        lost: Vec::new(),
     };
     applied.journal_seq = txn.finish(new_files, Some(entry), extra)?;
     Ok(applied)

@@ -3,7 +3,10 @@
 //! its own forces whole, and of the enemy only the forces in contact with one of its own
 //! (rule 8.1): where they stand and what they are called, never their strength (which only
 //! a battle's briefing estimates, 8.5) nor their orders. An enemy force out of contact is
-//! not in the view at all, so nothing drawn from it can show it.
+//! not in the view at all, so nothing drawn from it can show it — unless the side has learnt
+//! of it through the turn's intelligence (9.0, `intelligence.csv`): then it is in the view
+//! where it was last reported seen, with the approximate strength reported, from the turn
+//! after the turn advance that reported it.
 
 use std::collections::BTreeSet;
 
@@ -23,6 +26,8 @@ pub struct KnownForce {
     pub hex: HexId,
     /// Men and guns; `None` for an enemy force, whose strength the viewer does not know.
     pub strength: Option<Strength>,
+    /// For an enemy force, the latest report of it the viewer has had (9.0), if any.
+    pub reported: Option<Reported>,
     /// The hexes of its zone of control (8.1) that the viewer can know of: the whole zone of
     /// a force it commands (with a cavalry force's road hex, 8.3), the six hexes around an
     /// enemy force (its march orders are not known). Empty unless the view was asked for
@@ -54,6 +59,35 @@ impl KnownForce {
     pub fn side(&self) -> Side {
         self.nation.side()
     }
+}
+
+/// What the viewer was last told of an enemy force (9.0).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Reported {
+    /// Where it was seen.
+    pub hex: HexId,
+    /// The turn it was seen there.
+    pub turn: u32,
+    /// Approximate men.
+    pub men: u32,
+    /// Approximate guns.
+    pub guns: u32,
+}
+
+/// The latest report of each enemy force a side has had by the campaign's turn: the
+/// sightings of `intelligence.csv` known before it.
+pub fn reports(c: &Campaign, side: Side) -> std::collections::BTreeMap<&str, Reported> {
+    let mut latest: std::collections::BTreeMap<&str, &crate::model::books::Sighting> = Default::default();
+    for s in c.books.intelligence.iter().filter(|s| s.side == side && s.known < c.config.turn) {
+        let e = latest.entry(s.force.as_str()).or_insert(s);
+        if (s.moved, s.known) >= (e.moved, e.known) {
+            *e = s;
+        }
+    }
+    latest
+        .into_iter()
+        .map(|(f, s)| (f, Reported { hex: s.hex, turn: s.moved, men: s.men, guns: s.guns }))
+        .collect()
 }
 
 /// Two forces of the view in contact.
@@ -130,13 +164,21 @@ fn view(c: &Campaign, contacts: &[Contact], viewer: Option<Side>, with_zones: bo
         Some(Side::French) => pairs.iter().map(|p| p.allies.as_str()).collect(),
         Some(Side::Allies) => pairs.iter().map(|p| p.french.as_str()).collect(),
     };
+    let reported = viewer.map(|s| reports(c, s)).unwrap_or_default();
     let mut forces = Vec::new();
     for f in c.oob.forces() {
         let Some(hex) = f.hex else { continue };
         let own = viewer.is_none_or(|s| s == f.side());
-        if !own && !enemies_in_contact.contains(f.id.as_str()) {
+        let report = if own { None } else { reported.get(f.id.as_str()).cloned() };
+        let in_contact = enemies_in_contact.contains(f.id.as_str());
+        if !own && !in_contact && report.is_none() {
             continue;
         }
+        // An enemy out of contact stands where it was last reported seen.
+        let hex = match (&report, in_contact) {
+            (Some(r), false) => r.hex,
+            _ => hex,
+        };
         let zone: Vec<HexId> = match (with_zones, own) {
             (false, _) => Vec::new(),
             (true, true) => zone_of_control(c, f).into_keys().collect(),
@@ -148,6 +190,7 @@ fn view(c: &Campaign, contacts: &[Contact], viewer: Option<Side>, with_zones: bo
             nation: f.nation,
             hex,
             strength: own.then(|| c.oob.strength(&f.id)),
+            reported: report,
             zone,
             supply: None,
         });

@@ -1,0 +1,188 @@
+//! General intelligence of the enemy (rule 9.0). At the start every enemy field force's
+//! location and approximate strength is known; after that each enemy movement has a die
+//! rolled for it: within one map move of the side's own forces it is known this turn on 4–6,
+//! next turn on 1–3; beyond, next turn on 4–6, after two turns (a month) on 1–3. Each
+//! movement becomes a row of `intelligence.csv` with the turn the side learns of it; the turn
+//! advance that ends that turn reports it to the side, and the side's view
+//! (`rules::intel::known`) shows the force where it was seen from then on.
+//!
+//! One map move is the moving force's own road move (6.3); a strength is approximate to the
+//! nearest hundred men (the nearest ten below a hundred).
+
+use crate::model::books::Sighting;
+use crate::model::{Campaign, HexId, Side, Unit};
+use crate::rules::dice::Dice;
+use crate::rules::effects::Effect;
+use crate::rules::movement::road_allowance;
+use crate::rules::turn::{PhaseOutcome, Section, TurnContext};
+
+/// An approximate number: to the nearest hundred, or ten below a hundred.
+pub fn approximate(n: u32) -> u32 {
+    let step = if n < 100 { 10 } else { 100 };
+    (n + step / 2) / step * step
+}
+
+/// The turn the side learns of a movement of turn `moved` (9.0).
+pub fn known_on(moved: u32, near: bool, die: u32) -> u32 {
+    match (near, die >= 4) {
+        (true, true) => moved,
+        (true, false) | (false, true) => moved + 1,
+        (false, false) => moved + 2,
+    }
+}
+
+fn sighting(
+    c: &Campaign,
+    f: &Unit,
+    side: Side,
+    from: Option<HexId>,
+    moved: u32,
+    near: bool,
+    die: u32,
+) -> Option<Sighting> {
+    let hex = f.hex?;
+    let s = c.oob.strength(&f.id);
+    Some(Sighting {
+        known: if die == 0 { moved } else { known_on(moved, near, die) },
+        side,
+        force: f.id.to_string(),
+        name: f.name.to_string(),
+        from,
+        hex,
+        moved,
+        men: approximate(s.men()),
+        guns: s.guns,
+        near,
+        die,
+    })
+}
+
+/// True when a force of `side` stands within `reach` hexes of one of the hexes.
+fn near_any(c: &Campaign, side: Side, hexes: &[HexId], reach: u32) -> bool {
+    c.oob
+        .forces()
+        .filter(|f| f.side() == side)
+        .filter_map(|f| f.hex)
+        .any(|h| hexes.iter().any(|&x| c.map.grid.distance(h, x) <= reach))
+}
+
+/// The words a side reads for a sighting.
+pub fn describe(s: &Sighting) -> String {
+    let guns = if s.guns > 0 { format!(", {} guns", s.guns) } else { String::new() };
+    match s.from {
+        Some(from) => format!(
+            "{} ({}): seen at {} (from {from}), about {} men{guns} — moved on turn {}",
+            s.name, s.force, s.hex, s.men, s.moved
+        ),
+        None => format!("{} ({}): at {}, about {} men{guns}", s.name, s.force, s.hex, s.men),
+    }
+}
+
+/// The intelligence phase of the turn (9.0).
+pub fn phase(c: &Campaign, ctx: &TurnContext, dice: &mut dyn Dice) -> PhaseOutcome {
+    let mut sec = Section::new("Intelligence (9.0)");
+    let mut effects = Vec::new();
+    let from = ctx.from.0;
+    let mut new: Vec<Sighting> = Vec::new();
+    if !c.books.intelligence_begun {
+        sec.umpire("9.0 at the start: every enemy field force's location and approximate strength is known to each side.");
+        for f in c.oob.forces() {
+            if let Some(s) = sighting(c, f, f.side().enemy(), None, from, true, 0) {
+                new.push(s);
+            }
+        }
+    }
+    for f in c.oob.forces() {
+        let (Some(&was), Some(now)) = (ctx.moved.get(f.id.as_str()), f.hex) else { continue };
+        let learner = f.side().enemy();
+        let reach = road_allowance(c, &f.id, ctx.from).hexes();
+        let near = near_any(c, learner, &[was, now], reach);
+        let die = dice.roll(6, &format!("9.0 news of {} reaching the {}", f.id, learner));
+        let Some(s) = sighting(c, f, learner, Some(was), from, near, die) else { continue };
+        sec.umpire(format!(
+            "{} ({}) moved {was} → {now}, {} one map move ({reach} hexes) of the {}: 1d6 {die} → known {}",
+            f.name,
+            f.id,
+            if near { "within" } else { "beyond" },
+            learner,
+            match s.known - from {
+                0 => "this turn".to_string(),
+                1 => format!("next turn (turn {})", s.known),
+                _ => format!("after two turns (turn {})", s.known),
+            }
+        ));
+        new.push(s);
+    }
+    for side in [Side::French, Side::Allies] {
+        let mut due: Vec<&Sighting> =
+            c.books.intelligence.iter().chain(&new).filter(|s| s.side == side && s.known == from).collect();
+        due.sort();
+        if due.is_empty() {
+            sec.side(side, "No news of enemy movements this turn.");
+        }
+        for s in due {
+            sec.side(side, describe(s));
+            sec.umpire(format!("the {side} learn: {}", describe(s)));
+        }
+    }
+    effects.extend(new.into_iter().map(Effect::Sighting));
+    PhaseOutcome { phase: "intelligence", section: sec, effects }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::dice::ScriptedDice;
+    use crate::rules::effects::testing::{camp, ctx};
+
+    const FORCES: &str = "FR-I,,corps,Victor,,Fr,,,,,18.28\nFR-I-1,FR-I,battalion,a,,Fr,line,6140,,,\n\
+        FR-FAR,,division,Far,,Fr,,,,,60.05\nFR-FAR-1,FR-FAR,battalion,b,,Fr,line,555,,,\n\
+        SP-EXT,,army,Cuesta,Cuesta,Sp,,,,,18.31\nSP-EXT-1,SP-EXT,battalion,c,,Sp,line,600,,,\n";
+    const BEGUN: &str = "known,side,force,name,from,hex,moved,men,guns,near,die\n";
+
+    #[test]
+    fn news_of_a_movement_is_deferred_by_its_die() {
+        let c = camp(20, "", FORCES, &[("intelligence.csv", BEGUN)]);
+        // Victor moved near Cuesta: 1d6 2 → next turn. Far moved far away: 1d6 5 → next turn.
+        let out =
+            phase(&c, &ctx(20, &[("FR-I", "18.27"), ("FR-FAR", "60.04")]), &mut ScriptedDice::new([2, 5]));
+        let s: Vec<(&str, bool, u32)> = out
+            .effects
+            .iter()
+            .filter_map(|e| match e {
+                Effect::Sighting(s) => Some((s.force.as_str(), s.near, s.known)),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(s, [("FR-I", true, 21), ("FR-FAR", false, 21)]);
+        assert_eq!(out.section.allies, ["No news of enemy movements this turn."]);
+        // Reported at the advance out of 21, with the approximate strength.
+        let mut c2 = c.clone();
+        crate::rules::effects::apply_effects(&mut c2, &out.effects, 2);
+        let out = phase(&c2, &ctx(21, &[]), &mut ScriptedDice::new([]));
+        assert_eq!(out.section.allies.len(), 2);
+        assert!(
+            out.section
+                .allies
+                .iter()
+                .any(|l| l.starts_with("Victor (FR-I): seen at 18.28 (from 18.27), about 6100 men")),
+            "{:?}",
+            out.section.allies
+        );
+        // Near on 4–6: this turn; far on 1–3: after two turns.
+        assert_eq!((known_on(20, true, 4), known_on(20, false, 3)), (20, 22));
+    }
+
+    #[test]
+    fn the_side_view_shows_a_reported_enemy_where_it_was_seen() {
+        let rows = format!("{BEGUN}20,Allies,FR-FAR,Far,60.06,60.05,20,600,0,no,5\n");
+        let c = camp(21, "", FORCES, &[("intelligence.csv", &rows)]);
+        let k = crate::rules::zoc::contacts(&c);
+        let v = crate::rules::intel::known::side_view(&c, &k, Side::Allies, false);
+        let far = v.forces.iter().find(|f| f.id == "FR-FAR").expect("reported: in the view");
+        assert_eq!((far.hex.to_string(), far.reported.as_ref().map(|r| r.men)), ("60.05".into(), Some(600)));
+        assert_eq!(far.strength, None);
+        let fr = crate::rules::intel::known::side_view(&c, &k, Side::French, false);
+        assert!(!fr.forces.iter().any(|f| f.id == "SP-EXT"), "the French have no report of Cuesta");
+    }
+}

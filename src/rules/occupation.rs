@@ -1,0 +1,334 @@
+//! Money, taxes and the occupation (rules 4.0–4.1, with the garrisons of 2.1.1).
+//!
+//! Each settlement of Spain and Portugal the French control (villages, 2.1.3, have no taxable
+//! value) gives taxes by its French garrison: a town or fortress-town needs 1 unit, a city or
+//! fortress-city a brigade (3 units), a capital a division (6 units), a port 1 unit more, for
+//! adequate taxes; twice that for good ones (a unit is an infantry battalion or a dragoon
+//! squadron, 2.1.1). Every month (at the turn advance out of each late-month turn) each
+//! settlement giving good taxes rolls 1d6: on a 1 it revolts for a month (hostile, no taxes),
+//! losing 1d6 × 5 % of its garrison, and gives at most adequate taxes afterwards until a fresh
+//! unit joins the garrison. Each turn is failing, moderately or highly successful by 4.0's
+//! thirds and halves (a complete failure under 10 taxed settlements); at the end of each
+//! campaign year the score is counted and the French success test made (4.0), and 4.1's
+//! ±10 % to the next year's reinforcements recorded.
+
+use crate::model::books::{CampaignYear, OccupationOutcome, OccupationTurn, Revolt};
+use crate::model::{Campaign, Nation, Settlement, SettlementKind, Side, Unit};
+use crate::rules::dice::Dice;
+use crate::rules::effects::{Effect, garrison_units, losses_over, men_of, per_cent};
+use crate::rules::turn::{PhaseOutcome, Section, TurnContext};
+
+/// The settlements of the campaign north of the Pyrenees (France), where the French collect
+/// no taxes (4.0), by name, beside any whose province is "France".
+pub const IN_FRANCE: [&str; 15] = [
+    "Toulouse",
+    "Bayonne",
+    "Perpignan",
+    "Narbonne",
+    "Aire",
+    "Auch",
+    "Carcassone",
+    "Daix",
+    "Lessar",
+    "Lombez",
+    "Orthez",
+    "Pamiers",
+    "Rieux",
+    "Tarbes",
+    "Irun",
+];
+
+/// Fewer taxed settlements than this is a complete failure (4.0).
+pub const MINIMUM_TAXED: u32 = 10;
+
+/// The tax a settlement gives the French.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Tax {
+    /// None: under-garrisoned or in revolt.
+    None,
+    /// Adequate.
+    Adequate,
+    /// Good.
+    Good,
+}
+
+/// True for a settlement north of the Pyrenees.
+pub fn in_france(s: &Settlement) -> bool {
+    crate::rules::siege::fold(&s.province) == "france"
+        || IN_FRANCE.iter().any(|n| crate::rules::siege::fold(n) == crate::rules::siege::fold(&s.name))
+}
+
+/// Garrison units for adequate taxes (2.1.1).
+pub fn units_needed(s: &Settlement) -> u32 {
+    let base = match s.kind {
+        SettlementKind::Capital => 6,
+        SettlementKind::City | SettlementKind::FortressCity => 3,
+        _ => 1,
+    };
+    base + u32::from(s.port)
+}
+
+/// The settlements the French control in Spain and Portugal that count for 4.0.
+pub fn taxable(c: &Campaign) -> Vec<&Settlement> {
+    c.map
+        .settlements
+        .iter()
+        .filter(|s| s.control == crate::model::Control::Nation(Nation::Fr))
+        .filter(|s| s.kind != SettlementKind::Village && !in_france(s))
+        .collect()
+}
+
+fn garrison<'c>(c: &'c Campaign, s: &Settlement) -> Vec<&'c Unit> {
+    c.oob.forces().filter(|f| f.hex == Some(s.hex) && f.side() == Side::French).collect()
+}
+
+/// The revolt running at `turn` in a place, if any.
+pub fn revolt_at<'c>(c: &'c Campaign, place: &str, turn: u32) -> Option<&'c Revolt> {
+    c.books.revolts.iter().find(|r| r.place == place && r.began <= turn && turn < r.until)
+}
+
+/// The tax a settlement gives at `turn`, and its garrison units.
+pub fn tax_of(c: &Campaign, s: &Settlement, turn: u32) -> (Tax, u32) {
+    let units = garrison_units(c, &garrison(c, s));
+    if revolt_at(c, &s.name, turn).is_some() {
+        return (Tax::None, units);
+    }
+    let need = units_needed(s);
+    let mut tax = if units >= 2 * need {
+        Tax::Good
+    } else if units >= need {
+        Tax::Adequate
+    } else {
+        Tax::None
+    };
+    // After a revolt: adequate until a fresh unit is added.
+    if tax == Tax::Good
+        && let Some(r) =
+            c.books.revolts.iter().filter(|r| r.place == s.name && r.until <= turn).max_by_key(|r| r.began)
+        && units <= r.units
+    {
+        tax = Tax::Adequate;
+    }
+    (tax, units)
+}
+
+/// 4.0's verdict on a turn from the counts.
+pub fn outcome(controlled: u32, taxed: u32, good: u32) -> OccupationOutcome {
+    if taxed < MINIMUM_TAXED {
+        OccupationOutcome::CompleteFailure
+    } else if u64::from(good) * 2 >= u64::from(controlled) {
+        OccupationOutcome::High
+    } else if u64::from(taxed) * 3 >= u64::from(controlled) * 2 {
+        OccupationOutcome::Moderate
+    } else {
+        OccupationOutcome::Failing
+    }
+}
+
+/// A campaign year's result (4.0–4.1) from its occupation turns and the French battles.
+pub fn year_result(year: u32, turns: &[OccupationTurn], won: u32, lost: u32, drawn: u32) -> CampaignYear {
+    let occupation: i64 = turns.iter().filter(|t| t.year == year).map(|t| t.outcome.score()).sum();
+    let score = occupation + crate::rules::score::battle_score(won, lost);
+    let french = score > 0 && crate::rules::score::french_battles_succeed(won, lost, drawn);
+    let winner = if french { Side::French } else { Side::Allies };
+    let (fr, al) = if french { (10, -10) } else { (-10, 10) };
+    CampaignYear {
+        year,
+        occupation,
+        won,
+        lost,
+        drawn,
+        score,
+        winner,
+        french_reinforcements: fr,
+        allied_reinforcements: al,
+    }
+}
+
+/// The occupation's phase of the turn (4.0–4.1).
+pub fn phase(c: &Campaign, ctx: &TurnContext, dice: &mut dyn Dice) -> PhaseOutcome {
+    let mut sec = Section::new("Taxes and the occupation (4.0–4.1)");
+    let mut effects = Vec::new();
+    let from = ctx.from.0;
+    let places = taxable(c);
+    let (mut taxed, mut good) = (0u32, 0u32);
+    let mut goods = Vec::new();
+    for s in &places {
+        let (tax, units) = tax_of(c, s, from);
+        match tax {
+            Tax::Good => {
+                good += 1;
+                taxed += 1;
+                goods.push(*s);
+            }
+            Tax::Adequate => taxed += 1,
+            Tax::None => {}
+        }
+        let why =
+            if revolt_at(c, &s.name, from).is_some() { " (in revolt)".to_string() } else { String::new() };
+        sec.umpire(format!(
+            "{}: {units} garrison units, {} needed → {}{why}",
+            s.name,
+            units_needed(s),
+            match tax {
+                Tax::Good => "good",
+                Tax::Adequate => "adequate",
+                Tax::None => "no taxes",
+            }
+        ));
+    }
+    let controlled = places.len() as u32;
+    let out = outcome(controlled, taxed, good);
+    let row =
+        OccupationTurn { turn: from, year: ctx.from.campaign_year(), controlled, taxed, good, outcome: out };
+    sec.both(
+        Side::French,
+        format!(
+            "Turn {from}: {taxed} of {controlled} settlements taxed, {good} giving good taxes → the occupation is {} ({:+}) (4.0).",
+            match out {
+                OccupationOutcome::CompleteFailure => "a complete failure (under 10 settlements taxed)",
+                OccupationOutcome::Failing => "failing",
+                OccupationOutcome::Moderate => "moderately successful",
+                OccupationOutcome::High => "highly successful",
+            },
+            out.score()
+        ),
+    );
+    effects.push(Effect::Occupation(row.clone()));
+    // Monthly: the late turn of each month ends it.
+    if !ctx.from.early() {
+        for s in goods {
+            let d = dice.roll(6, &format!("4.0 revolt in {}", s.name));
+            if d != 1 {
+                sec.umpire(format!("{}: revolt roll 1d6 {d}: quiet", s.name));
+                continue;
+            }
+            let g: Vec<String> = garrison(c, s).iter().map(|f| f.id.to_string()).collect();
+            let pd = dice.roll(6, &format!("4.0 revolt losses in {}", s.name));
+            let men = men_of(c, &g, false);
+            let lost = per_cent(men, pd * 5);
+            let mut l = losses_over(c, &g, lost, &format!("4.0 revolt in {}", s.name), false);
+            let units_after = garrison_units(c, &garrison(c, s));
+            effects.append(&mut l);
+            effects.push(Effect::Revolt(Revolt {
+                place: s.name.clone(),
+                began: ctx.to.0,
+                until: ctx.to.0 + 2,
+                men_lost: lost,
+                units: units_after,
+            }));
+            sec.umpire(format!(
+                "{}: revolt roll 1d6 1: revolt for a month, hostile until turn {} (4.0); the garrison loses 1d6 {pd} × 5 % of {men} = {lost} men",
+                s.name,
+                ctx.to.0 + 2
+            ));
+            sec.side(Side::French, format!("{} revolts: hostile for a month; the garrison loses {lost} men; good taxes again only with a fresh unit (4.0).", s.name));
+        }
+    } else {
+        sec.umpire("No revolt rolls: they are monthly, at the end of each late-month turn (4.0).");
+    }
+    // The year's end.
+    if ctx.from.campaign_year() != ctx.to.campaign_year() {
+        let year = ctx.from.campaign_year();
+        let mut turns: Vec<OccupationTurn> =
+            c.books.occupation.iter().filter(|t| t.turn != from).cloned().collect();
+        turns.push(row);
+        let fr = c.score.iter().find(|r| r.year == year && r.side == Side::French);
+        let (w, l, d) = fr.map_or((0, 0, 0), |r| (r.battles_won, r.battles_lost, r.battles_drawn));
+        let y = year_result(year, &turns, w, l, d);
+        let line = format!(
+            "Campaign year {year} ends (4.0): occupation {:+}, battles won {w} lost {l} drawn {d} → score {:+}; {} — the {} win the year. 4.1: the French reinforcements for next year {:+} %, the Allies' {:+} %.",
+            y.occupation,
+            y.score,
+            if y.winner == Side::French {
+                "the French are successful"
+            } else {
+                "the French are not successful"
+            },
+            y.winner,
+            y.french_reinforcements,
+            y.allied_reinforcements
+        );
+        sec.umpire(line.clone());
+        sec.side(Side::French, line.clone());
+        sec.side(Side::Allies, line);
+        effects.push(Effect::Year(y));
+    }
+    PhaseOutcome { phase: "occupation", section: sec, effects }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::dice::ScriptedDice;
+    use crate::rules::effects::testing::{camp, ctx};
+
+    #[test]
+    fn a_good_settlement_revolts_on_a_1_and_loses_part_of_its_garrison() {
+        // Burgos, a fortress-city, held by 6 battalions: good taxes (twice a brigade).
+        let places = "Burgos,30.09,fortress-city,,,,Fr,,\n";
+        let mut forces = String::from("FR-BUR,,brigade,Burgos,,Fr,,,,,30.09\n");
+        for i in 0..6 {
+            forces.push_str(&format!("FR-BUR-{i},FR-BUR,battalion,{i},,Fr,line,500,,,\n"));
+        }
+        let c = camp(20, places, &forces, &[]);
+        assert_eq!(tax_of(&c, &c.map.settlements[0], 20), (Tax::Good, 6));
+        // Turn 20 is late March: the month ends. 1d6 1 → revolt; 1d6 4 → 20 % of 3,000.
+        let out = phase(&c, &ctx(20, &[]), &mut ScriptedDice::new([1, 4]));
+        let lost: u32 = out
+            .effects
+            .iter()
+            .filter_map(|e| match e {
+                Effect::Loss { men, .. } => Some(*men),
+                _ => None,
+            })
+            .sum();
+        assert_eq!(lost, 600);
+        let r = out
+            .effects
+            .iter()
+            .find_map(|e| match e {
+                Effect::Revolt(r) => Some(r.clone()),
+                _ => None,
+            })
+            .unwrap();
+        assert_eq!((r.began, r.until, r.units), (21, 23, 6));
+        let mut c2 = c.clone();
+        crate::rules::effects::apply_effects(&mut c2, &out.effects, 2);
+        assert_eq!(tax_of(&c2, &c2.map.settlements[0], 21).0, Tax::None, "hostile for a month");
+        assert_eq!(tax_of(&c2, &c2.map.settlements[0], 23).0, Tax::Adequate, "adequate until a fresh unit");
+        // Early-month turns roll no revolt.
+        let out = phase(&c, &ctx(21, &[]), &mut ScriptedDice::new([1, 4]));
+        assert!(!out.effects.iter().any(|e| matches!(e, Effect::Revolt(_))));
+    }
+
+    #[test]
+    fn the_occupation_by_thirds_and_halves_and_the_years_score() {
+        assert_eq!(outcome(30, 9, 9), OccupationOutcome::CompleteFailure);
+        assert_eq!(outcome(30, 20, 14), OccupationOutcome::Moderate);
+        assert_eq!(outcome(30, 19, 14), OccupationOutcome::Failing);
+        assert_eq!(outcome(30, 20, 15), OccupationOutcome::High);
+        // Year 1: 10 high turns, 5 moderate, 3 failing = +7; won 4, lost 2, drawn 1 → +9,
+        // and 4 > 2 + 1: the French succeed.
+        let turns: Vec<OccupationTurn> = (1..=18)
+            .map(|t| OccupationTurn {
+                turn: t,
+                year: 1,
+                controlled: 30,
+                taxed: 20,
+                good: 15,
+                outcome: match t {
+                    1..=10 => OccupationOutcome::High,
+                    11..=15 => OccupationOutcome::Moderate,
+                    _ => OccupationOutcome::Failing,
+                },
+            })
+            .collect();
+        let y = year_result(1, &turns, 4, 2, 1);
+        assert_eq!((y.occupation, y.score, y.winner), (7, 9, Side::French));
+        assert_eq!((y.french_reinforcements, y.allied_reinforcements), (10, -10));
+        let y = year_result(1, &turns, 4, 2, 2);
+        assert_eq!(y.winner, Side::Allies, "4 wins are not more than 2 lost and 2 drawn");
+    }
+}

@@ -1,0 +1,209 @@
+//! Tests of the siege phase, with rule 7.1.1's own Toledo.
+
+use super::*;
+use crate::rules::dice::ScriptedDice;
+use crate::rules::effects::apply_effects;
+use crate::rules::effects::testing::{camp, ctx};
+
+/// Toledo (2.4.2: a city "(Fr) but invested by (Sp)", its Alcázar a fortress-town, 2.5.3)
+/// held by 1,570 French, Girón's 3,770 Spaniards next door.
+const TOLEDO: &str = "Toledo,28.23,city,,yes,Castile-La Mancha,Fr,Sp,yes\nMadrid,29.21,capital,,,,Sp,,\n";
+const FORCES: &str = "FR-TOL,,brigade,Garnison de Tolede,Rey,Fr,,,,,28.23\n\
+    FR-TOL-1,FR-TOL,battalion,28e Ligne,,Fr,line,500,,,\n\
+    FR-TOL-2,FR-TOL,battalion,32e Ligne,,Fr,line,520,,,\n\
+    FR-TOL-3,FR-TOL,battalion,58e Ligne,,Fr,line,550,,,\n\
+    SP-MAN,,division,Giron,,Sp,,,,,28.24\n\
+    SP-MAN-1,SP-MAN,battalion,1,,Sp,line,1900,,,\n\
+    SP-MAN-2,SP-MAN,battalion,2,,Sp,line,1870,,,\n";
+
+fn men(c: &Campaign, id: &str) -> u32 {
+    c.oob.strength(id).men()
+}
+
+#[test]
+fn toledo_holds_out_its_average_die_less_one_then_capitulates() {
+    let mut c = camp(20, TOLEDO, FORCES, &[]);
+    // 1dA: d6 4 → 4, −1 for the Alcázar: 3 turns, until 23. 7.2: garrison 1d6 3 (6 %),
+    // besiegers 1d6 1 (2 %).
+    let mut d = ScriptedDice::new([4, 3, 1]);
+    let out = phase(&c, &ctx(20, &[]), &mut d);
+    let rec = out
+        .effects
+        .iter()
+        .find_map(|e| match e {
+            Effect::Siege(r) => Some(r.clone()),
+            _ => None,
+        })
+        .unwrap();
+    assert_eq!((rec.garrison_original, rec.investors_original, rec.holds_until), (1570, 3770, 23));
+    assert_eq!(rec.kind, SiegeKind::Investment);
+    apply_effects(&mut c, &out.effects, 2);
+    assert_eq!(men(&c, "FR-TOL"), 1570 - 94, "6 % of the original 1,570");
+    assert_eq!(men(&c, "SP-MAN"), 3770 - 75);
+    // Every turn, 1d6 × 2 % of the ORIGINAL strength: 2 % to 12 %.
+    for turn in 21..=23 {
+        let before = men(&c, "FR-TOL");
+        let mut d = ScriptedDice::new([1, 1]);
+        let out = phase(&c, &ctx(turn, &[]), &mut d);
+        let lost: u32 = out
+            .effects
+            .iter()
+            .filter_map(|e| match e {
+                Effect::Loss { unit, men, .. } if unit.starts_with("FR-TOL") => Some(*men),
+                _ => None,
+            })
+            .sum();
+        assert_eq!(lost, 31, "turn {turn}: 2 % of 1,570");
+        let taken = out
+            .effects
+            .iter()
+            .any(|e| matches!(e, Effect::Captured { force, by: Side::Allies, .. } if force == "FR-TOL"));
+        assert_eq!(taken, turn == 23, "turn {turn}: capitulates as turn 23 ends");
+        if taken {
+            let prisoners: u32 = out
+                .effects
+                .iter()
+                .filter_map(|e| match e {
+                    Effect::Captured { men, .. } => Some(*men),
+                    _ => None,
+                })
+                .sum();
+            assert_eq!(prisoners, before - 31);
+        }
+        apply_effects(&mut c, &out.effects, 2);
+    }
+    assert!(c.oob.get("FR-TOL").is_none(), "the garrison is taken");
+    assert_eq!(c.score.iter().find(|r| r.side == Side::Allies).unwrap().prisoners_taken, 1570 - 94 - 31 * 3);
+    assert_eq!(c.books.sieges[0].state, SiegeState::Taken);
+}
+
+#[test]
+fn a_sea_supplied_place_holds_two_turns_more_for_the_allies_only() {
+    let cadiz = crate::model::Settlement {
+        name: "Cádiz".into(),
+        hex: "16.42".parse().unwrap(),
+        kind: SettlementKind::FortressCity,
+        port: true,
+        depot: false,
+        province: String::new(),
+        control: crate::model::Control::Nation(Nation::Sp),
+        invested_by: Some(Nation::Fr),
+        citadel: false,
+    };
+    assert_eq!(holdout_modifier(&cadiz, Side::Allies), 2);
+    assert_eq!(holdout_modifier(&cadiz, Side::French), 0);
+    let burgos = crate::model::Settlement { name: "Burgos".into(), ..cadiz.clone() };
+    assert_eq!(holdout_modifier(&burgos, Side::French), 1, "a strong fortress-city");
+    let town =
+        crate::model::Settlement { name: "Astorga".into(), kind: SettlementKind::FortressTown, ..cadiz };
+    assert_eq!(holdout_modifier(&town, Side::Allies), -1);
+}
+
+#[test]
+fn a_storm_after_the_breach_takes_the_garrison_or_is_driven_back() {
+    // A siege train at Toledo since turn 20: breached and stormed at the advance out of 21.
+    let trains = [("siege-trains.csv", "nation,hex,arrived\nSp,28.24,20\n")];
+    let c = camp(20, TOLEDO, FORCES, &trains);
+    let mut d = ScriptedDice::new([6, 1, 1]);
+    let first = phase(&c, &ctx(20, &[]), &mut d);
+    let mut c1 = c.clone();
+    apply_effects(&mut c1, &first.effects, 2);
+    assert_eq!(c1.books.sieges[0].kind, SiegeKind::Siege);
+    assert_eq!(c1.books.sieges[0].train_since, Some(20));
+    // 7.2: 1, 1; storm: attacker 6+6 + 2 battalions = 14, defender 1+1 + 3 = 5; losses
+    // attacker 1dA 2 (d6 1) × 5 %, defender 1dA 5 (d6 6) × 5 %.
+    let mut d = ScriptedDice::new([1, 1, 6, 6, 1, 1, 1, 6]);
+    let out = phase(&c1, &ctx(21, &[]), &mut d);
+    let text = out.section.umpire.join("\n");
+    assert!(
+        text.contains("attacker 2d6 12 + 2 battalions and batteries = 14, defender 2d6 2 + 3 = 5"),
+        "{text}"
+    );
+    assert!(out.effects.iter().any(|e| matches!(e, Effect::Captured { force, .. } if force == "FR-TOL")));
+    let a_loss: u32 = out
+        .effects
+        .iter()
+        .filter_map(|e| match e {
+            Effect::Loss { unit, men, why } if unit.starts_with("SP-MAN") && why.contains("7.1.2") => {
+                Some(*men)
+            }
+            _ => None,
+        })
+        .sum();
+    assert_eq!(
+        a_loss,
+        (3770 - 75 - 75) * 10 / 100,
+        "1dA 2 × 5 % of the attacker's infantry after two turns of 7.2"
+    );
+    // Driven back: attacker 1+1+2 = 4 against 6+6+3 = 15.
+    let mut d = ScriptedDice::new([1, 1, 1, 1, 6, 6, 1, 1]);
+    let out = phase(&c1, &ctx(21, &[]), &mut d);
+    assert!(!out.effects.iter().any(|e| matches!(e, Effect::Captured { .. })));
+    let rec = out
+        .effects
+        .iter()
+        .rev()
+        .find_map(|e| match e {
+            Effect::Siege(r) => Some(r),
+            _ => None,
+        })
+        .unwrap();
+    assert_eq!((rec.repulsed, rec.state), (1, SiegeState::Active));
+}
+
+#[test]
+fn a_garrison_under_a_fifth_may_be_assaulted_and_always_loses() {
+    let forces = "FR-TOL,,brigade,G,Rey,Fr,,,,,28.23\nFR-TOL-1,FR-TOL,battalion,a,,Fr,line,600,,,\n\
+        SP-MAN,,division,Giron,,Sp,,,,,28.24\nSP-MAN-1,SP-MAN,battalion,1,,Sp,line,4000,,,\n";
+    let mut c = camp(20, TOLEDO, forces, &[]);
+    let out = phase(&c, &ctx(20, &[]), &mut ScriptedDice::new([4, 1, 1]));
+    apply_effects(&mut c, &out.effects, 2);
+    c.books.sieges[0].action = SiegeAction::Storm;
+    // 7.2 1, 1; then the defenders 1dA 3 (d6 2) × 10 %, the attackers 1dA 4 (d6 4) × 5 %.
+    let out = phase(&c, &ctx(21, &[]), &mut ScriptedDice::new([1, 1, 2, 4]));
+    assert!(out.effects.iter().any(|e| matches!(e, Effect::Captured { force, .. } if force == "FR-TOL")));
+    assert!(out.section.umpire.join("\n").contains("7.1.3"));
+}
+
+#[test]
+fn a_summons_accepted_marches_the_garrison_out_to_toulouse() {
+    let places = format!("{TOLEDO}Toulouse,53.03,city,,,France,Fr,,\n");
+    let mut c = camp(20, &places, FORCES, &[]);
+    let out = phase(&c, &ctx(20, &[]), &mut ScriptedDice::new([4, 1, 1]));
+    apply_effects(&mut c, &out.effects, 2);
+    c.books.sieges[0].action = SiegeAction::Honours;
+    let out = phase(&c, &ctx(21, &[]), &mut ScriptedDice::new([1, 1]));
+    assert!(out.effects.contains(&Effect::Moved { force: "FR-TOL".into(), hex: "53.03".parse().unwrap() }));
+    assert!(!out.effects.iter().any(|e| matches!(e, Effect::Captured { .. })), "no prisoners");
+    apply_effects(&mut c, &out.effects, 2);
+    assert_eq!(c.books.sieges[0].state, SiegeState::Honours);
+    assert!(out.section.umpire.iter().any(|l| l.contains("set its control in settlements.csv")));
+}
+
+#[test]
+fn under_its_minimum_a_garrison_capitulates_after_one_turn_against_four_times_its_strength() {
+    // 450 men in the Alcázar (minimum 500, 2.5.3) against 1,900.
+    let forces = "FR-TOL,,brigade,G,Rey,Fr,,,,,28.23\nFR-TOL-1,FR-TOL,battalion,a,,Fr,line,450,,,\n\
+        SP-MAN,,division,Giron,,Sp,,,,,28.24\nSP-MAN-1,SP-MAN,battalion,1,,Sp,line,1900,,,\n";
+    let mut c = camp(20, TOLEDO, forces, &[]);
+    let out = phase(&c, &ctx(20, &[]), &mut ScriptedDice::new([6, 1, 1]));
+    assert!(!out.effects.iter().any(|e| matches!(e, Effect::Captured { .. })), "not in its first turn");
+    apply_effects(&mut c, &out.effects, 2);
+    let out = phase(&c, &ctx(21, &[]), &mut ScriptedDice::new([1, 1]));
+    assert!(out.effects.iter().any(|e| matches!(e, Effect::Captured { force, .. } if force == "FR-TOL")));
+    assert!(out.section.umpire.join("\n").contains("7.1.4"));
+}
+
+#[test]
+fn besiegers_below_half_their_original_strength_lift_the_siege() {
+    let mut c = camp(20, TOLEDO, FORCES, &[]);
+    let out = phase(&c, &ctx(20, &[]), &mut ScriptedDice::new([6, 1, 1]));
+    apply_effects(&mut c, &out.effects, 2);
+    // The Spaniards lose men elsewhere: 1,800 of 3,770 left, then 7.2 takes 2 % more.
+    c.oob.get_mut("SP-MAN-1").unwrap().men = 900;
+    c.oob.get_mut("SP-MAN-2").unwrap().men = 1000;
+    let out = phase(&c, &ctx(21, &[]), &mut ScriptedDice::new([1, 1]));
+    apply_effects(&mut c, &out.effects, 2);
+    assert_eq!(c.books.sieges[0].state, SiegeState::Lifted);
+    assert!(c.oob.get("FR-TOL").is_some());
+}
