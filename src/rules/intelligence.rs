@@ -40,7 +40,12 @@ fn sighting(
     near: bool,
     die: u32,
 ) -> Option<Sighting> {
-    let hex = f.hex?;
+    let hex = match (from, die) {
+        // The opening positions: where the force stood before this turn's moves.
+        (Some(was), 0) => was,
+        _ => f.hex?,
+    };
+    let from = if die == 0 { None } else { from };
     let s = c.oob.strength(&f.id);
     Some(Sighting {
         known: if die == 0 { moved } else { known_on(moved, near, die) },
@@ -87,7 +92,8 @@ pub fn phase(c: &Campaign, ctx: &TurnContext, dice: &mut dyn Dice) -> PhaseOutco
     if !c.books.intelligence_begun {
         sec.umpire("9.0 at the start: every enemy field force's location and approximate strength is known to each side.");
         for f in c.oob.forces() {
-            if let Some(s) = sighting(c, f, f.side().enemy(), None, from, true, 0) {
+            let was = ctx.moved.get(f.id.as_str()).copied().or(f.hex);
+            if let Some(s) = sighting(c, f, f.side().enemy(), was, from, true, 0) {
                 new.push(s);
             }
         }
@@ -171,6 +177,34 @@ mod tests {
         );
         // Near on 4–6: this turn; far on 1–3: after two turns.
         assert_eq!((known_on(20, true, 4), known_on(20, false, 3)), (20, 22));
+    }
+
+    #[test]
+    fn the_opening_positions_are_where_the_forces_stood_before_the_turns_moves() {
+        // No intelligence.csv yet: every enemy force is known, at its position before it moved;
+        // the move itself waits for its die (1d6 1, near: next turn).
+        let c = camp(20, "", FORCES, &[]);
+        let out = phase(&c, &ctx(20, &[("FR-I", "18.27")]), &mut ScriptedDice::new([1]));
+        let victor: Vec<(Option<String>, String, u32)> = out
+            .effects
+            .iter()
+            .filter_map(|e| match e {
+                Effect::Sighting(s) if s.force == "FR-I" => {
+                    Some((s.from.map(|h| h.to_string()), s.hex.to_string(), s.known))
+                }
+                _ => None,
+            })
+            .collect();
+        assert_eq!(
+            victor,
+            [(None, "18.27".to_string(), 20), (Some("18.27".to_string()), "18.28".to_string(), 21)]
+        );
+        assert!(
+            out.section.allies.iter().any(|l| l.starts_with("Victor (FR-I): at 18.27")),
+            "{:?}",
+            out.section.allies
+        );
+        assert!(!out.section.allies.iter().any(|l| l.contains("18.28")), "the move is not known yet");
     }
 
     #[test]
