@@ -211,7 +211,7 @@ fn title_band(cv: &mut Canvas, heading: &MapHeading, viewer: Option<Side>, width
     let sub = match viewer {
         None => format!("Turn {}, {} · umpire's map: every force", heading.turn, heading.date),
         Some(s) => format!(
-            "Turn {}, {} · {} view: its own forces, and the enemy forces in contact with them (rule 8.1)",
+            "Turn {}, {} · {} view: its own forces, and the enemy in contact with them (8.1) or reported (9.0)",
             heading.turn,
             heading.date,
             side_word(s)
@@ -418,9 +418,18 @@ fn contacts(cv: &mut Canvas, view: &ForcesView, at: &BTreeMap<String, (f64, f64)
 
 /// What a force's label says of its strength: men and guns, or that the viewer does not know.
 pub fn strength_text(f: &KnownForce) -> String {
-    match f.strength {
-        Some(s) => format!("{} men, {} guns", thousands(s.men()), s.guns),
-        None => "strength not known".to_string(),
+    match (f.strength, &f.reported) {
+        (Some(s), _) => format!("{} men, {} guns", thousands(s.men()), s.guns),
+        (None, Some(r)) => {
+            format!(
+                "reported turn {} at {}: about {} men, {} guns (9.0)",
+                r.turn,
+                r.hex,
+                thousands(r.men),
+                r.guns
+            )
+        }
+        (None, None) => "strength not known".to_string(),
     }
 }
 
@@ -636,6 +645,22 @@ mod tests {
             !fr.contains("data-supply=\"sp-a\"") && !fr.contains("Mérida"),
             "the enemy's supply is not known"
         );
+    }
+
+    #[test]
+    fn an_enemy_reported_by_intelligence_is_labelled_with_the_report() {
+        use crate::rules::intel::known::Reported;
+        let c = Builder::default().force("sp-a", "division", "Sp", "10.11", &["line"]).build();
+        let mut v = side_view(&c, &contacts(&c), Side::French, false);
+        assert!(v.forces.is_empty(), "out of contact and never reported: not known");
+        let mut f = umpire_view(&c, &contacts(&c), false).forces.remove(0);
+        f.strength = None;
+        f.reported = Some(Reported { hex: "10.11".parse().unwrap(), turn: 20, men: 2900, guns: 6 });
+        assert_eq!(strength_text(&f), "reported turn 20 at 10.11: about 2,900 men, 6 guns (9.0)");
+        v.forces.push(f);
+        let h = MapHeading { title: "Test".into(), turn: 21, date: "early April 1809".into() };
+        let svg = String::from_utf8(campaign_map(&c.map, &v, &h, MapOptions::default())).unwrap();
+        assert!(svg.contains("reported turn 20 at 10.11: about 2,900 men, 6 guns (9.0)"));
     }
 
     #[test]
