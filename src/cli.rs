@@ -43,6 +43,11 @@ pub enum Command {
     /// Every hex where enemy forces are in contact (rules 8.1, 8.3).
     #[command(after_help = "Examples:\n  sowbridge contacts\n  sowbridge contacts --json")]
     Contacts(JsonFlag),
+    /// Every force's supply line (rules 3.1-3.5): state, source, path, capacity, turns out of
+    /// supply and, when cut, where and why; every settlement's computed control and
+    /// production (2.1, 2.3); every French force's line of communications (3.5).
+    #[command(after_help = "Examples:\n  sowbridge supply\n  sowbridge supply --json > supply.json")]
+    Supply(JsonFlag),
     /// Build a battle's SoW files.
     #[command(
         subcommand,

@@ -3,6 +3,7 @@
 use anyhow::Result;
 
 use crate::error::Error;
+use crate::rules::control::differences;
 use crate::rules::garrison::over_maximum;
 use crate::store::CampaignDir;
 
@@ -10,6 +11,32 @@ use crate::store::CampaignDir;
 pub fn run(dir: &CampaignDir, json: bool) -> Result<()> {
     match dir.load() {
         Ok(c) => {
+            // `supply.csv` (written by `turn advance`) must read too.
+            if let Err(e) = super::supply::load_records(dir) {
+                return match e {
+                    Error::Rejected(p) if json => {
+                        super::print_json(&serde_json::json!({ "ok": false, "problems": p.0 }))?;
+                        Err(Error::Rejected(p).into())
+                    }
+                    e => Err(e.into()),
+                };
+            }
+            // Where the typed control is not what the garrisons make it (2.1): the next
+            // `turn advance` writes the computed one; an `overrule` keeps a place as it is.
+            let differences: Vec<String> = differences(&c)
+                .iter()
+                .map(|k| {
+                    let why = if k.overruled {
+                        format!("the umpire's overrule makes it {}", k.control)
+                    } else {
+                        format!("the garrisons make it {} ({})", k.control, k.why)
+                    };
+                    format!(
+                        "settlements.csv: {} ({}) is typed {} but {why}; `turn advance` will write {}",
+                        k.name, k.hex, k.typed, k.control
+                    )
+                })
+                .collect();
             // Warnings: the campaign is valid, but a rule is strained.
             let warnings: Vec<String> = over_maximum(&c)
                 .iter()
@@ -33,10 +60,18 @@ pub fn run(dir: &CampaignDir, json: bool) -> Result<()> {
                 })
                 .collect();
             if json {
-                super::print_json(&serde_json::json!({ "ok": true, "problems": [], "warnings": warnings }))?;
+                super::print_json(&serde_json::json!({
+                    "ok": true,
+                    "problems": [],
+                    "warnings": warnings,
+                    "control_differences": differences,
+                }))?;
             } else {
                 for w in &warnings {
                     crate::errln!("warning: {w}");
+                }
+                for d in &differences {
+                    crate::errln!("note: {d}");
                 }
                 crate::outln!(
                     "{}: campaign '{}' is valid: {} forces, {} rows of order of battle, {} settlements",

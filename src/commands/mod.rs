@@ -13,6 +13,7 @@ pub mod map;
 pub mod march;
 pub mod sieges;
 pub mod status;
+pub mod supply;
 pub mod turn;
 pub mod undo;
 pub mod vocab;
@@ -36,6 +37,7 @@ pub fn run(cli: Cli) -> Result<()> {
         Command::Check(j) => check::run(&dir, j.json),
         Command::Status(j) => status::run(&dir, j.json),
         Command::Contacts(j) => contacts::run(&dir, j.json),
+        Command::Supply(j) => supply::run(&dir, j.json),
         Command::Export(ExportCommand::Hex(a)) => export::run(&dir, &a),
         Command::Map(a) => map::run(&dir, &a),
         Command::Vocab(a) => vocab::run(&dir, a),

@@ -47,6 +47,8 @@ pub struct Advanced {
     pub dice: Vec<crate::rules::dice::Roll>,
     /// The turn's reports (relative paths), written unless a dry run.
     pub reports: Vec<String>,
+    /// Supply and control as the phase before the returns computed them (2.1, 3.1–3.5).
+    pub supply: crate::rules::supply::SupplyPhase,
     /// Battles exported but still waiting for a result.
     pub pending_battles: Vec<String>,
     /// Nothing was written.
@@ -153,6 +155,10 @@ pub fn advance_turn(dir: &CampaignDir, dry_run: bool) -> Result<Advanced> {
         None => None,
     };
     let mut c = dir.load()?;
+    // Supply and control first (2.1, 3.1-3.5): the ammunition made good with the returns asks
+    // who is in supply, and the later phases who holds each place.
+    let supply = crate::rules::supply::phase(&c, &super::supply::load_records(dir)?);
+    crate::rules::supply::apply_phase(&mut c, &supply);
     let from = c.turn();
     let ctx = TurnContext { from, to: from.next(), moved: moved_forces(dir, &c)? };
     let stream = dice_stream(from.0);
@@ -170,6 +176,7 @@ pub fn advance_turn(dir: &CampaignDir, dry_run: bool) -> Result<Advanced> {
         lost: run.lost.clone(),
         dice: run.dice.clone(),
         reports: report_paths(ctx.to.0).to_vec(),
+        supply,
         pending_battles,
         dry_run,
         journal_seq: 0,
@@ -184,6 +191,7 @@ pub fn advance_turn(dir: &CampaignDir, dry_run: bool) -> Result<Advanced> {
     let ch = &r.changes;
     let mut new_files: StateFiles = BTreeMap::new();
     new_files.insert("campaign.toml".to_string(), Some(new_toml));
+    super::supply::phase_files(&c, &r.supply, &current, &mut new_files)?;
     new_files.insert("forces.csv".to_string(), Some(write_forces(&c.oob, c.dialect("forces.csv"))));
     if !ch.returns.is_empty() {
         new_files
@@ -422,6 +430,7 @@ pub fn render_returns(r: &Advanced) -> String {
             let _ = writeln!(s, "  {:<20} {}% → full", a.unit, a.was);
         }
     }
+    s.push_str(&super::supply::render_phase(&r.supply));
     if !r.pending_battles.is_empty() {
         let _ = writeln!(
             s,

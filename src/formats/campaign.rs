@@ -13,8 +13,8 @@ use crate::model::kinds::parse_status_list;
 use crate::model::oob::IdMap;
 use crate::model::{
     Arm, ArmClass, BattleMapChoice, Campaign, CampaignConfig, CampaignMap, Commander, Control, HexGrid,
-    HexId, HexInfo, Level, Nation, OrderOfBattle, Quality, Rare, RoadClass, RulesConfig, Settlement, Side,
-    Side2, Supply, Terrain, Unit,
+    HexId, HexInfo, Level, Nation, OrderOfBattle, Quality, Rare, Region, RoadClass, RulesConfig, Settlement,
+    Side, Side2, Supply, Terrain, Unit,
 };
 
 use super::table::{
@@ -279,7 +279,24 @@ fn parse_settlements(t: &Table, grid: &HexGrid, p: &mut Problems) -> Vec<Settlem
         };
         let invested_by = f.opt::<Nation>("invested_by");
         let citadel = f.flag("citadel");
-        if let (Some(hex), Some(kind), Some(control)) = (hex, kind, control) {
+        let overrule = match f.text("overrule") {
+            "" => None,
+            "-" => Some(Control::Unrest),
+            other => match other.parse::<Nation>() {
+                Ok(n) => Some(Control::Nation(n)),
+                Err(e) => {
+                    f.problem("overrule", e);
+                    None
+                }
+            },
+        };
+        // Without a region column, France's places are north of the Pyrenees (2.1.1).
+        let region = match f.text("region") {
+            "" if f.text("province").eq_ignore_ascii_case("France") => Some(Region::North),
+            "" => Some(Region::South),
+            _ => f.req::<Region>("region"),
+        };
+        if let (Some(hex), Some(kind), Some(control), Some(region)) = (hex, kind, control, region) {
             if out.iter().any(|s| s.name == name && s.hex == hex) {
                 f.problem("name", format!("{name} at {hex} is listed twice"));
                 continue;
@@ -294,6 +311,8 @@ fn parse_settlements(t: &Table, grid: &HexGrid, p: &mut Problems) -> Vec<Settlem
                 control,
                 invested_by,
                 citadel,
+                region,
+                overrule,
             });
         }
     }

@@ -13,6 +13,7 @@ pub mod orders;
 pub mod profile;
 pub mod results;
 pub mod sow;
+pub mod supply;
 pub mod svg;
 pub mod table;
 pub mod text;

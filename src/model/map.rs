@@ -174,6 +174,43 @@ pub struct Settlement {
     pub invested_by: Option<super::kinds::Nation>,
     /// A citadel inside an open city (Toledo's Alcázar, rule 2.5.3).
     pub citadel: bool,
+    /// Which side of the Pyrenees it lies on (2.1.1, 2.1.2).
+    pub region: Region,
+    /// The umpire's overrule of the computed control (rules::control), when set.
+    pub overrule: Option<Control>,
+}
+
+/// Which side of the Pyrenees a settlement lies on: the garrisons that make it friendly
+/// differ (2.1.1, 2.1.2).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Default, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Region {
+    /// Spain and Portugal.
+    #[default]
+    South,
+    /// France.
+    North,
+}
+
+impl Region {
+    /// The word in `settlements.csv`.
+    pub fn word(self) -> &'static str {
+        match self {
+            Region::South => "south",
+            Region::North => "north",
+        }
+    }
+}
+
+impl std::str::FromStr for Region {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        match s.trim().to_ascii_lowercase().as_str() {
+            "south" => Ok(Region::South),
+            "north" => Ok(Region::North),
+            other => Err(format!("unknown region '{other}' (expected south or north, of the Pyrenees)")),
+        }
+    }
 }
 
 /// Terrain, roads, rivers and settlements.

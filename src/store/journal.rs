@@ -14,7 +14,7 @@ use crate::rules::carryover::UnitCarryover;
 use crate::rules::dice::Roll;
 
 /// The state files the journal follows (relative paths).
-pub const STATE_FILES: [&str; 12] = [
+pub const STATE_FILES: [&str; 14] = [
     "campaign.toml",
     "forces.csv",
     "commanders.csv",
@@ -28,6 +28,8 @@ pub const STATE_FILES: [&str; 12] = [
     "occupation.csv",
     "campaign-years.csv",
     "intelligence.csv",
+    "settlements.csv",
+    "supply.csv",
 ];
 
 /// Folder of the baseline copies.

@@ -128,7 +128,8 @@ pub fn run(dir: &CampaignDir, a: &ExportHexArgs) -> Result<()> {
     if let Some(l) = &lock {
         dir.recover(l)?;
     }
-    let c = dir.load()?;
+    // Who holds each place as the rules compute it (2.1): the defender, 7.1.4, the map.
+    let c = crate::rules::control::with_computed_control(dir.load()?);
     let plan = plan(dir, &c, hex, a)?;
     if a.dry_run {
         print_plan(&plan, a.json)?;

@@ -89,6 +89,8 @@ fn a_sea_supplied_place_holds_two_turns_more_for_the_allies_only() {
         control: crate::model::Control::Nation(Nation::Sp),
         invested_by: Some(Nation::Fr),
         citadel: false,
+        region: crate::model::Region::South,
+        overrule: None,
     };
     assert_eq!(holdout_modifier(&cadiz, Side::Allies), 2);
     assert_eq!(holdout_modifier(&cadiz, Side::French), 0);

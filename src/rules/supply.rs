@@ -1,0 +1,769 @@
+//! Supply lines (rules 3.1–3.5): from each force back along roads, through friendly
+//! settlements, to a supply source of its side; the line's capacity (3.4), the turns a force
+//! has spent with its line cut (3.3), the depots (3.2.1), and the French line of
+//! communications back to Bayonne or Perpignan (3.5).
+//!
+//! One breadth-first search per side, from every source at once, serves every force of that
+//! side (and one more, from Bayonne and Perpignan, every French force's communications); a
+//! force whose line is cut is explained from one more search per side that ignores what cuts
+//! lines. The result ([`SupplyReport`]) is a plain value: the force's state, source, path as a
+//! list of hexes, and the break and its reason, for `supply`, `turn advance` and the map.
+
+use std::collections::{BTreeMap, BTreeSet, VecDeque};
+
+use serde::Serialize;
+
+use super::control::{Garrisons, Production, SettlementControl, compute_with};
+use crate::model::{Campaign, HexGrid, HexId, RoadClass, SettlementKind, Side, Supply};
+
+/// A line of adequate settlements supports this many men and guns (3.4).
+pub const ADEQUATE_CAPACITY: (u32, u32) = (25_000, 75);
+/// A line of which at least two thirds of the settlements are good supports this many (3.4).
+pub const GOOD_CAPACITY: (u32, u32) = (50_000, 150);
+/// Turns a force may stay at the head of a cut line before it must retreat to the break (3.3).
+pub const TURNS_AT_A_CUT_LINE: u32 = 4;
+/// Turns a French corps takes to establish a new depot (3.2.1: "6 weeks (3 turns)").
+pub const FRENCH_DEPOT_TURNS: u32 = 3;
+/// Turns an Allied army takes to re-establish its recaptured depot (3.2.1: "2 months (4 turns)").
+pub const ALLIED_DEPOT_TURNS: u32 = 4;
+/// The ends of the French line of communications (3.5).
+pub const FRANCE: [&str; 2] = ["Bayonne", "Perpignan"];
+
+/// State of a force's depot (3.2.1).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum DepotState {
+    /// In use: a source when friendly and garrisoned.
+    Established,
+    /// A French corps's new depot, in use from `ready`.
+    Establishing,
+    /// Held by the enemy: its supplies and recruits are lost until it is retaken.
+    Captured,
+    /// An Allied army's depot retaken, in use again from `ready`.
+    Reestablishing,
+    /// An Allied army named a new depot: it cannot (3.2.1); not a source.
+    NotAllowed,
+}
+
+impl DepotState {
+    /// The word in `supply.csv`.
+    pub fn word(self) -> &'static str {
+        match self {
+            DepotState::Established => "established",
+            DepotState::Establishing => "establishing",
+            DepotState::Captured => "captured",
+            DepotState::Reestablishing => "reestablishing",
+            DepotState::NotAllowed => "not-allowed",
+        }
+    }
+}
+
+impl std::str::FromStr for DepotState {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        [
+            DepotState::Established,
+            DepotState::Establishing,
+            DepotState::Captured,
+            DepotState::Reestablishing,
+            DepotState::NotAllowed,
+        ]
+        .into_iter()
+        .find(|d| d.word().eq_ignore_ascii_case(s.trim()))
+        .ok_or_else(|| {
+            format!("unknown depot state '{s}' (expected established, establishing, captured, reestablishing or not-allowed)")
+        })
+    }
+}
+
+/// What `supply.csv` remembers of a force from the last turn: its turns out of supply and
+/// its depot.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct SupplyRecord {
+    /// Top-level force id.
+    pub force: String,
+    /// Turns spent out of supply, in a row (3.3).
+    pub turns_out: u32,
+    /// The depot as last seen.
+    pub depot: Option<String>,
+    /// Its state.
+    pub depot_state: DepotState,
+    /// The turn from which an establishing depot is in use.
+    pub depot_ready: Option<u32>,
+}
+
+/// Capacity of a force's line and what the force asks of it (3.4).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Capacity {
+    /// `adequate` or `good`.
+    pub line: Production,
+    /// Settlements on the line (villages do not count, 2.1.3), and how many are good.
+    pub settlements: u32,
+    /// Of them, good.
+    pub good: u32,
+    /// Men of the force.
+    pub men: u32,
+    /// Guns of the force.
+    pub guns: u32,
+    /// Men the line supports.
+    pub max_men: u32,
+    /// Guns the line supports.
+    pub max_guns: u32,
+}
+
+impl Capacity {
+    /// True when the force is larger than its line supports.
+    pub fn exceeded(&self) -> bool {
+        self.men > self.max_men || self.guns > self.max_guns
+    }
+}
+
+/// One force's supply.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct ForceSupply {
+    /// Top-level force id.
+    pub force: String,
+    /// Its side.
+    pub side: Side,
+    /// Its hex.
+    pub hex: HexId,
+    /// In or out of supply.
+    pub state: Supply,
+    /// The source its line runs to.
+    pub source: Option<String>,
+    /// The line from the force to the source, hex by hex (the force's hex first).
+    pub path: Vec<HexId>,
+    /// Where a cut line is cut.
+    pub break_hex: Option<HexId>,
+    /// Why it is out of supply, or held back by capacity.
+    pub reason: Option<String>,
+    /// The line's capacity, when in supply.
+    pub capacity: Option<Capacity>,
+    /// Turns out of supply in a row, counting this one when out.
+    pub turns_out: u32,
+    /// What the rules now require of the force (3.3, 3.4, 3.5).
+    pub orders: Vec<String>,
+}
+
+/// A French force's line of communications (3.5).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Communication {
+    /// Top-level force id.
+    pub force: String,
+    /// `open` or `cut`.
+    pub state: &'static str,
+    /// Bayonne or Perpignan, when open.
+    pub to: Option<String>,
+    /// The line, hex by hex, when open.
+    pub path: Vec<HexId>,
+    /// Where it is cut, and why.
+    pub break_hex: Option<HexId>,
+    /// Why it is cut.
+    pub reason: Option<String>,
+}
+
+/// A force's depot this turn (3.2.1).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Depot {
+    /// The force (a French corps or an Allied army, or any force naming a depot).
+    pub force: String,
+    /// The settlement.
+    pub depot: String,
+    /// Its state.
+    pub state: DepotState,
+    /// The turn from which an establishing depot is in use.
+    pub ready: Option<u32>,
+    /// What changed this turn, if anything.
+    pub note: Option<String>,
+}
+
+/// Everything of supply and control on one turn.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct SupplyReport {
+    /// The turn it was computed for.
+    pub turn: u32,
+    /// Every top-level force with a hex, in `forces.csv` order.
+    pub forces: Vec<ForceSupply>,
+    /// Every settlement, in `settlements.csv` order.
+    pub settlements: Vec<SettlementControl>,
+    /// Every French force's line of communications.
+    pub communications: Vec<Communication>,
+    /// Every force's depot.
+    pub depots: Vec<Depot>,
+}
+
+impl SupplyReport {
+    /// The records `supply.csv` keeps for the next turn.
+    pub fn records(&self) -> Vec<SupplyRecord> {
+        let depots: BTreeMap<&str, &Depot> = self.depots.iter().map(|d| (d.force.as_str(), d)).collect();
+        self.forces
+            .iter()
+            .map(|f| {
+                let d = depots.get(f.force.as_str());
+                SupplyRecord {
+                    force: f.force.clone(),
+                    turns_out: f.turns_out,
+                    depot: d.map(|d| d.depot.clone()),
+                    depot_state: d.map_or(DepotState::Established, |d| d.state),
+                    depot_ready: d.and_then(|d| d.ready),
+                }
+            })
+            .collect()
+    }
+}
+
+/// The road net a side's lines run on, with what blocks them.
+struct Net<'a> {
+    grid: HexGrid,
+    c: &'a Campaign,
+    side: Side,
+    garrisons: &'a Garrisons,
+    /// Hexes a line of this side cannot pass, with the reason (2.3).
+    blocked: BTreeMap<HexId, String>,
+    /// Hexes with a town-sized settlement (towns and larger: not villages).
+    towns: BTreeSet<HexId>,
+}
+
+/// Where a search reached: per hex and the class of road it was reached by, the distance,
+/// the hex it came from and the source it started at.
+struct Tree {
+    rows: usize,
+    best: Vec<Option<(u32, usize, usize)>>,
+}
+
+fn slot(grid: HexGrid, h: HexId, secondary: bool) -> usize {
+    (usize::from(h.col) * usize::from(grid.rows) + usize::from(h.row)) * 2 + usize::from(secondary)
+}
+
+fn hex_of(grid: HexGrid, slot: usize) -> (HexId, bool) {
+    let cell = slot / 2;
+    let rows = usize::from(grid.rows);
+    (HexId::new((cell / rows) as u16, (cell % rows) as u16), slot % 2 == 1)
+}
+
+impl<'a> Net<'a> {
+    fn new(c: &'a Campaign, side: Side, control: &[SettlementControl], garrisons: &'a Garrisons) -> Self {
+        let mut blocked = BTreeMap::new();
+        let mut towns = BTreeSet::new();
+        for (s, k) in c.map.settlements.iter().zip(control) {
+            if s.kind != SettlementKind::Village {
+                towns.insert(s.hex);
+            }
+            if k.control.side() == Some(side) {
+                continue;
+            }
+            // 2.5.3: investing Toledo's Alcázar lets a supply line pass through the city.
+            if s.citadel && s.invested_by.is_some_and(|n| n.side() == side) {
+                continue;
+            }
+            blocked
+                .entry(s.hex)
+                .or_insert_with(|| format!("{} ({}) is hostile: {} (2.3)", s.name, s.hex, k.control_word()));
+        }
+        Net { grid: c.map.grid, c, side, garrisons, blocked, towns }
+    }
+
+    /// Why a line cannot use a secondary road at `h` (13 July 2014: "a unit (of any type) must
+    /// be stationed at each end of the road where it joins a Major Road ... and occupy any
+    /// town-sized settlement along the road with 1 infantry battalion or dragoon squadron").
+    fn secondary_refused(&self, h: HexId) -> Option<String> {
+        let g = self.garrisons.at(h, self.side);
+        let joins_major = self.c.map.road_neighbours(h).iter().any(|&(_, k)| k == RoadClass::Major);
+        if joins_major && g.forces == 0 {
+            return Some(format!(
+                "no unit of the {} at {h}, where the secondary road joins a major road",
+                self.side
+            ));
+        }
+        if self.towns.contains(&h) && g.units() == 0 {
+            return Some(format!(
+                "no battalion or dragoon squadron of the {} in the town at {h} on the secondary road",
+                self.side
+            ));
+        }
+        None
+    }
+
+    /// Breadth-first from every source at once. `strict` false ignores what cuts lines (to
+    /// explain a cut line). A hostile hex is reached but never passed.
+    fn search(&self, sources: &[HexId], strict: bool) -> Tree {
+        let n = usize::from(self.grid.columns) * usize::from(self.grid.rows) * 2;
+        let mut best: Vec<Option<(u32, usize, usize)>> = vec![None; n];
+        let mut queue = VecDeque::new();
+        for (i, &h) in sources.iter().enumerate() {
+            let s = slot(self.grid, h, false);
+            if best[s].is_none() {
+                best[s] = Some((0, usize::MAX, i));
+                queue.push_back(s);
+            }
+        }
+        while let Some(s) = queue.pop_front() {
+            let (h, via_secondary) = hex_of(self.grid, s);
+            let Some((d, _, src)) = best[s] else { continue };
+            if strict && d > 0 && self.blocked.contains_key(&h) {
+                continue;
+            }
+            for (nb, class) in self.c.map.road_neighbours(h) {
+                let secondary = class == RoadClass::Secondary;
+                if strict && (secondary || via_secondary) && self.secondary_refused(h).is_some() {
+                    continue;
+                }
+                let t = slot(self.grid, nb, secondary);
+                if best[t].is_none() {
+                    best[t] = Some((d + 1, s, src));
+                    queue.push_back(t);
+                }
+            }
+        }
+        Tree { rows: usize::from(self.grid.rows), best }
+    }
+}
+
+impl Tree {
+    /// The nearest way to `h`: the path from `h` back to its source, and the source index.
+    fn path_to(&self, grid: HexGrid, h: HexId) -> Option<(Vec<HexId>, usize)> {
+        debug_assert_eq!(self.rows, usize::from(grid.rows));
+        let a = self.best[slot(grid, h, false)];
+        let b = self.best[slot(grid, h, true)];
+        let start = match (a, b) {
+            (Some(x), Some(y)) if y.0 < x.0 => slot(grid, h, true),
+            (Some(_), _) => slot(grid, h, false),
+            (None, Some(_)) => slot(grid, h, true),
+            (None, None) => return None,
+        };
+        let mut path = Vec::new();
+        let mut s = start;
+        let mut src = 0;
+        while let Some((_, parent, source)) = self.best[s] {
+            path.push(hex_of(grid, s).0);
+            src = source;
+            if parent == usize::MAX {
+                break;
+            }
+            s = parent;
+        }
+        Some((path, src))
+    }
+}
+
+impl SettlementControl {
+    fn control_word(&self) -> String {
+        self.control.to_string()
+    }
+}
+
+/// A supply source of a side (3.2): its settlement's name and hex.
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct Source {
+    name: String,
+    hex: HexId,
+}
+
+/// The depots of the forces this turn (3.2.1), from what `supply.csv` remembers.
+fn depots(c: &Campaign, control: &[SettlementControl], records: &[SupplyRecord], turn: u32) -> Vec<Depot> {
+    let by_force: BTreeMap<&str, &SupplyRecord> = records.iter().map(|r| (r.force.as_str(), r)).collect();
+    let mut out = Vec::new();
+    for f in c.oob.forces() {
+        let Some(name) = f.depot() else { continue };
+        let side = f.side();
+        let held =
+            c.map.settlements.iter().zip(control).find(|(s, _)| s.name == name).map(|(_, k)| k.control);
+        let enemy_holds = held.and_then(|k| k.side()) == Some(side.enemy());
+        let prev = by_force.get(f.id.as_str()).copied();
+        let (mut state, mut ready, mut note) = match prev {
+            // The first turn sowbridge sees a depot, it is taken as established.
+            None => (DepotState::Established, None, None),
+            Some(r) if r.depot.as_deref() != Some(name) => match side {
+                Side::French => (
+                    DepotState::Establishing,
+                    Some(turn + FRENCH_DEPOT_TURNS),
+                    Some(format!("a new depot: in use from turn {} (3.2.1)", turn + FRENCH_DEPOT_TURNS)),
+                ),
+                Side::Allies => (
+                    DepotState::NotAllowed,
+                    None,
+                    Some(
+                        "an Allied army cannot establish a new depot, only retake its own (3.2.1)"
+                            .to_string(),
+                    ),
+                ),
+            },
+            Some(r) => (r.depot_state, r.depot_ready, None),
+        };
+        if state != DepotState::NotAllowed {
+            if enemy_holds && state != DepotState::Captured {
+                state = DepotState::Captured;
+                ready = None;
+                note = Some(
+                    "captured: its supplies and recruits are lost until it is retaken (3.2.1)".to_string(),
+                );
+            } else if !enemy_holds && state == DepotState::Captured {
+                let (s, t) = match side {
+                    Side::French => (DepotState::Establishing, FRENCH_DEPOT_TURNS),
+                    Side::Allies => (DepotState::Reestablishing, ALLIED_DEPOT_TURNS),
+                };
+                state = s;
+                ready = Some(turn + t);
+                note = Some(format!("retaken: in use again from turn {} (3.2.1)", turn + t));
+            } else if matches!(state, DepotState::Establishing | DepotState::Reestablishing)
+                && ready.is_some_and(|r| turn >= r)
+            {
+                state = DepotState::Established;
+                ready = None;
+                note = Some("established: in use from this turn (3.2.1)".to_string());
+            }
+        }
+        out.push(Depot { force: f.id.to_string(), depot: name.to_string(), state, ready, note });
+    }
+    out
+}
+
+/// The sources of a side (3.2): capitals, cities and fortress-cities friendly to it,
+/// garrisoned marked depots (and a force's depot in use), and for the Allies garrisoned marked
+/// ports; an invested fortress (or Toledo's invested Alcázar, 2.5.3) generates none (7.1.1).
+fn sources(
+    c: &Campaign,
+    side: Side,
+    control: &[SettlementControl],
+    g: &Garrisons,
+    depots: &[Depot],
+) -> Vec<Source> {
+    let in_use: BTreeSet<&str> = depots
+        .iter()
+        .filter(|d| d.state == DepotState::Established)
+        .filter(|d| c.oob.get(&d.force).is_some_and(|f| f.side() == side))
+        .map(|d| d.depot.as_str())
+        .collect();
+    let not_in_use: BTreeSet<&str> = depots
+        .iter()
+        .filter(|d| d.state != DepotState::Established)
+        .filter(|d| c.oob.get(&d.force).is_some_and(|f| f.side() == side))
+        .map(|d| d.depot.as_str())
+        .filter(|d| !in_use.contains(d))
+        .collect();
+    let mut out = Vec::new();
+    for (s, k) in c.map.settlements.iter().zip(control) {
+        if k.control.side() != Some(side) || s.invested_by.is_some() {
+            continue;
+        }
+        let garrisoned = g.at(s.hex, side).units() > 0;
+        let big =
+            matches!(s.kind, SettlementKind::Capital | SettlementKind::City | SettlementKind::FortressCity);
+        let depot = (s.depot || in_use.contains(s.name.as_str())) && !not_in_use.contains(s.name.as_str());
+        let port = side == Side::Allies && s.port;
+        if big || (garrisoned && (depot || port)) {
+            out.push(Source { name: s.name.clone(), hex: s.hex });
+        }
+    }
+    out
+}
+
+/// Settlements on a path (the force's own hex excluded; villages do not count, 2.1.3) and
+/// the capacity they give (3.4).
+fn capacity(c: &Campaign, control: &[SettlementControl], path: &[HexId], men: u32, guns: u32) -> Capacity {
+    let on: BTreeSet<HexId> = path.iter().skip(1).copied().collect();
+    let (mut n, mut good) = (0u32, 0u32);
+    for (s, k) in c.map.settlements.iter().zip(control) {
+        if s.kind == SettlementKind::Village || !on.contains(&s.hex) {
+            continue;
+        }
+        n += 1;
+        good += u32::from(k.production == Production::Good);
+    }
+    let good_line = n > 0 && 3 * good >= 2 * n;
+    let (max_men, max_guns) = if good_line { GOOD_CAPACITY } else { ADEQUATE_CAPACITY };
+    Capacity {
+        line: if good_line { Production::Good } else { Production::Adequate },
+        settlements: n,
+        good,
+        men,
+        guns,
+        max_men,
+        max_guns,
+    }
+}
+
+/// The first point on an unblocked path (from the force) where the side's line is cut, and why.
+fn first_break(net: &Net<'_>, path: &[HexId]) -> Option<(HexId, String)> {
+    for (i, &h) in path.iter().enumerate() {
+        if i > 0
+            && let Some(why) = net.blocked.get(&h)
+        {
+            return Some((h, why.clone()));
+        }
+        // The road used on either side of h.
+        let class = |a: HexId, b: HexId| net.c.map.road(a, b);
+        let before = (i > 0).then(|| class(path[i - 1], h)).flatten();
+        let after = path.get(i + 1).and_then(|&n| class(h, n));
+        let secondary = before == Some(RoadClass::Secondary) || after == Some(RoadClass::Secondary);
+        if i > 0
+            && secondary
+            && let Some(why) = net.secondary_refused(h)
+        {
+            return Some((h, why));
+        }
+    }
+    None
+}
+
+/// Supply and control for the campaign as it stands, on its current turn.
+pub fn compute(c: &Campaign, records: &[SupplyRecord]) -> SupplyReport {
+    compute_for_turn(c, records, c.config.turn)
+}
+
+/// Supply and control for the campaign as it stands, with depot timings counted at `turn`.
+pub fn compute_for_turn(c: &Campaign, records: &[SupplyRecord], turn: u32) -> SupplyReport {
+    let g = Garrisons::of(c);
+    let control = compute_with(c, &g);
+    let depots = depots(c, &control, records, turn);
+    let prev_out: BTreeMap<&str, u32> = records.iter().map(|r| (r.force.as_str(), r.turns_out)).collect();
+    let grid = c.map.grid;
+    let mut forces = Vec::new();
+    let mut communications = Vec::new();
+    for side in [Side::French, Side::Allies] {
+        let net = Net::new(c, side, &control, &g);
+        let srcs = sources(c, side, &control, &g, &depots);
+        let hexes: Vec<HexId> = srcs.iter().map(|s| s.hex).collect();
+        let strict = net.search(&hexes, true);
+        let mut loose: Option<Tree> = None;
+        let france: Vec<HexId> = c
+            .map
+            .settlements
+            .iter()
+            .zip(&control)
+            .filter(|(s, k)| FRANCE.contains(&s.name.as_str()) && k.control.side() == Some(Side::French))
+            .map(|(s, _)| s.hex)
+            .collect();
+        let loc = (side == Side::French).then(|| net.search(&france, true));
+        let mut loc_loose: Option<Tree> = None;
+        for f in c.oob.forces().filter(|f| f.side() == side) {
+            let Some(hex) = f.hex else { continue };
+            let st = c.oob.strength(&f.id);
+            let mut fs = ForceSupply {
+                force: f.id.to_string(),
+                side,
+                hex,
+                state: Supply::Out,
+                source: None,
+                path: Vec::new(),
+                break_hex: None,
+                reason: None,
+                capacity: None,
+                turns_out: 0,
+                orders: Vec::new(),
+            };
+            match strict.path_to(grid, hex) {
+                Some((path, i)) => {
+                    fs.state = Supply::In;
+                    fs.source = Some(srcs[i].name.clone());
+                    let cap = capacity(c, &control, &path, st.men(), st.guns);
+                    if cap.exceeded() {
+                        let excess_men = cap.men.saturating_sub(cap.max_men);
+                        let excess_guns = cap.guns.saturating_sub(cap.max_guns);
+                        fs.reason = Some(format!(
+                            "over the capacity of its {} line ({} men and {} guns): {excess_men} men and {excess_guns} guns beyond it are out of supply (3.4)",
+                            cap.line.word(),
+                            cap.max_men,
+                            cap.max_guns
+                        ));
+                        fs.orders.push("must halt or withdraw, no offensive (3.4)".to_string());
+                    }
+                    fs.capacity = Some(cap);
+                    fs.path = path;
+                }
+                None => {
+                    fs.turns_out = prev_out.get(f.id.as_str()).copied().unwrap_or(0) + 1;
+                    if c.map.road_neighbours(hex).is_empty() {
+                        fs.reason = Some(format!("no road at {hex}: a supply line runs along roads (3.1)"));
+                    } else if srcs.is_empty() {
+                        fs.reason = Some(format!("the {side} have no supply source (3.2)"));
+                    } else {
+                        let tree = loose.get_or_insert_with(|| net.search(&hexes, false));
+                        match tree.path_to(grid, hex) {
+                            Some((path, i)) => {
+                                let (at, why) = first_break(&net, &path)
+                                    .unwrap_or((hex, "the line is cut (3.3)".to_string()));
+                                fs.break_hex = Some(at);
+                                fs.reason =
+                                    Some(format!("cut at {at} on the road to {}: {why}", srcs[i].name));
+                                fs.path = path;
+                            }
+                            None => {
+                                fs.reason =
+                                    Some(format!("no road from {hex} reaches a {side} supply source (3.2)"))
+                            }
+                        }
+                    }
+                    if fs.turns_out > TURNS_AT_A_CUT_LINE {
+                        let to = fs.break_hex.map_or_else(|| "the break".to_string(), |h| h.to_string());
+                        fs.orders.push(format!(
+                            "out of supply for more than {TURNS_AT_A_CUT_LINE} turns: must retreat to the break at {to} (3.3)"
+                        ));
+                    } else {
+                        fs.orders.push(
+                            "may hold or withdraw; cannot advance towards a known enemy (3.3)".to_string(),
+                        );
+                    }
+                }
+            }
+            if let Some(loc) = &loc {
+                let comm = match loc.path_to(grid, hex) {
+                    Some((path, i)) => Communication {
+                        force: f.id.to_string(),
+                        state: "open",
+                        to: Some(
+                            c.map
+                                .settlements
+                                .iter()
+                                .find(|s| s.hex == france[i])
+                                .map_or_else(|| france[i].to_string(), |s| s.name.clone()),
+                        ),
+                        path,
+                        break_hex: None,
+                        reason: None,
+                    },
+                    None => {
+                        let tree = loc_loose.get_or_insert_with(|| {
+                            let ends: Vec<HexId> = c
+                                .map
+                                .settlements
+                                .iter()
+                                .filter(|s| FRANCE.contains(&s.name.as_str()))
+                                .map(|s| s.hex)
+                                .collect();
+                            net.search(&ends, false)
+                        });
+                        let (at, why) = match tree.path_to(grid, hex) {
+                            Some((path, _)) => {
+                                first_break(&net, &path).map_or((None, None), |(h, w)| (Some(h), Some(w)))
+                            }
+                            None => (None, Some("no road reaches Bayonne or Perpignan".to_string())),
+                        };
+                        let why =
+                            why.or_else(|| Some("Bayonne and Perpignan are not friendly (3.5)".to_string()));
+                        fs.orders.push("line of communications cut: no replacements (3.5)".to_string());
+                        Communication {
+                            force: f.id.to_string(),
+                            state: "cut",
+                            to: None,
+                            path: Vec::new(),
+                            break_hex: at,
+                            reason: why,
+                        }
+                    }
+                };
+                communications.push(comm);
+            }
+            forces.push(fs);
+        }
+    }
+    // Forces in forces.csv order, whichever side was searched first.
+    let order: BTreeMap<&str, usize> = c.oob.forces().enumerate().map(|(i, f)| (f.id.as_str(), i)).collect();
+    forces.sort_by_key(|f| order.get(f.force.as_str()).copied().unwrap_or(usize::MAX));
+    SupplyReport { turn, forces, settlements: control, communications, depots }
+}
+
+#[cfg(test)]
+mod tests;
+
+/// A settlement whose control the turn changes.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct ControlChange {
+    /// Name.
+    pub name: String,
+    /// Hex.
+    pub hex: HexId,
+    /// The control typed before.
+    pub from: String,
+    /// The control computed (or overruled).
+    pub to: String,
+    /// Why.
+    pub why: String,
+}
+
+/// A force whose supply state the turn changes.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct SupplyChange {
+    /// Top-level force id.
+    pub force: String,
+    /// State before.
+    pub from: Supply,
+    /// State now.
+    pub to: Supply,
+    /// Why, when out.
+    pub reason: Option<String>,
+}
+
+/// The supply-and-control phase of `turn advance`: what it computes and what it changes in
+/// the campaign (`settlements.csv`'s control, `forces.csv`'s supply, `supply.csv`), decided
+/// before anything is changed, so that the later phases (ammunition made good, returns) see
+/// the campaign as this one leaves it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct SupplyPhase {
+    /// The whole computation.
+    #[serde(skip)]
+    pub report: SupplyReport,
+    /// Settlements changing hands.
+    pub control: Vec<ControlChange>,
+    /// Forces going in or out of supply.
+    pub supply: Vec<SupplyChange>,
+    /// Forces with orders from the rules (3.3, 3.4, 3.5): id and order.
+    pub orders: Vec<(String, String)>,
+    /// Depot news (3.2.1): force, depot and what happened.
+    pub depots: Vec<(String, String, String)>,
+    /// What `supply.csv` keeps for the next turn.
+    #[serde(skip)]
+    pub records: Vec<SupplyRecord>,
+}
+
+/// Decides the supply-and-control phase of the turn (rules 2.1, 2.3, 3.1–3.5).
+pub fn phase(c: &Campaign, records: &[SupplyRecord]) -> SupplyPhase {
+    let report = compute(c, records);
+    let control = report
+        .settlements
+        .iter()
+        .filter(|k| k.control != k.typed)
+        .map(|k| ControlChange {
+            name: k.name.clone(),
+            hex: k.hex,
+            from: k.typed.to_string(),
+            to: k.control.to_string(),
+            why: k.why.clone(),
+        })
+        .collect();
+    let supply = report
+        .forces
+        .iter()
+        .filter_map(|f| {
+            let was = c.oob.get(&f.force)?.supply;
+            (was != f.state).then(|| SupplyChange {
+                force: f.force.clone(),
+                from: was,
+                to: f.state,
+                reason: f.reason.clone(),
+            })
+        })
+        .collect();
+    let orders =
+        report.forces.iter().flat_map(|f| f.orders.iter().map(|o| (f.force.clone(), o.clone()))).collect();
+    let depots = report
+        .depots
+        .iter()
+        .filter_map(|d| d.note.as_ref().map(|n| (d.force.clone(), d.depot.clone(), n.clone())))
+        .collect();
+    let records = report.records();
+    SupplyPhase { report, control, supply, orders, depots, records }
+}
+
+/// Carries the phase out on the campaign value: each settlement's control and each force's
+/// supply as computed.
+pub fn apply_phase(c: &mut Campaign, p: &SupplyPhase) {
+    for (s, k) in c.map.settlements.iter_mut().zip(&p.report.settlements) {
+        s.control = k.control;
+    }
+    for f in &p.report.forces {
+        if let Some(u) = c.oob.get_mut(&f.force) {
+            u.supply = f.state;
+        }
+    }
+}
