@@ -15,6 +15,8 @@ struct ForceLine {
     side: Side,
     hex: String,
     supply: String,
+    /// The supply line as `supply` computes it now (3.1-3.5).
+    supply_line: String,
     strength: Strength,
 }
 
@@ -22,6 +24,7 @@ struct ForceLine {
 pub fn run(dir: &CampaignDir, json: bool) -> Result<()> {
     let c = dir.load()?;
     let turn = c.turn();
+    let computed = crate::rules::supply::compute(&c, &super::supply::load_records(dir)?);
     let forces: Vec<ForceLine> = c
         .oob
         .forces()
@@ -31,6 +34,12 @@ pub fn run(dir: &CampaignDir, json: bool) -> Result<()> {
             side: f.side(),
             hex: f.hex.map(|h| h.to_string()).unwrap_or_default(),
             supply: f.supply.to_string(),
+            supply_line: computed
+                .forces
+                .iter()
+                .find(|x| x.force == f.id.as_str())
+                .map(super::supply::describe)
+                .unwrap_or_default(),
             strength: c.oob.strength(&f.id),
         })
         .collect();
@@ -83,8 +92,15 @@ pub fn run(dir: &CampaignDir, json: bool) -> Result<()> {
         crate::outln!("\n{side}: {} forces, {} men, {} guns", mine.len(), total.men(), total.guns);
         for f in mine {
             let out = if f.supply == "out" { "  OUT OF SUPPLY" } else { "" };
+            // Where the line as computed now says otherwise than the campaign's `supply`.
+            let now = if f.supply_line.starts_with("OUT") != (f.supply == "out") && !f.supply_line.is_empty()
+            {
+                format!("\n      now: {}", f.supply_line)
+            } else {
+                String::new()
+            };
             crate::outln!(
-                "  {:<12} {:<40} {}  {:>6} men {:>3} guns{out}",
+                "  {:<12} {:<40} {}  {:>6} men {:>3} guns{out}{now}",
                 f.id,
                 f.name,
                 f.hex,

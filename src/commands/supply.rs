@@ -231,3 +231,18 @@ pub fn render_phase(p: &SupplyPhase) -> String {
     }
     s
 }
+
+/// A briefing's section on the side's own forces' supply (3.1–3.5): each of them in or out of
+/// supply and why, the orders the rules give, and, for the French, whether the line of
+/// communications reaches France (3.5: "French field commanders will be advised if their LoC
+/// is cut"). Only the side's own forces: nothing of the enemy's supply.
+pub fn briefing_section(r: &SupplyReport, own: &[String]) -> String {
+    let mut s = String::from("\n## Your supply (rules 3.1-3.5)\n\n");
+    for f in r.forces.iter().filter(|f| own.contains(&f.force)) {
+        let _ = writeln!(s, "- {}: {}", f.force, describe(f));
+        for o in &f.orders {
+            let _ = writeln!(s, "  - {o}");
+        }
+    }
+    s
+}

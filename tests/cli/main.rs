@@ -24,6 +24,7 @@ mod results;
 mod rules_as_written;
 mod scale;
 mod stock_ids;
+mod supply;
 mod turn;
 mod turn_phases;
 mod vocab;

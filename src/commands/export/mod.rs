@@ -327,6 +327,8 @@ fn plan(dir: &CampaignDir, c: &Campaign, hex: HexId, a: &ExportHexArgs) -> Resul
 
     // Briefings (8.5), one per side, after the map's dice.
     let mut briefings = Vec::new();
+    // Each side's own forces' supply (3.1-3.5), from the same computation as `supply`.
+    let supply = crate::rules::supply::compute(c, &crate::commands::supply::load_records(dir)?);
     for side in [Side::French, Side::Allies] {
         let part = |s: Side| Participants {
             forces: participants.iter().filter(|p| p.side == s).map(|p| p.force.clone()).collect(),
@@ -334,7 +336,8 @@ fn plan(dir: &CampaignDir, c: &Campaign, hex: HexId, a: &ExportHexArgs) -> Resul
             outside: outside_walls.clone(),
         };
         let b = brief_sides(c, &id, hex, side, &part(side), &part(side.enemy()), &mut dice);
-        briefings.push((side, b.to_markdown(), b.to_umpire_markdown()));
+        let own_supply = crate::commands::supply::briefing_section(&supply, &part(side).forces);
+        briefings.push((side, b.to_markdown() + &own_supply, b.to_umpire_markdown() + &own_supply));
     }
 
     let out = match &a.out {
