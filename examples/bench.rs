@@ -35,6 +35,9 @@ const GROWTH_TARGET: f64 = 1.2;
 const MOVE_TARGET: f64 = 5.0;
 /// The campaign size the `move` target is judged at.
 const MOVE_TARGET_FORCES: usize = 10_000;
+/// `supply` must take at most this many times `check` on the same campaign (one road search
+/// per side, not one per force).
+const SUPPLY_TARGET: f64 = 3.0;
 /// Peak memory at the largest size, MiB.
 const MEMORY_TARGET_MIB: f64 = 200.0;
 
@@ -418,6 +421,7 @@ fn run(o: &Opts) -> bool {
     let has_apply = succeeds(&o.bin, &["apply", "--help"]);
     let has_audit = succeeds(&o.bin, &["audit", "--help"]);
     let has_move = succeeds(&o.bin, &["move", "--help"]);
+    let has_supply = succeeds(&o.bin, &["supply", "--help"]);
     println!("# sowbridge benchmarks: {} runs each, median wall time", o.runs);
     println!("binary {}, work folder {}", o.bin.display(), o.work.display());
     if !has_apply {
@@ -539,6 +543,19 @@ fn run(o: &Opts) -> bool {
                 }
                 None => println!("| {size} | {forces} | {rows} | move | - | - | - | - | FAIL (no orders) |"),
             }
+        }
+        // SLOT supply: every force's line and every settlement's control, within 3x of
+        // `check` on the same campaign (or of its floor). Runs once the binary has `supply`.
+        if has_supply && wanted("supply") {
+            let c = Cmd {
+                name: "supply".into(),
+                args: vec!["supply".into()],
+                writes: false,
+                restore: false,
+                inputs: Vec::new(),
+                versus_check: Some(SUPPLY_TARGET),
+            };
+            all_pass &= report(o, size, forces, rows, &camp, &out, &c, &mut results);
         }
         // SLOT apply: a hand-settled result for the exported battle, then `apply FILE` on the
         // campaign with that battle pending. Runs once the binary has `apply`.
