@@ -192,7 +192,26 @@ pub struct SupplyReport {
     pub depots: Vec<Depot>,
 }
 
+impl ForceSupply {
+    /// The line as its own side knows it, for the pictures (`ForcesView::with_supply`).
+    pub fn known(&self) -> crate::rules::intel::known::KnownSupply {
+        crate::rules::intel::known::KnownSupply {
+            in_supply: self.state == Supply::In,
+            source: self.source.clone(),
+            path: self.path.clone(),
+            break_hex: self.break_hex,
+            reason: self.reason.clone(),
+        }
+    }
+}
+
 impl SupplyReport {
+    /// One force's line as its side knows it, by force id: what `ForcesView::with_supply`
+    /// asks for (`view.with_supply(|id| report.line(id))`).
+    pub fn line(&self, force: &str) -> Option<crate::rules::intel::known::KnownSupply> {
+        self.forces.iter().find(|f| f.force == force).map(ForceSupply::known)
+    }
+
     /// The records `supply.csv` keeps for the next turn.
     pub fn records(&self) -> Vec<SupplyRecord> {
         let depots: BTreeMap<&str, &Depot> = self.depots.iter().map(|d| (d.force.as_str(), d)).collect();

@@ -93,6 +93,10 @@ fn a_line_runs_along_the_road_to_a_friendly_city() {
     assert_eq!(f.source.as_deref(), Some("Ciudad"));
     assert_eq!(f.path.len(), 11);
     assert_eq!((f.path[0], f.path[10]), (h("10.20"), h("10.10")), "from the force back to the source");
+    // What the map draws of it.
+    let known = r.line("FR-A").unwrap();
+    assert!(known.in_supply && known.source.as_deref() == Some("Ciudad") && known.path == f.path);
+    assert!(r.line("FR-NONE").is_none());
 }
 
 #[test]
