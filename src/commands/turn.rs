@@ -258,6 +258,10 @@ fn summary(r: &Advanced) -> String {
         ch.penalties_ended.len(),
         ch.ammo_restored.len(),
         r.lost.iter().map(|(_, m)| u64::from(*m)).sum::<u64>()
+    ) + &format!(
+        "; {} settlements changed hands, {} forces went in or out of supply",
+        r.supply.control.len(),
+        r.supply.supply.len()
     )
 }
 

@@ -96,3 +96,61 @@ pub fn with_control(bytes: &[u8], control: &[SettlementControl]) -> Result<Vec<u
     let rows: Vec<Vec<String>> = rows.collect();
     Ok(write_csv(t.dialect, &headers, &[], rows))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::{Control, HexId, Nation};
+    use crate::rules::control::Production;
+
+    fn k(name: &str, hex: &str, control: Control) -> SettlementControl {
+        SettlementControl {
+            name: name.into(),
+            hex: hex.parse::<HexId>().unwrap(),
+            control,
+            computed: control,
+            typed: Control::Unrest,
+            overruled: false,
+            production: Production::Adequate,
+            why: String::new(),
+        }
+    }
+
+    #[test]
+    fn only_the_control_column_changes_and_the_file_keeps_its_dialect() {
+        let text = "name,hex,kind,control,notes\r\nMadrid,29.21,capital,Sp,\"held, for now\"\r\nMérida,16.29,city,Sp,\r\n";
+        let out = with_control(
+            text.as_bytes(),
+            &[k("Madrid", "29.21", Control::Nation(Nation::Fr)), k("Mérida", "16.29", Control::Unrest)],
+        )
+        .unwrap();
+        assert_eq!(
+            String::from_utf8(out).unwrap(),
+            "name,hex,kind,control,notes\r\nMadrid,29.21,capital,Fr,\"held, for now\"\r\nMérida,16.29,city,-,\r\n"
+        );
+    }
+
+    #[test]
+    fn records_read_back_what_was_written() {
+        let r = vec![
+            SupplyRecord {
+                force: "FR-I".into(),
+                turns_out: 2,
+                depot: Some("Talavera".into()),
+                depot_state: DepotState::Establishing,
+                depot_ready: Some(23),
+            },
+            SupplyRecord {
+                force: "SP-A".into(),
+                turns_out: 0,
+                depot: None,
+                depot_state: DepotState::Established,
+                depot_ready: None,
+            },
+        ];
+        let bytes = write_records(&r, Dialect::default());
+        assert_eq!(parse_records(Some(&bytes)).unwrap(), r);
+        let err = parse_records(Some(b"force,turns_out\nFR-I,x\n")).unwrap_err().to_string();
+        assert!(err.contains("supply.csv:2: turns_out"), "{err}");
+    }
+}

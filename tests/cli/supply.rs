@@ -231,3 +231,32 @@ fn a_briefing_tells_each_side_its_own_supply_only() {
     let al = c.read("battles/T20-18.28/briefings/allies.md");
     assert!(al.contains("- SP-EXT-VAN: OUT OF SUPPLY"), "{al}");
 }
+
+/// Medellín exported and applied as a French victory, with every unit losing a tenth.
+fn medellin_lost_by_the_allies(c: &Camp) -> String {
+    export_medellin(c, &[]);
+    let dump =
+        dump_for(
+            c,
+            "T20-18.28",
+            |kind, _, men| if kind == "unit" { (men / 10, men / 20, men / 10) } else { (0, 0, 0) },
+        );
+    let p = c.tmp.path().join("sowgb_gamedb_medellin.csv");
+    std::fs::write(&p, dump).unwrap();
+    assert_code(&c.run(&["apply", p.to_str().unwrap(), "--winner", "french"]), 0);
+    c.read("battles/T20-18.28/report.md")
+}
+
+#[test]
+fn the_loser_stops_only_in_a_city_the_garrisons_make_friendly() {
+    // Badajoz overruled Spanish (its depot's garrison): Alburquerque falls back into it.
+    let c = Camp::new("peninsula");
+    let report = medellin_lost_by_the_allies(&c);
+    assert!(report.contains("from 17.30 to Badajoz (13.29)"), "{report}");
+    // Without the overrule Badajoz, a fortress-city with no garrison, is friendly to no one
+    // (2.1.2): he goes on to Elvas, which the Portuguese hold.
+    let c = Camp::new("peninsula");
+    set_settlement(&c, "Badajoz", "overrule", "");
+    let report = medellin_lost_by_the_allies(&c);
+    assert!(report.contains("from 17.30 to Elvas (12.28)"), "{report}");
+}
