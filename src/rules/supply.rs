@@ -13,8 +13,15 @@ use std::collections::{BTreeMap, BTreeSet, VecDeque};
 
 use serde::Serialize;
 
+mod depot;
+mod phase;
+
+pub use depot::{Depot, DepotState};
+pub use phase::{ControlChange, SupplyChange, SupplyPhase, apply_phase, phase};
+
 use super::control::{Garrisons, Production, SettlementControl, compute_with};
 use crate::model::{Campaign, HexGrid, HexId, RoadClass, SettlementKind, Side, Supply};
+use depot::depots;
 
 /// A line of adequate settlements supports this many men and guns (3.4).
 pub const ADEQUATE_CAPACITY: (u32, u32) = (25_000, 75);
@@ -28,53 +35,6 @@ pub const FRENCH_DEPOT_TURNS: u32 = 3;
 pub const ALLIED_DEPOT_TURNS: u32 = 4;
 /// The ends of the French line of communications (3.5).
 pub const FRANCE: [&str; 2] = ["Bayonne", "Perpignan"];
-
-/// State of a force's depot (3.2.1).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum DepotState {
-    /// In use: a source when friendly and garrisoned.
-    Established,
-    /// A French corps's new depot, in use from `ready`.
-    Establishing,
-    /// Held by the enemy: its supplies and recruits are lost until it is retaken.
-    Captured,
-    /// An Allied army's depot retaken, in use again from `ready`.
-    Reestablishing,
-    /// An Allied army named a new depot: it cannot (3.2.1); not a source.
-    NotAllowed,
-}
-
-impl DepotState {
-    /// The word in `supply.csv`.
-    pub fn word(self) -> &'static str {
-        match self {
-            DepotState::Established => "established",
-            DepotState::Establishing => "establishing",
-            DepotState::Captured => "captured",
-            DepotState::Reestablishing => "reestablishing",
-            DepotState::NotAllowed => "not-allowed",
-        }
-    }
-}
-
-impl std::str::FromStr for DepotState {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Self, String> {
-        [
-            DepotState::Established,
-            DepotState::Establishing,
-            DepotState::Captured,
-            DepotState::Reestablishing,
-            DepotState::NotAllowed,
-        ]
-        .into_iter()
-        .find(|d| d.word().eq_ignore_ascii_case(s.trim()))
-        .ok_or_else(|| {
-            format!("unknown depot state '{s}' (expected established, establishing, captured, reestablishing or not-allowed)")
-        })
-    }
-}
 
 /// What `supply.csv` remembers of a force from the last turn: its turns out of supply and
 /// its depot.
@@ -160,21 +120,6 @@ pub struct Communication {
     pub break_hex: Option<HexId>,
     /// Why it is cut.
     pub reason: Option<String>,
-}
-
-/// A force's depot this turn (3.2.1).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct Depot {
-    /// The force (a French corps or an Allied army, or any force naming a depot).
-    pub force: String,
-    /// The settlement.
-    pub depot: String,
-    /// Its state.
-    pub state: DepotState,
-    /// The turn from which an establishing depot is in use.
-    pub ready: Option<u32>,
-    /// What changed this turn, if anything.
-    pub note: Option<String>,
 }
 
 /// Everything of supply and control on one turn.
@@ -376,65 +321,6 @@ impl SettlementControl {
 struct Source {
     name: String,
     hex: HexId,
-}
-
-/// The depots of the forces this turn (3.2.1), from what `supply.csv` remembers.
-fn depots(c: &Campaign, control: &[SettlementControl], records: &[SupplyRecord], turn: u32) -> Vec<Depot> {
-    let by_force: BTreeMap<&str, &SupplyRecord> = records.iter().map(|r| (r.force.as_str(), r)).collect();
-    let mut out = Vec::new();
-    for f in c.oob.forces() {
-        let Some(name) = f.depot() else { continue };
-        let side = f.side();
-        let held =
-            c.map.settlements.iter().zip(control).find(|(s, _)| s.name == name).map(|(_, k)| k.control);
-        let enemy_holds = held.and_then(|k| k.side()) == Some(side.enemy());
-        let prev = by_force.get(f.id.as_str()).copied();
-        let (mut state, mut ready, mut note) = match prev {
-            // The first turn sowbridge sees a depot, it is taken as established.
-            None => (DepotState::Established, None, None),
-            Some(r) if r.depot.as_deref() != Some(name) => match side {
-                Side::French => (
-                    DepotState::Establishing,
-                    Some(turn + FRENCH_DEPOT_TURNS),
-                    Some(format!("a new depot: in use from turn {} (3.2.1)", turn + FRENCH_DEPOT_TURNS)),
-                ),
-                Side::Allies => (
-                    DepotState::NotAllowed,
-                    None,
-                    Some(
-                        "an Allied army cannot establish a new depot, only retake its own (3.2.1)"
-                            .to_string(),
-                    ),
-                ),
-            },
-            Some(r) => (r.depot_state, r.depot_ready, None),
-        };
-        if state != DepotState::NotAllowed {
-            if enemy_holds && state != DepotState::Captured {
-                state = DepotState::Captured;
-                ready = None;
-                note = Some(
-                    "captured: its supplies and recruits are lost until it is retaken (3.2.1)".to_string(),
-                );
-            } else if !enemy_holds && state == DepotState::Captured {
-                let (s, t) = match side {
-                    Side::French => (DepotState::Establishing, FRENCH_DEPOT_TURNS),
-                    Side::Allies => (DepotState::Reestablishing, ALLIED_DEPOT_TURNS),
-                };
-                state = s;
-                ready = Some(turn + t);
-                note = Some(format!("retaken: in use again from turn {} (3.2.1)", turn + t));
-            } else if matches!(state, DepotState::Establishing | DepotState::Reestablishing)
-                && ready.is_some_and(|r| turn >= r)
-            {
-                state = DepotState::Established;
-                ready = None;
-                note = Some("established: in use from this turn (3.2.1)".to_string());
-            }
-        }
-        out.push(Depot { force: f.id.to_string(), depot: name.to_string(), state, ready, note });
-    }
-    out
 }
 
 /// The sources of a side (3.2): capitals, cities and fortress-cities friendly to it,
@@ -684,105 +570,3 @@ pub fn compute_for_turn(c: &Campaign, records: &[SupplyRecord], turn: u32) -> Su
 
 #[cfg(test)]
 mod tests;
-
-/// A settlement whose control the turn changes.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct ControlChange {
-    /// Name.
-    pub name: String,
-    /// Hex.
-    pub hex: HexId,
-    /// The control typed before.
-    pub from: String,
-    /// The control computed (or overruled).
-    pub to: String,
-    /// Why.
-    pub why: String,
-}
-
-/// A force whose supply state the turn changes.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct SupplyChange {
-    /// Top-level force id.
-    pub force: String,
-    /// State before.
-    pub from: Supply,
-    /// State now.
-    pub to: Supply,
-    /// Why, when out.
-    pub reason: Option<String>,
-}
-
-/// The supply-and-control phase of `turn advance`: what it computes and what it changes in
-/// the campaign (`settlements.csv`'s control, `forces.csv`'s supply, `supply.csv`), decided
-/// before anything is changed, so that the later phases (ammunition made good, returns) see
-/// the campaign as this one leaves it.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct SupplyPhase {
-    /// The whole computation.
-    #[serde(skip)]
-    pub report: SupplyReport,
-    /// Settlements changing hands.
-    pub control: Vec<ControlChange>,
-    /// Forces going in or out of supply.
-    pub supply: Vec<SupplyChange>,
-    /// Forces with orders from the rules (3.3, 3.4, 3.5): id and order.
-    pub orders: Vec<(String, String)>,
-    /// Depot news (3.2.1): force, depot and what happened.
-    pub depots: Vec<(String, String, String)>,
-    /// What `supply.csv` keeps for the next turn.
-    #[serde(skip)]
-    pub records: Vec<SupplyRecord>,
-}
-
-/// Decides the supply-and-control phase of the turn (rules 2.1, 2.3, 3.1–3.5).
-pub fn phase(c: &Campaign, records: &[SupplyRecord]) -> SupplyPhase {
-    let report = compute(c, records);
-    let control = report
-        .settlements
-        .iter()
-        .filter(|k| k.control != k.typed)
-        .map(|k| ControlChange {
-            name: k.name.clone(),
-            hex: k.hex,
-            from: k.typed.to_string(),
-            to: k.control.to_string(),
-            why: k.why.clone(),
-        })
-        .collect();
-    let supply = report
-        .forces
-        .iter()
-        .filter_map(|f| {
-            let was = c.oob.get(&f.force)?.supply;
-            (was != f.state).then(|| SupplyChange {
-                force: f.force.clone(),
-                from: was,
-                to: f.state,
-                reason: f.reason.clone(),
-            })
-        })
-        .collect();
-    let orders =
-        report.forces.iter().flat_map(|f| f.orders.iter().map(|o| (f.force.clone(), o.clone()))).collect();
-    let depots = report
-        .depots
-        .iter()
-        .filter_map(|d| d.note.as_ref().map(|n| (d.force.clone(), d.depot.clone(), n.clone())))
-        .collect();
-    let records = report.records();
-    SupplyPhase { report, control, supply, orders, depots, records }
-}
-
-/// Carries the phase out on the campaign value: each settlement's control and each force's
-/// supply as computed.
-pub fn apply_phase(c: &mut Campaign, p: &SupplyPhase) {
-    for (s, k) in c.map.settlements.iter_mut().zip(&p.report.settlements) {
-        s.control = k.control;
-    }
-    for f in &p.report.forces {
-        if let Some(u) = c.oob.get_mut(&f.force) {
-            u.supply = f.state;
-        }
-    }
-}

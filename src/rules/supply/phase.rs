@@ -1,0 +1,109 @@
+//! The supply-and-control phase of `turn advance` (rules 2.1, 3.1–3.5): what the turn changes
+//! in the campaign, decided before anything is changed.
+
+use serde::Serialize;
+
+use super::{SupplyRecord, SupplyReport, compute};
+use crate::model::{Campaign, HexId, Supply};
+
+/// A settlement whose control the turn changes.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct ControlChange {
+    /// Name.
+    pub name: String,
+    /// Hex.
+    pub hex: HexId,
+    /// The control typed before.
+    pub from: String,
+    /// The control computed (or overruled).
+    pub to: String,
+    /// Why.
+    pub why: String,
+}
+
+/// A force whose supply state the turn changes.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct SupplyChange {
+    /// Top-level force id.
+    pub force: String,
+    /// State before.
+    pub from: Supply,
+    /// State now.
+    pub to: Supply,
+    /// Why, when out.
+    pub reason: Option<String>,
+}
+
+/// The supply-and-control phase of `turn advance`: what it computes and what it changes in
+/// the campaign (`settlements.csv`'s control, `forces.csv`'s supply, `supply.csv`), decided
+/// before anything is changed, so that the later phases (ammunition made good, returns) see
+/// the campaign as this one leaves it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct SupplyPhase {
+    /// The whole computation.
+    #[serde(skip)]
+    pub report: SupplyReport,
+    /// Settlements changing hands.
+    pub control: Vec<ControlChange>,
+    /// Forces going in or out of supply.
+    pub supply: Vec<SupplyChange>,
+    /// Forces with orders from the rules (3.3, 3.4, 3.5): id and order.
+    pub orders: Vec<(String, String)>,
+    /// Depot news (3.2.1): force, depot and what happened.
+    pub depots: Vec<(String, String, String)>,
+    /// What `supply.csv` keeps for the next turn.
+    #[serde(skip)]
+    pub records: Vec<SupplyRecord>,
+}
+
+/// Decides the supply-and-control phase of the turn (rules 2.1, 2.3, 3.1–3.5).
+pub fn phase(c: &Campaign, records: &[SupplyRecord]) -> SupplyPhase {
+    let report = compute(c, records);
+    let control = report
+        .settlements
+        .iter()
+        .filter(|k| k.control != k.typed)
+        .map(|k| ControlChange {
+            name: k.name.clone(),
+            hex: k.hex,
+            from: k.typed.to_string(),
+            to: k.control.to_string(),
+            why: k.why.clone(),
+        })
+        .collect();
+    let supply = report
+        .forces
+        .iter()
+        .filter_map(|f| {
+            let was = c.oob.get(&f.force)?.supply;
+            (was != f.state).then(|| SupplyChange {
+                force: f.force.clone(),
+                from: was,
+                to: f.state,
+                reason: f.reason.clone(),
+            })
+        })
+        .collect();
+    let orders =
+        report.forces.iter().flat_map(|f| f.orders.iter().map(|o| (f.force.clone(), o.clone()))).collect();
+    let depots = report
+        .depots
+        .iter()
+        .filter_map(|d| d.note.as_ref().map(|n| (d.force.clone(), d.depot.clone(), n.clone())))
+        .collect();
+    let records = report.records();
+    SupplyPhase { report, control, supply, orders, depots, records }
+}
+
+/// Carries the phase out on the campaign value: each settlement's control and each force's
+/// supply as computed.
+pub fn apply_phase(c: &mut Campaign, p: &SupplyPhase) {
+    for (s, k) in c.map.settlements.iter_mut().zip(&p.report.settlements) {
+        s.control = k.control;
+    }
+    for f in &p.report.forces {
+        if let Some(u) = c.oob.get_mut(&f.force) {
+            u.supply = f.state;
+        }
+    }
+}
