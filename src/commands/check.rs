@@ -3,8 +3,8 @@
 use anyhow::Result;
 
 use crate::error::Error;
-use crate::rules::control::differences;
-use crate::rules::garrison::over_maximum;
+use crate::rules::control::compute;
+use crate::rules::garrison::over_maximum_with;
 use crate::store::CampaignDir;
 
 /// Runs `check`.
@@ -23,8 +23,10 @@ pub fn run(dir: &CampaignDir, json: bool) -> Result<()> {
             }
             // Where the typed control is not what the garrisons make it (2.1): the next
             // `turn advance` writes the computed one; an `overrule` keeps a place as it is.
-            let differences: Vec<String> = differences(&c)
+            let computed = compute(&c);
+            let differences: Vec<String> = computed
                 .iter()
+                .filter(|k| k.control != k.typed)
                 .map(|k| {
                     let why = if k.overruled {
                         format!("the umpire's overrule makes it {}", k.control)
@@ -38,7 +40,8 @@ pub fn run(dir: &CampaignDir, json: bool) -> Result<()> {
                 })
                 .collect();
             // Warnings: the campaign is valid, but a rule is strained.
-            let warnings: Vec<String> = over_maximum(&c)
+            let held: Vec<crate::model::Control> = computed.iter().map(|k| k.control).collect();
+            let warnings: Vec<String> = over_maximum_with(&c, &held)
                 .iter()
                 .map(|o| {
                     format!(

@@ -368,11 +368,6 @@ pub fn with_computed_control(mut c: Campaign) -> Campaign {
     c
 }
 
-/// Where the typed control differs from the computed one (for `check`).
-pub fn differences(c: &Campaign) -> Vec<SettlementControl> {
-    compute(c).into_iter().filter(|k| k.control != k.typed).collect()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -4,7 +4,7 @@
 
 use std::collections::BTreeSet;
 
-use crate::model::{Campaign, HexId, SettlementKind, Side, StatusKind, Unit};
+use crate::model::{Campaign, Control, HexId, SettlementKind, Side, StatusKind, Unit};
 
 /// The most men a fortress may hold (2.5.1, 2.5.3), `None` when it has no maximum.
 pub fn maximum_garrison(kind: SettlementKind, citadel: bool) -> Option<u32> {
@@ -42,9 +42,16 @@ fn available(c: &Campaign, u: &Unit) -> bool {
 /// Every fortress whose controlling side stands in its hex with more men than its maximum:
 /// the forces of that side in the hex are its garrison.
 pub fn over_maximum(c: &Campaign) -> Vec<OverMaximum> {
+    let typed: Vec<Control> = c.map.settlements.iter().map(|s| s.control).collect();
+    over_maximum_with(c, &typed)
+}
+
+/// [`over_maximum`] with each settlement's control given (in `settlements.csv` order): the
+/// control computed from the garrisons (2.1), for `check`.
+pub fn over_maximum_with(c: &Campaign, control: &[Control]) -> Vec<OverMaximum> {
     let mut out = Vec::new();
-    for s in &c.map.settlements {
-        let (Some(maximum), Some(side)) = (maximum_garrison(s.kind, s.citadel), s.control.side()) else {
+    for (s, k) in c.map.settlements.iter().zip(control) {
+        let (Some(maximum), Some(side)) = (maximum_garrison(s.kind, s.citadel), k.side()) else {
             continue;
         };
         let forces: Vec<&Unit> =
