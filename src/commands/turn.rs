@@ -222,8 +222,16 @@ pub fn advance_turn(dir: &CampaignDir, dry_run: bool) -> Result<Advanced> {
     let [umpire, french, allies] = report_paths(ch.to.turn);
     let mut extra = Commit::default();
     extra.write(umpire, umpire_report(&run, &render_returns(&r), c.config.seed, &stream).into_bytes());
-    extra.write(french, side_report(&run, &c, Side::French).into_bytes());
-    extra.write(allies, side_report(&run, &c, Side::Allies).into_bytes());
+    extra.write(
+        french,
+        (side_report(&run, &c, Side::French) + &super::supply::side_section(&r.supply.report, Side::French))
+            .into_bytes(),
+    );
+    extra.write(
+        allies,
+        (side_report(&run, &c, Side::Allies) + &super::supply::side_section(&r.supply.report, Side::Allies))
+            .into_bytes(),
+    );
     let entry = Entry {
         seq: txn.next_seq(),
         kind: EntryKind::TurnAdvance,

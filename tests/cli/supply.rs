@@ -187,6 +187,11 @@ fn turn_advance_writes_control_and_supply_through_the_journal() {
     assert_eq!(force_field(&c, "SP-EXT-VAN", "supply"), "out");
     assert_eq!(force_field(&c, "FR-LAP", "supply"), "out");
     assert!(c.read("supply.csv").contains("\nFR-LAP,1,Talavera,established,\n"), "{}", c.read("supply.csv"));
+    // Each side's turn report tells it its own supply, and the French their cut communications.
+    let fr = c.read("turns/T21/french.md");
+    assert!(fr.contains("## Your supply (rules 3.1-3.5)") && fr.contains("no replacements (3.5)"), "{fr}");
+    let al = c.read("turns/T21/allies.md");
+    assert!(al.contains("- SP-EXT-VAN: OUT OF SUPPLY") && !al.contains("- FR-LAP:"), "{al}");
     // The journal has it: audit replays it.
     let o = c.run(&["audit"]);
     assert_code(&o, 0);
