@@ -57,7 +57,7 @@ pub enum Command {
     /// Draw the campaign map: hexes, roads, rivers, settlements, forces and contacts, as an
     /// SVG picture or a self-contained HTML page.
     #[command(
-        after_help = "Examples:\n  sowbridge map --out map.svg\n  sowbridge map --out french.html --side french --zoc"
+        after_help = "Examples:\n  sowbridge map --out map.svg\n  sowbridge map --out french.html --side french --zoc\n  sowbridge map --out supply.html --supply"
     )]
     Map(MapArgs),
     /// Prove the profile's SoW ids against an installed mod's Logistics folder.
@@ -185,6 +185,10 @@ pub struct MapArgs {
     /// Shade every force's zone of control (rules 8.1, 8.3).
     #[arg(long)]
     pub zoc: bool,
+    /// Draw every force's line of supply to its source, or to where it is cut (3.1-3.3), as
+    /// `supply` computes them; with --side, only that side's own.
+    #[arg(long)]
+    pub supply: bool,
 }
 
 /// `battle` subcommands.

@@ -3,13 +3,18 @@
 
 use std::path::Path;
 
+use std::collections::HashMap;
+
 use anyhow::Result;
+
+use super::supply::load_records;
 
 use crate::cli::MapArgs;
 use crate::error::Error;
 use crate::formats::html;
 use crate::formats::svg::map::{MapHeading, MapOptions, campaign_map};
 use crate::rules::intel::known::{side_view, umpire_view};
+use crate::rules::supply::{ForceSupply, compute};
 use crate::rules::zoc::contacts;
 use crate::store::replace::check_paths_replaceable;
 use crate::store::{CampaignDir, atomic_write};
@@ -38,12 +43,19 @@ pub fn run(dir: &CampaignDir, a: &MapArgs) -> Result<()> {
     let format = format_of(&a.out)?;
     let c = dir.load()?;
     let k = contacts(&c);
-    let view = match a.side {
+    let mut view = match a.side {
         None => umpire_view(&c, &k, a.zoc),
         Some(s) => side_view(&c, &k, s, a.zoc),
     };
+    if a.supply {
+        let report = compute(&c, &load_records(dir)?);
+        let lines: HashMap<&str, &ForceSupply> =
+            report.forces.iter().map(|f| (f.force.as_str(), f)).collect();
+        view = view.with_supply(|id| lines.get(id).map(|f| f.known()));
+    }
     let heading = MapHeading { title: c.config.name.clone(), turn: c.config.turn, date: c.turn().date() };
-    let svg = campaign_map(&c.map, &view, &heading, MapOptions { zoc: a.zoc, supply: false, window: None });
+    let svg =
+        campaign_map(&c.map, &view, &heading, MapOptions { zoc: a.zoc, supply: a.supply, window: None });
     let bytes = match format {
         Format::Svg => svg,
         Format::Html => {

@@ -192,6 +192,28 @@ pub fn advance_turn(dir: &CampaignDir, dry_run: bool) -> Result<Advanced> {
     let mut new_files: StateFiles = BTreeMap::new();
     new_files.insert("campaign.toml".to_string(), Some(new_toml));
     super::supply::phase_files(&c, &r.supply, &current, &mut new_files)?;
+    // Places taken in the siege phase change hands (7.1) over the control just computed.
+    let taken: Vec<(String, crate::model::HexId, crate::model::Nation)> = r
+        .phases
+        .iter()
+        .flat_map(|p| &p.effects)
+        .filter_map(|e| match e {
+            crate::rules::effects::Effect::PlaceTaken { place, hex, by } => Some((place.clone(), *hex, *by)),
+            _ => None,
+        })
+        .collect();
+    if !taken.is_empty() {
+        let base = match new_files.get("settlements.csv") {
+            Some(Some(b)) => Some(b.clone()),
+            _ => current.get("settlements.csv").cloned().flatten(),
+        };
+        if let Some(bytes) = base {
+            new_files.insert(
+                "settlements.csv".to_string(),
+                Some(crate::formats::supply::with_taken(&bytes, &taken)?),
+            );
+        }
+    }
     new_files.insert("forces.csv".to_string(), Some(write_forces(&c.oob, c.dialect("forces.csv"))));
     if !ch.returns.is_empty() {
         new_files
@@ -440,6 +462,12 @@ pub fn render_returns(r: &Advanced) -> String {
         let _ = writeln!(s, "\nAmmunition made good, in supply (3.1, 6.5.2):");
         for a in &ch.ammo_restored {
             let _ = writeln!(s, "  {:<20} {}% → full", a.unit, a.was);
+        }
+    }
+    if !ch.marches_ended.is_empty() {
+        let _ = writeln!(s, "\nMarch orders ended with the turn (6.1), moving_to cleared:");
+        for (force, hex) in &ch.marches_ended {
+            let _ = writeln!(s, "  {force:<20} was moving to {hex}");
         }
     }
     s.push_str(&super::supply::render_phase(&r.supply));

@@ -5,6 +5,7 @@
 
 use crate::error::{Problems, Result};
 use crate::model::dialect::Dialect;
+use crate::model::{HexId, Nation};
 use crate::rules::control::SettlementControl;
 use crate::rules::supply::{DepotState, SupplyRecord};
 
@@ -97,6 +98,35 @@ pub fn with_control(bytes: &[u8], control: &[SettlementControl]) -> Result<Vec<u
     Ok(write_csv(t.dialect, &headers, &[], rows))
 }
 
+/// `settlements.csv` with each place taken (7.1) given to its taker: its `control` the
+/// taker's nation, `invested_by` and `overrule` emptied; every other field and row as it was,
+/// in the file's own dialect.
+pub fn with_taken(bytes: &[u8], taken: &[(String, HexId, Nation)]) -> Result<Vec<u8>> {
+    let mut p = Problems::default();
+    let t = Table::parse("settlements.csv", bytes, &mut p);
+    p.into_result()?;
+    let (ni, hi) = (t.col("name"), t.col("hex"));
+    let (ci, ii, oi) = (t.col("control"), t.col("invested_by"), t.col("overrule"));
+    let headers: Vec<&str> = t.headers.iter().map(String::as_str).collect();
+    let rows: Vec<Vec<String>> = t
+        .rows
+        .iter()
+        .map(|row| {
+            let name = ni.map_or("", |i| t.field(row, i));
+            let hex = hi.and_then(|i| t.field(row, i).parse::<HexId>().ok());
+            let by = taken.iter().find(|(n, h, _)| n == name && Some(*h) == hex).map(|(_, _, by)| *by);
+            (0..headers.len())
+                .map(|i| match by {
+                    Some(n) if Some(i) == ci => n.to_string(),
+                    Some(_) if Some(i) == ii || Some(i) == oi => String::new(),
+                    _ => t.field(row, i).to_string(),
+                })
+                .collect()
+        })
+        .collect();
+    Ok(write_csv(t.dialect, &headers, &[], rows))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -114,6 +144,17 @@ mod tests {
             production: Production::Adequate,
             why: String::new(),
         }
+    }
+
+    #[test]
+    fn a_place_taken_is_its_takers_and_no_longer_invested_or_overruled() {
+        let text = "name;hex;kind;control;invested_by;overrule\r\nToledo;28.23;town;Sp;Fr;Sp\r\nMadrid;29.21;capital;Fr;;\r\n";
+        let out =
+            with_taken(text.as_bytes(), &[("Toledo".into(), "28.23".parse().unwrap(), Nation::Fr)]).unwrap();
+        assert_eq!(
+            String::from_utf8(out).unwrap(),
+            "name;hex;kind;control;invested_by;overrule\r\nToledo;28.23;town;Fr;;\r\nMadrid;29.21;capital;Fr;;\r\n"
+        );
     }
 
     #[test]

@@ -6,7 +6,7 @@
 use std::collections::BTreeSet;
 
 use crate::model::books::{CampaignYear, OccupationTurn, Revolt, SiegeRecord, Sighting};
-use crate::model::{ArmClass, Campaign, HexId, Level, OrderOfBattle, Side, Unit};
+use crate::model::{ArmClass, Campaign, Control, HexId, Level, Nation, OrderOfBattle, Side, Unit};
 
 /// One change a phase decides.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
@@ -39,6 +39,16 @@ pub enum Effect {
         force: String,
         /// Its new hex.
         hex: HexId,
+    },
+    /// A place taken by siege or capitulation (7.1): it is the taker's, no longer invested,
+    /// and an umpire's overrule of its control no longer stands.
+    PlaceTaken {
+        /// The settlement.
+        place: String,
+        /// Its hex.
+        hex: HexId,
+        /// The nation that took it.
+        by: Nation,
     },
     /// A siege record added or replaced (by place and the turn it began).
     Siege(SiegeRecord),
@@ -76,6 +86,13 @@ pub fn apply_effects(c: &mut Campaign, effects: &[Effect], year: u32) {
                 if let Some(u) = c.oob.get_mut(force) {
                     u.hex = Some(*hex);
                     u.moving_to = None;
+                }
+            }
+            Effect::PlaceTaken { place, hex, by } => {
+                if let Some(s) = c.map.settlements.iter_mut().find(|s| s.name == *place && s.hex == *hex) {
+                    s.control = Control::Nation(*by);
+                    s.invested_by = None;
+                    s.overrule = None;
                 }
             }
             Effect::Siege(s) => {

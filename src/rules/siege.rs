@@ -297,19 +297,32 @@ pub fn phase(c: &Campaign, ctx: &TurnContext, dice: &mut dyn Dice) -> PhaseOutco
     }));
     for rec in records {
         let mut more = settle(c, ctx, rec, dice, &mut sec);
-        // 2.4.8: the umpire keeps the settlement list; a place taken changes hands there.
+        // A place taken changes hands (7.1, 2.4.8): the investing nation's, no longer invested.
+        let mut taken = Vec::new();
         for e in &more {
             if let Effect::Siege(r) = e
                 && matches!(r.state, SiegeState::Taken | SiegeState::Honours)
             {
-                sec.umpire(format!(
-                    "{}: set its control in settlements.csv to the {} nation that took it and clear invested_by (2.4.8)",
-                    r.place,
-                    r.defender.enemy()
-                ));
+                let s = c.map.settlements.iter().find(|s| s.name == r.place);
+                match s.and_then(|s| s.invested_by.filter(|n| n.side() != r.defender).map(|n| (s, n))) {
+                    Some((s, by)) => {
+                        let overrule = if s.overrule.is_some() { "; the umpire's overrule of it is cleared" } else { "" };
+                        sec.umpire(format!(
+                            "{} ({}) changes hands: settlements.csv gives its control to {by} and clears invested_by{overrule} (7.1, 2.4.8)",
+                            s.name, s.hex
+                        ));
+                        taken.push(Effect::PlaceTaken { place: s.name.clone(), hex: s.hex, by });
+                    }
+                    None => sec.umpire(format!(
+                        "{}: set its control in settlements.csv to the {} nation that took it and clear invested_by (2.4.8)",
+                        r.place,
+                        r.defender.enemy()
+                    )),
+                }
             }
         }
         effects.append(&mut more);
+        effects.append(&mut taken);
     }
     if sec.umpire.is_empty() {
         sec.umpire("No investment or siege.");

@@ -186,6 +186,9 @@ pub struct TurnChanges {
     pub penalties_ended: Vec<EndedPenalty>,
     /// Units whose ammunition is made good (blank = full).
     pub ammo_restored: Vec<AmmoRestored>,
+    /// Forces whose `moving_to` is cleared: a march is a turn's order (6.1), and last turn's
+    /// must not make its side the attacker (8.6) in a contact of the new turn.
+    pub marches_ended: Vec<(String, HexId)>,
 }
 
 impl TurnChanges {
@@ -224,6 +227,7 @@ fn penalty_runs(c: &Campaign, u: &Unit, kind: StatusKind, turn: u32) -> bool {
 ///   unit is gone from `forces.csv` is reported and kept, neither applied nor lost;
 /// - every status whose `until` is at or before the new turn ends (6.5.2: the penalties
 ///   last "1 month", two turns, and `until` is the turn at whose start they end);
+/// - every force's `moving_to` ends: a march is the turn's order (6.1);
 /// - every row with an ammunition figure is made full again when its force is in supply
 ///   (3.1: out of supply, expended ammunition is not replaced) and no `ammo-halved` penalty
 ///   still runs on it or a formation above it at the new turn (6.5.2.2: "After this time
@@ -258,6 +262,7 @@ pub fn advance(c: &Campaign) -> TurnChanges {
             ammo_restored.push(AmmoRestored { unit: u.id.to_string(), was });
         }
     }
+    let marches_ended = c.oob.forces().filter_map(|f| f.moving_to.map(|h| (f.id.to_string(), h))).collect();
     TurnChanges {
         from: TurnInfo::of(from),
         to: TurnInfo::of(to),
@@ -266,6 +271,7 @@ pub fn advance(c: &Campaign) -> TurnChanges {
         later,
         penalties_ended,
         ammo_restored,
+        marches_ended,
     }
 }
 
@@ -289,6 +295,11 @@ pub fn apply_changes(c: &mut Campaign, ch: &TurnChanges) {
     for a in &ch.ammo_restored {
         if let Some(u) = c.oob.get_mut(&a.unit) {
             u.ammo = None;
+        }
+    }
+    for (force, _) in &ch.marches_ended {
+        if let Some(u) = c.oob.get_mut(force) {
+            u.moving_to = None;
         }
     }
 }

@@ -653,3 +653,33 @@ fn battle_picture_draws_the_avoiding_sides_line_of_retreat() {
     export_medellin(&plain, &[]);
     assert!(!String::from_utf8(battle_svg(&plain)).unwrap().contains("line-of-retreat"));
 }
+
+#[test]
+fn map_supply_draws_each_line_to_its_source_and_crosses_out_where_it_is_cut() {
+    let c = Camp::new("peninsula");
+    let bytes = map(&c, "supply.svg", &["--supply"]);
+    let svg = parse_svg(&bytes);
+    let line =
+        |id: &str| svg.iter().find(|e| e.attr("data-supply") == Some(id)).unwrap_or_else(|| panic!("{id}"));
+    // `supply` on the fixture: Lapisse at Salamanca is cut at Segovia (27.18), hostile (2.3).
+    let lap = line("FR-LAP");
+    assert_eq!(lap.attr("data-state"), Some("out"));
+    let fr_i = line("FR-I");
+    assert_eq!((fr_i.attr("data-state"), fr_i.attr("data-source")), (Some("in"), Some("Madrid")));
+    assert_eq!(line("SP-EXT").attr("data-source"), Some("Badajoz"));
+    let t = texts(&svg);
+    assert!(t.iter().any(|x| x.starts_with("FR-LAP: out of supply: cut at 27.18")), "{t:?}");
+    let frame = sowbridge::formats::svg::map::map_frame(&load(&c).map);
+    let p = render(&bytes);
+    assert_colour(&p, frame.centre(hex("27.18")), palette::CUT, "the cross where Lapisse's line is cut");
+    // Badajoz, the source of the Army of Extremadura: the source's mark at its hex.
+    let b = frame.centre(hex("13.29"));
+    assert_colour(&p, (b.0 + 3.0, b.1 + 3.0), palette::SUPPLY, "the source's mark");
+    // A side sees its own lines only.
+    let fr = String::from_utf8(map(&c, "fr-supply.svg", &["--supply", "--side", "french"])).unwrap();
+    assert!(fr.contains("data-supply=\"FR-LAP\""));
+    assert!(!fr.contains("data-supply=\"SP-"), "the enemy's supply is not known");
+    assert!(!fr.contains("Badajoz (2.3)") && !fr.contains("on the road to Badajoz"));
+    // Without --supply, none.
+    assert!(!String::from_utf8(map(&c, "plain.svg", &[])).unwrap().contains("data-supply"));
+}

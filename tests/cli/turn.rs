@@ -291,3 +291,23 @@ fn a_turn_advance_undone_lets_the_battle_before_it_be_undone_too() {
     assert_code(&c.run(&["undo", "T20-18.28"]), 0);
     assert_audited(&c);
 }
+
+#[test]
+fn the_turns_march_orders_end_with_it() {
+    // 6.1: moving_to is the turn's order; left standing, it would make I Corps the attacker
+    // (8.6) in a contact of the next turn it never marched into.
+    let c = Camp::new("peninsula");
+    assert_eq!(force_field(&c, "FR-I", "moving_to"), "18.29");
+    let o = advance(&c);
+    assert_code(&o, 0);
+    assert_eq!(force_field(&c, "FR-I", "moving_to"), "");
+    assert!(
+        stdout(&o).contains("March orders ended with the turn (6.1), moving_to cleared:"),
+        "{}",
+        stdout(&o)
+    );
+    assert!(stdout(&o).contains("FR-I                 was moving to 18.29"), "{}", stdout(&o));
+    assert_audited(&c);
+    assert_code(&c.run(&["undo", "turn"]), 0);
+    assert_eq!(force_field(&c, "FR-I", "moving_to"), "18.29", "undo turn gives the order back");
+}

@@ -56,6 +56,16 @@ fn toledo_is_invested_loses_by_7_2_and_capitulates_when_its_turns_run_out() {
     let t = s.as_array().unwrap().iter().find(|x| x["place"] == "Toledo").unwrap();
     assert!(t["state"].as_str().unwrap().starts_with("taken"), "{t}");
     assert!(!c.read("forces.csv").contains("FR-TOL"), "the garrison is prisoner");
+    // The place changes hands (7.1): the investing nation's, no longer invested.
+    let toledo = c.read("settlements.csv").lines().find(|l| l.starts_with("Toledo,")).unwrap().to_string();
+    let head = c.read("settlements.csv").lines().next().unwrap().to_string();
+    let col = |name: &str| {
+        let i = head.split(',').position(|h| h == name).unwrap();
+        toledo.split(',').nth(i).unwrap().to_string()
+    };
+    assert_eq!((col("control"), col("invested_by")), ("Sp".to_string(), String::new()), "{toledo}");
+    let last = c.read(&format!("turns/T{}/report.md", until + 1));
+    assert!(last.contains("Toledo (28.23) changes hands: settlements.csv gives its control to Sp"), "{last}");
     let score = c.read("score.csv");
     assert!(score.lines().any(|l| l.starts_with("2,Allies,") && l.split(',').nth(5) != Some("0")), "{score}");
     let o = c.run(&["audit"]);

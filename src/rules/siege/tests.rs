@@ -179,7 +179,14 @@ fn a_summons_accepted_marches_the_garrison_out_to_toulouse() {
     assert!(!out.effects.iter().any(|e| matches!(e, Effect::Captured { .. })), "no prisoners");
     apply_effects(&mut c, &out.effects, 2);
     assert_eq!(c.books.sieges[0].state, SiegeState::Honours);
-    assert!(out.section.umpire.iter().any(|l| l.contains("set its control in settlements.csv")));
+    // The place changes hands (7.1): the investor's, no longer invested.
+    assert!(out.effects.iter().any(|e| matches!(e, Effect::PlaceTaken { place, by, .. } if place == "Toledo" && *by == crate::model::Nation::Sp)));
+    assert!(out.section.umpire.iter().any(|l| l.contains("Toledo (28.23) changes hands")));
+    let toledo = c.map.settlements.iter().find(|s| s.name == "Toledo").unwrap();
+    assert_eq!(
+        (toledo.control, toledo.invested_by),
+        (crate::model::Control::Nation(crate::model::Nation::Sp), None)
+    );
 }
 
 #[test]
