@@ -10,7 +10,7 @@ use anyhow::Result;
 use crate::error::Error;
 use crate::model::battle::BattleState;
 use crate::store::battles::{aftermath_path, record_bytes, record_path, report_path};
-use crate::store::journal::{Entry, EntryKind, apply_change};
+use crate::store::journal::{Entry, EntryKind, StateFiles, apply_change};
 use crate::store::{CampaignDir, CampaignLock, Commit};
 
 /// Runs `undo`.
@@ -110,60 +110,47 @@ pub fn run(dir: &CampaignDir, id: &str, dry_run: bool) -> Result<()> {
     Ok(())
 }
 
-/// `undo move`: reverts the newest move entry, when nothing but manual edits (and moves
-/// undone already) came after it. The forces stand where they stood before it, with their
-/// `moving_to`, and the retreats it recorded (`avoidance.csv`) are gone.
-fn undo_move(dir: &CampaignDir, dry_run: bool) -> Result<()> {
-    let lock = CampaignLock::acquire(dir, Duration::from_secs(60))?;
-    let mut txn = dir.begin(&lock)?;
-    let mut state = txn.current()?.clone();
-    let entries = &txn.journal.entries;
+/// The newest entry of `kind` that stands, when nothing but manual edits, undo entries and
+/// moves or turn advances undone already came after it (`what`: "move", "turn advance").
+fn newest_standing<'j>(entries: &'j [Entry], kind: EntryKind, what: &str) -> Result<&'j Entry> {
     let undone: Vec<u64> = entries.iter().filter_map(|e| e.undoes).collect();
-    let mut target = None;
     for e in entries.iter().rev() {
         match e.kind {
             EntryKind::ManualEdit => {}
             EntryKind::Undo if e.undoes.is_some() => {}
             EntryKind::Move | EntryKind::TurnAdvance if undone.contains(&e.seq) => {}
-            EntryKind::Move => {
-                target = Some(e);
-                break;
-            }
+            k if k == kind => return Ok(e),
             _ => {
                 return Err(Error::refused(format!(
-                    "no move to undo: journal entry {} ({}) is newer than any move; only the newest change can be undone",
+                    "no {what} to undo: journal entry {} ({}) is newer than any {what}; only the newest change can be undone",
                     e.seq, e.summary
                 ))
                 .into());
             }
         }
     }
-    let Some(mv) = target else {
-        return Err(Error::refused("no move to undo: journal.jsonl has no move entry that stands").into());
-    };
-    for ch in mv.changes.iter().rev() {
+    Err(Error::refused(format!("no {what} to undo: journal.jsonl has no {what} that stands")).into())
+}
+
+/// The state files with `e`'s changes taken back, newest first; `what` names it in a refusal.
+fn reverted(mut state: StateFiles, e: &Entry, what: &str) -> Result<StateFiles> {
+    for ch in e.changes.iter().rev() {
         let cur = state.get(ch.file()).cloned().flatten();
-        let before = apply_change(cur, ch, false).map_err(|e| {
-            Error::refused(format!(
-                "cannot undo the move of journal entry {}: {e} (edited by hand since?)",
-                mv.seq
-            ))
-        })?;
+        let before = apply_change(cur, ch, false)
+            .map_err(|err| Error::refused(format!("cannot undo {what}: {err} (edited by hand since?)")))?;
         state.insert(ch.file().to_string(), before);
     }
-    if dry_run {
-        crate::outln!("undo move would revert journal entry {} ({})", mv.seq, mv.summary);
-        for ch in &mv.changes {
-            crate::outln!("  {}", ch.file());
-        }
-        return Ok(());
-    }
-    let entry = Entry {
+    Ok(state)
+}
+
+/// The undo entry of journal entry `e`.
+fn undo_entry(e: &Entry, summary: String) -> Entry {
+    Entry {
         seq: 0,
         kind: EntryKind::Undo,
         battle: None,
-        turn: mv.turn,
-        summary: format!("undo of the move of journal entry {} ({})", mv.seq, mv.summary),
+        turn: e.turn,
+        summary,
         changes: Vec::new(),
         state: BTreeMap::new(),
         dice: Vec::new(),
@@ -171,9 +158,33 @@ fn undo_move(dir: &CampaignDir, dry_run: bool) -> Result<()> {
         carryover: Vec::new(),
         returned: Vec::new(),
         marched: Vec::new(),
-        undoes: Some(mv.seq),
+        undoes: Some(e.seq),
         lost: Vec::new(),
-    };
+    }
+}
+
+/// `--dry-run` of `undo move` and `undo turn`: what would be reverted.
+fn print_dry_run(what: &str, e: &Entry) {
+    crate::outln!("undo {what} would revert journal entry {} ({})", e.seq, e.summary);
+    for ch in &e.changes {
+        crate::outln!("  {}", ch.file());
+    }
+}
+
+/// `undo move`: reverts the newest move entry, when nothing but manual edits (and moves
+/// undone already) came after it. The forces stand where they stood before it, with their
+/// `moving_to`, and the retreats it recorded (`avoidance.csv`) are gone.
+fn undo_move(dir: &CampaignDir, dry_run: bool) -> Result<()> {
+    let lock = CampaignLock::acquire(dir, Duration::from_secs(60))?;
+    let mut txn = dir.begin(&lock)?;
+    let current = txn.current()?.clone();
+    let mv = newest_standing(&txn.journal.entries, EntryKind::Move, "move")?;
+    let state = reverted(current, mv, &format!("the move of journal entry {}", mv.seq))?;
+    if dry_run {
+        print_dry_run("move", mv);
+        return Ok(());
+    }
+    let entry = undo_entry(mv, format!("undo of the move of journal entry {} ({})", mv.seq, mv.summary));
     let (seq_undone, forces) = (mv.seq, mv.marched.len());
     let seq = txn.finish(state, Some(entry), Commit::default())?;
     crate::errln!(
@@ -187,68 +198,17 @@ fn undo_move(dir: &CampaignDir, dry_run: bool) -> Result<()> {
 fn undo_turn(dir: &CampaignDir, dry_run: bool) -> Result<()> {
     let lock = CampaignLock::acquire(dir, Duration::from_secs(60))?;
     let mut txn = dir.begin(&lock)?;
-    let mut state = txn.current()?.clone();
-    let entries = &txn.journal.entries;
-    let undone: Vec<u64> = entries.iter().filter_map(|e| e.undoes).collect();
-    let mut target = None;
-    for e in entries.iter().rev() {
-        match e.kind {
-            EntryKind::ManualEdit => {}
-            EntryKind::Undo if e.undoes.is_some() => {}
-            EntryKind::Move | EntryKind::TurnAdvance if undone.contains(&e.seq) => {}
-            EntryKind::TurnAdvance => {
-                target = Some(e);
-                break;
-            }
-            _ => {
-                return Err(Error::refused(format!(
-                    "no turn advance to undo: journal entry {} ({}) is newer than any turn advance; only the newest change can be undone",
-                    e.seq, e.summary
-                ))
-                .into());
-            }
-        }
-    }
-    let Some(adv) = target else {
-        return Err(
-            Error::refused("no turn advance to undo: journal.jsonl has no turn advance that stands").into()
-        );
-    };
-    for ch in adv.changes.iter().rev() {
-        let cur = state.get(ch.file()).cloned().flatten();
-        let before = apply_change(cur, ch, false).map_err(|e| {
-            Error::refused(format!(
-                "cannot undo the turn advance to turn {}: {e} (edited by hand since?)",
-                adv.turn
-            ))
-        })?;
-        state.insert(ch.file().to_string(), before);
-    }
+    let current = txn.current()?.clone();
+    let adv = newest_standing(&txn.journal.entries, EntryKind::TurnAdvance, "turn advance")?;
+    let state = reverted(current, adv, &format!("the turn advance to turn {}", adv.turn))?;
     if dry_run {
-        crate::outln!("undo turn would revert journal entry {} ({})", adv.seq, adv.summary);
-        for ch in &adv.changes {
-            crate::outln!("  {}", ch.file());
-        }
+        print_dry_run("turn", adv);
         return Ok(());
     }
     let mut extra = Commit::default();
     extra.removes.extend(super::turn::report_paths(adv.turn));
-    let entry = Entry {
-        seq: 0,
-        kind: EntryKind::Undo,
-        battle: None,
-        turn: adv.turn,
-        summary: format!("undo of the turn advance to turn {} (journal entry {})", adv.turn, adv.seq),
-        changes: Vec::new(),
-        state: BTreeMap::new(),
-        dice: Vec::new(),
-        result_hash: None,
-        carryover: Vec::new(),
-        returned: Vec::new(),
-        marched: Vec::new(),
-        undoes: Some(adv.seq),
-        lost: Vec::new(),
-    };
+    let entry =
+        undo_entry(adv, format!("undo of the turn advance to turn {} (journal entry {})", adv.turn, adv.seq));
     let turn = adv.turn;
     let seq = txn.finish(state, Some(entry), extra)?;
     crate::errln!("the turn advance to turn {turn} is undone (journal entry {seq}); its reports are removed");

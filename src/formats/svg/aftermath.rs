@@ -9,7 +9,9 @@
 
 use std::collections::BTreeMap;
 
-use super::battle::{HEX_RADIUS, battle_hex_marker, battle_hex_outline, ground, neighbourhood_frame};
+use super::battle::{
+    HEX_RADIUS, battle_hex_marker, battle_hex_outline, ground, neighbourhood_frame, title_band,
+};
 use super::palette;
 use super::symbols;
 use super::{Canvas, Frame, points_attr, thousands};
@@ -151,18 +153,9 @@ pub fn aftermath_picture(scene: &AftermathScene<'_>) -> Vec<u8> {
     let title =
         format!("After the battle {} at {} ({}), turn {}, {date}: {verdict}", r.id, r.place, r.hex, r.turn);
     let mut cv = Canvas::new(width, height, &title);
-    cv.rect((0.0, 0.0), (width, height), &[("fill", "#ffffff")]);
-    cv.rect((0.0, 0.0), (width, TOP - 12.0), &[("fill", "#2b2b2b")]);
-    cv.plain(
-        (MARGIN, 30.0),
-        21.0,
-        "start",
-        true,
-        "#ffffff",
-        &format!("After the action at {} ({}): {verdict}", r.place, r.hex),
-    );
+    let heading = format!("After the action at {} ({}): {verdict}", r.place, r.hex);
     let sub = format!("Battle {}, turn {}, {date} · the withdrawal (8.4) and the losses", r.id, r.turn);
-    cv.plain((MARGIN, 50.0), 12.5, "start", false, "#e8e8e8", &sub);
+    title_band(&mut cv, (width, height), &heading, &sub);
     let caption = format!("Campaign map around {} ({} hexes round)", r.hex, d);
     // The neighbourhood's reach, for whoever reads the picture back (where each hex is drawn
     // follows from it: `neighbourhood_frame`).

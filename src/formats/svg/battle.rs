@@ -95,21 +95,11 @@ pub fn battle_picture(scene: &BattleScene<'_>) -> Vec<u8> {
     let date = Turn(r.turn).date();
     let title = format!("Battle {} at {} ({}), turn {}, {date}", r.id, r.place, r.hex, r.turn);
     let mut cv = Canvas::new(width, height, &title);
-    cv.rect((0.0, 0.0), (width, height), &[("fill", "#ffffff")]);
-    cv.rect((0.0, 0.0), (width, TOP - 12.0), &[("fill", "#2b2b2b")]);
-    cv.plain(
-        (MARGIN, 30.0),
-        21.0,
-        "start",
-        true,
-        "#ffffff",
-        &format!("The action at {} ({})", r.place, r.hex),
-    );
     let sub = format!(
         "Battle {}, turn {}, {date} · the {} attack: {}",
         r.id, r.turn, r.attacker, r.attacker_reason
     );
-    cv.plain((MARGIN, 50.0), 12.5, "start", false, "#e8e8e8", &sub);
+    title_band(&mut cv, (width, height), &format!("The action at {} ({})", r.place, r.hex), &sub);
     neighbourhood(&mut cv, scene, &frame, d);
     sow_map(&mut cv, scene, square_at);
     cv.open("g", &[("id", "forces-list")]);
@@ -119,6 +109,15 @@ pub fn battle_picture(scene: &BattleScene<'_>) -> Vec<u8> {
     }
     cv.close();
     cv.finish()
+}
+
+/// A white picture of `size` with the dark title band across its top: the heading, and a
+/// line below it.
+pub(super) fn title_band(cv: &mut Canvas, size: (f64, f64), heading: &str, sub: &str) {
+    cv.rect((0.0, 0.0), size, &[("fill", "#ffffff")]);
+    cv.rect((0.0, 0.0), (size.0, TOP - 12.0), &[("fill", "#2b2b2b")]);
+    cv.plain((MARGIN, 30.0), 21.0, "start", true, "#ffffff", heading);
+    cv.plain((MARGIN, 50.0), 12.5, "start", false, "#e8e8e8", sub);
 }
 
 /// The campaign map around the battle hex.
