@@ -13,7 +13,8 @@
 //! ±10 % to the next year's reinforcements recorded.
 
 use crate::model::books::{CampaignYear, OccupationOutcome, OccupationTurn, Revolt};
-use crate::model::{Campaign, Nation, Settlement, SettlementKind, Side, Unit};
+use crate::model::{Campaign, Control, Nation, Settlement, SettlementKind, Side, Unit};
+use crate::rules::control::{Garrisons, Production, settlement_control};
 use crate::rules::dice::Dice;
 use crate::rules::effects::{Effect, garrison_units, losses_over, men_of, per_cent};
 use crate::rules::turn::{PhaseOutcome, Section, TurnContext};
@@ -59,14 +60,11 @@ pub fn in_france(s: &Settlement) -> bool {
         || IN_FRANCE.iter().any(|n| crate::rules::siege::fold(n) == crate::rules::siege::fold(&s.name))
 }
 
-/// Garrison units for adequate taxes (2.1.1).
+/// Garrison units for adequate taxes (2.1.1), as control counts them (a brigade three units,
+/// a capital's division two brigades, a port one unit more): for the report.
 pub fn units_needed(s: &Settlement) -> u32 {
-    let base = match s.kind {
-        SettlementKind::Capital => 6,
-        SettlementKind::City | SettlementKind::FortressCity => 3,
-        _ => 1,
-    };
-    base + u32::from(s.port)
+    let n = crate::rules::control::need(Side::French, s.region, s.kind, s.port);
+    3 * n.brigades + n.units
 }
 
 /// The settlements the French control in Spain and Portugal that count for 4.0.
@@ -88,19 +86,19 @@ pub fn revolt_at<'c>(c: &'c Campaign, place: &str, turn: u32) -> Option<&'c Revo
     c.books.revolts.iter().find(|r| r.place == place && r.began <= turn && turn < r.until)
 }
 
-/// The tax a settlement gives at `turn`, and its garrison units.
-pub fn tax_of(c: &Campaign, s: &Settlement, turn: u32) -> (Tax, u32) {
+/// The tax a settlement gives at `turn`, and its garrison units. The garrison gives the
+/// French "adequate" or "good" taxes exactly as it gives supply production (2.1.1): the level
+/// is control's ([`crate::rules::control`]), counted once for the turn in `g`.
+pub fn tax_of(c: &Campaign, g: &Garrisons, s: &Settlement, turn: u32) -> (Tax, u32) {
     let units = garrison_units(c, &garrison(c, s));
     if revolt_at(c, &s.name, turn).is_some() {
         return (Tax::None, units);
     }
-    let need = units_needed(s);
-    let mut tax = if units >= 2 * need {
-        Tax::Good
-    } else if units >= need {
-        Tax::Adequate
-    } else {
-        Tax::None
+    let k = settlement_control(s, g);
+    let mut tax = match (k.computed, k.production) {
+        (Control::Nation(Nation::Fr), Production::Good) => Tax::Good,
+        (Control::Nation(Nation::Fr), Production::Adequate) => Tax::Adequate,
+        _ => Tax::None,
     };
     // After a revolt: adequate until a fresh unit is added.
     if tax == Tax::Good
@@ -152,10 +150,11 @@ pub fn phase(c: &Campaign, ctx: &TurnContext, dice: &mut dyn Dice) -> PhaseOutco
     let mut effects = Vec::new();
     let from = ctx.from.0;
     let places = taxable(c);
+    let garrisons = Garrisons::of(c);
     let (mut taxed, mut good) = (0u32, 0u32);
     let mut goods = Vec::new();
     for s in &places {
-        let (tax, units) = tax_of(c, s, from);
+        let (tax, units) = tax_of(c, &garrisons, s, from);
         match tax {
             Tax::Good => {
                 good += 1;
@@ -273,7 +272,7 @@ mod tests {
             forces.push_str(&format!("FR-BUR-{i},FR-BUR,battalion,{i},,Fr,line,500,,,\n"));
         }
         let c = camp(20, places, &forces, &[]);
-        assert_eq!(tax_of(&c, &c.map.settlements[0], 20), (Tax::Good, 6));
+        assert_eq!(tax_of(&c, &Garrisons::of(&c), &c.map.settlements[0], 20), (Tax::Good, 6));
         // Turn 20 is late March: the month ends. 1d6 1 → revolt; 1d6 4 → 20 % of 3,000.
         let out = phase(&c, &ctx(20, &[]), &mut ScriptedDice::new([1, 4]));
         let lost: u32 = out
@@ -296,8 +295,16 @@ mod tests {
         assert_eq!((r.began, r.until, r.units), (21, 23, 6));
         let mut c2 = c.clone();
         crate::rules::effects::apply_effects(&mut c2, &out.effects, 2);
-        assert_eq!(tax_of(&c2, &c2.map.settlements[0], 21).0, Tax::None, "hostile for a month");
-        assert_eq!(tax_of(&c2, &c2.map.settlements[0], 23).0, Tax::Adequate, "adequate until a fresh unit");
+        assert_eq!(
+            tax_of(&c2, &Garrisons::of(&c2), &c2.map.settlements[0], 21).0,
+            Tax::None,
+            "hostile for a month"
+        );
+        assert_eq!(
+            tax_of(&c2, &Garrisons::of(&c2), &c2.map.settlements[0], 23).0,
+            Tax::Adequate,
+            "adequate until a fresh unit"
+        );
         // Early-month turns roll no revolt.
         let out = phase(&c, &ctx(21, &[]), &mut ScriptedDice::new([1, 4]));
         assert!(!out.effects.iter().any(|e| matches!(e, Effect::Revolt(_))));
