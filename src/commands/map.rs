@@ -69,7 +69,14 @@ pub fn run(dir: &CampaignDir, a: &MapArgs) -> Result<()> {
     let enemy = view.viewer.map(|s| view.forces.iter().filter(|f| f.side() != s).count());
     let shown = match enemy {
         None => format!("{} forces", view.forces.len()),
-        Some(e) => format!("{} own forces and {e} enemy forces in contact", view.forces.len() - e),
+        Some(e) => {
+            let reported =
+                view.forces.iter().filter(|f| Some(f.side()) != view.viewer && f.reported.is_some()).count();
+            format!(
+                "{} own forces and {e} enemy forces, in contact or reported by intelligence ({reported} reported)",
+                view.forces.len() - e
+            )
+        }
     };
     let pairs = match view.contacts.len() {
         1 => "1 pair of forces in contact".to_string(),

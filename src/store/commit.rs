@@ -210,6 +210,13 @@ impl CampaignDir {
         std::fs::remove_file(&manifest).map_err(|e| Error::io(&manifest, e))?;
         let _ = std::fs::remove_dir_all(&staging);
         let _ = std::fs::remove_dir(self.path(WORK_DIR));
+        // The change is whole: a folder its removals emptied (a turn's reports undone) goes
+        // too. A folder still holding anything stays (remove_dir refuses it).
+        for rel in &m.removes {
+            if let Some(dir) = self.path(rel).parent() {
+                let _ = std::fs::remove_dir(dir);
+            }
+        }
         Ok(())
     }
 
@@ -259,6 +266,13 @@ impl CampaignDir {
         std::fs::remove_file(&manifest).map_err(|e| Error::io(&manifest, e))?;
         let _ = std::fs::remove_dir_all(&staging);
         let _ = std::fs::remove_dir(self.path(WORK_DIR));
+        // The change is whole: a folder its removals emptied (a turn's reports undone) goes
+        // too. A folder still holding anything stays (remove_dir refuses it).
+        for rel in &m.removes {
+            if let Some(dir) = self.path(rel).parent() {
+                let _ = std::fs::remove_dir(dir);
+            }
+        }
         Ok(())
     }
 

@@ -91,6 +91,7 @@ fn the_same_campaign_and_seed_give_the_same_turn_and_undo_restores_it() {
         assert_eq!(undone.get(f), Some(bytes), "{f} restored");
     }
     assert!(!undone.keys().any(|k| k.starts_with("turns/T21/")), "its reports are removed");
+    assert!(!a.path("turns/T21").exists(), "and their folder with them");
     assert!(!undone.contains_key("sieges.csv"));
     let o = a.run(&["audit"]);
     assert_code(&o, 0);

@@ -394,7 +394,14 @@ fn supply_lines(cv: &mut Canvas, frame: &Frame, view: &ForcesView, win: &Window)
                 &[("fill", palette::SUPPLY), ("stroke", "#ffffff")],
             );
         }
-        if let Some(b) = s.break_hex.filter(|&h| win.contains(h)) {
+        // Out of supply with no line at all (no source the side could reach): crossed out
+        // where the force stands.
+        let at = if !s.in_supply && s.break_hex.is_none() && s.path.len() <= 1 {
+            Some(f.hex)
+        } else {
+            s.break_hex
+        };
+        if let Some(b) = at.filter(|&h| win.contains(h)) {
             let (x, y) = frame.centre(b);
             let style = [("stroke", palette::CUT), ("stroke-width", "4"), ("stroke-linecap", "round")];
             cv.line((x - 9.0, y - 9.0), (x + 9.0, y + 9.0), &style);
@@ -645,6 +652,29 @@ mod tests {
             !fr.contains("data-supply=\"sp-a\"") && !fr.contains("Mérida"),
             "the enemy's supply is not known"
         );
+    }
+
+    #[test]
+    fn a_force_with_no_source_at_all_is_crossed_out_where_it_stands() {
+        use crate::rules::intel::known::KnownSupply;
+        let c = Builder::default().force("fr-a", "division", "Fr", "10.10", &["line"]).build();
+        let none = |_: &str| {
+            Some(KnownSupply {
+                in_supply: false,
+                source: None,
+                path: Vec::new(),
+                break_hex: None,
+                reason: Some("the French have no supply source".into()),
+            })
+        };
+        let v = umpire_view(&c, &contacts(&c), false).with_supply(none);
+        let h = MapHeading { title: "Test".into(), turn: 3, date: "early July 1808".into() };
+        let opts = MapOptions { zoc: false, supply: true, window: None };
+        let svg = String::from_utf8(campaign_map(&c.map, &v, &h, opts)).unwrap();
+        let g = svg.split("data-supply=\"fr-a\"").nth(1).unwrap().split("</g>").next().unwrap().to_string();
+        let (x, y) = map_frame(&c.map).centre("10.10".parse().unwrap());
+        let stroke = format!("x1=\"{}\" y1=\"{}\"", num(x - 9.0), num(y - 9.0));
+        assert!(g.contains(&stroke), "a cross at the force's own hex: {g}");
     }
 
     #[test]
