@@ -16,7 +16,7 @@ use super::palette;
 use super::symbols::{self, SETTLEMENT};
 use super::{Canvas, Frame, num, thousands};
 use crate::model::battle::{BattleRecord, Participant, Role};
-use crate::model::{CampaignMap, HexGrid, HexId, RoadClass, Side, Turn};
+use crate::model::{CampaignMap, HexGrid, HexId, Side, Turn};
 
 mod sow_map;
 use sow_map::sow_map;
@@ -207,19 +207,7 @@ pub(super) fn ground(
         }
     }
     cv.close();
-    cv.open("g", &[("id", "roads"), ("stroke", palette::ROAD), ("stroke-linecap", "round")]);
-    for (side, class) in &map.roads {
-        let (a, b) = side.hexes();
-        if !(near(a) && near(b)) {
-            continue;
-        }
-        let style: &[(&str, &str)] = match class {
-            RoadClass::Major => &[("stroke-width", "3")],
-            RoadClass::Secondary => &[("stroke-width", "2"), ("stroke-dasharray", "5 3")],
-        };
-        cv.line(frame.centre(a), frame.centre(b), style);
-    }
-    cv.close();
+    super::map::roads(cv, map, frame, near);
     cv.open(
         "g",
         &[("id", "hex-ids"), ("font-size", "8"), ("fill", palette::HEX_ID), ("text-anchor", "middle")],

@@ -185,7 +185,7 @@ pub fn campaign_map(map: &CampaignMap, view: &ForcesView, heading: &MapHeading, 
         zones(&mut cv, &frame, view, &win);
     }
     rivers(&mut cv, map, &frame, &win, view);
-    roads(&mut cv, map, &frame, &win);
+    roads(&mut cv, map, &frame, |h| win.contains(h));
     hex_ids(&mut cv, &frame, &win);
     settlements(&mut cv, map, &frame, &win);
     if opts.supply {
@@ -285,11 +285,13 @@ fn rivers(cv: &mut Canvas, map: &CampaignMap, frame: &Frame, win: &Window, view:
     }
 }
 
-fn roads(cv: &mut Canvas, map: &CampaignMap, frame: &Frame, win: &Window) {
+/// The roads between hexes both of which `shown` holds: a solid line for a major road, a
+/// broken one for a secondary road, from hex centre to hex centre.
+pub(super) fn roads(cv: &mut Canvas, map: &CampaignMap, frame: &Frame, shown: impl Fn(HexId) -> bool) {
     cv.open("g", &[("id", "roads"), ("stroke", palette::ROAD), ("stroke-linecap", "round")]);
     for (side, class) in &map.roads {
         let (a, b) = side.hexes();
-        if !(win.contains(a) && win.contains(b)) {
+        if !(shown(a) && shown(b)) {
             continue;
         }
         let style: &[(&str, &str)] = match class {
