@@ -12,6 +12,7 @@ pub mod error;
 pub mod formats;
 pub mod inbox;
 pub mod model;
+pub mod ops;
 pub mod output;
 pub mod rules;
 pub mod store;

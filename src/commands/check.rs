@@ -11,16 +11,6 @@ use crate::store::CampaignDir;
 pub fn run(dir: &CampaignDir, json: bool) -> Result<()> {
     match dir.load() {
         Ok(c) => {
-            // `supply.csv` (written by `turn advance`) must read too.
-            if let Err(e) = super::supply::load_records(dir) {
-                return match e {
-                    Error::Rejected(p) if json => {
-                        super::print_json(&serde_json::json!({ "ok": false, "problems": p.0 }))?;
-                        Err(Error::Rejected(p).into())
-                    }
-                    e => Err(e.into()),
-                };
-            }
             // Where the typed control is not what the garrisons make it (2.1): the next
             // `turn advance` writes the computed one; an `overrule` keeps a place as it is.
             let computed = compute(&c);

@@ -10,7 +10,6 @@ use crate::store::CampaignDir;
 pub fn run(dir: &CampaignDir, json: bool) -> Result<()> {
     let c = dir.load()?;
     let list = contacts(&c);
-    let caught = super::march::caught_this_turn(dir, &c)?;
     if json {
         super::print_json(&list)?;
     } else {
@@ -19,7 +18,7 @@ pub fn run(dir: &CampaignDir, json: bool) -> Result<()> {
         }
         for k in &list {
             crate::out!("{}", describe(&c, k));
-            if let Some((side, force)) = super::march::avoiding_side(k, &caught) {
+            if let Some((side, force)) = crate::rules::avoidance::avoiding_side(&c, k) {
                 crate::outln!(
                     "  8.2: {force} retreated before battle and was caught: export sets the battle up with --avoiding {}",
                     side.slug()

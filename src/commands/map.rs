@@ -7,14 +7,12 @@ use std::collections::HashMap;
 
 use anyhow::Result;
 
-use super::supply::load_records;
-
 use crate::cli::MapArgs;
 use crate::error::Error;
 use crate::formats::html;
 use crate::formats::svg::map::{MapHeading, MapOptions, campaign_map};
 use crate::rules::intel::known::{side_view, umpire_view};
-use crate::rules::supply::{ForceSupply, compute};
+use crate::rules::supply::ForceSupply;
 use crate::rules::zoc::contacts;
 use crate::store::replace::check_paths_replaceable;
 use crate::store::{CampaignDir, atomic_write};
@@ -41,14 +39,14 @@ fn format_of(path: &Path) -> Result<Format, Error> {
 /// Runs `map`.
 pub fn run(dir: &CampaignDir, a: &MapArgs) -> Result<()> {
     let format = format_of(&a.out)?;
-    let c = dir.load()?;
+    // Control as the rules compute it: the map draws who holds each place as `supply` does.
+    let (c, report) = crate::ops::campaign_now(dir)?;
     let k = contacts(&c);
     let mut view = match a.side {
         None => umpire_view(&c, &k, a.zoc),
         Some(s) => side_view(&c, &k, s, a.zoc),
     };
     if a.supply {
-        let report = compute(&c, &load_records(dir)?);
         let lines: HashMap<&str, &ForceSupply> =
             report.forces.iter().map(|f| (f.force.as_str(), f)).collect();
         view = view.with_supply(|id| lines.get(id).map(|f| f.known()));

@@ -14,7 +14,7 @@ use serde::Serialize;
 
 use crate::error::{Error, Problem, Problems};
 use crate::formats::campaign::write_forces;
-use crate::formats::orders::{AVOIDANCE, Avoidance, parse_avoidance, parse_orders, write_avoidance};
+use crate::formats::orders::{AVOIDANCE, Avoidance, parse_orders, write_avoidance};
 use crate::model::Campaign;
 use crate::rules::march::{Halt, Marched, Order, TURN_UNITS, march, plan_orders};
 use crate::rules::zoc::{Contact, contacts};
@@ -117,17 +117,13 @@ pub fn run(dir: &CampaignDir, a: &crate::cli::MoveArgs) -> Result<()> {
         dry_run: a.dry_run,
         journal_seq: 0,
     };
-    if let Some(mut txn) = txn.take() {
-        let current = txn.current()?;
+    if let Some(txn) = txn.take() {
         let mut new_files: StateFiles = BTreeMap::new();
         new_files.insert("forces.csv".to_string(), Some(write_forces(&c.oob, c.dialect("forces.csv"))));
         if !r.caught.is_empty() {
-            let old = current.get(AVOIDANCE).cloned().flatten();
-            let mut p = Problems::default();
-            let mut rows = old.as_deref().map(|b| parse_avoidance(b, &mut p)).unwrap_or_default();
-            p.into_result()?;
-            rows.extend(r.caught.iter().cloned());
-            new_files.insert(AVOIDANCE.to_string(), Some(write_avoidance(&rows, c.dialect(AVOIDANCE))));
+            c.avoidance.extend(r.caught.iter().cloned());
+            new_files
+                .insert(AVOIDANCE.to_string(), Some(write_avoidance(&c.avoidance, c.dialect(AVOIDANCE))));
         }
         let entry = Entry {
             seq: 0,
@@ -299,46 +295,4 @@ pub fn render(c: &Campaign, r: &MoveReport) -> String {
         }
     }
     s
-}
-
-/// The retreats before battle (8.2) of the current turn that the enemy caught, as recorded by
-/// `move` in `avoidance.csv`.
-pub fn caught_this_turn(dir: &CampaignDir, c: &Campaign) -> crate::error::Result<Vec<Avoidance>> {
-    let Some(bytes) = dir.read(AVOIDANCE)? else { return Ok(Vec::new()) };
-    let mut p = Problems::default();
-    let rows = parse_avoidance(&bytes, &mut p);
-    p.into_result()?;
-    Ok(rows.into_iter().filter(|a| a.turn == c.config.turn).collect())
-}
-
-/// The side that tried to refuse the battle of a contact (8.2): the side of a force of the
-/// contact whose retreat this turn was caught, if any.
-pub fn avoiding_side(k: &Contact, caught: &[Avoidance]) -> Option<(crate::model::Side, String)> {
-    use crate::model::Side;
-    caught.iter().find_map(|a| {
-        if k.french.contains(&a.force) {
-            Some((Side::French, a.force.clone()))
-        } else if k.allies.contains(&a.force) {
-            Some((Side::Allies, a.force.clone()))
-        } else {
-            None
-        }
-    })
-}
-
-/// The side `export` sets up as avoiding battle at `hex` (8.2) when the umpire does not say.
-pub fn recorded_avoiding(
-    dir: &CampaignDir,
-    c: &Campaign,
-    hex: crate::model::HexId,
-) -> crate::error::Result<Option<crate::model::Side>> {
-    let caught = caught_this_turn(dir, c)?;
-    if caught.is_empty() {
-        return Ok(None);
-    }
-    Ok(contacts(c)
-        .iter()
-        .find(|k| k.hexes.contains(&hex))
-        .and_then(|k| avoiding_side(k, &caught))
-        .map(|(s, _)| s))
 }

@@ -15,16 +15,15 @@ struct ForceLine {
     side: Side,
     hex: String,
     supply: String,
-    /// The supply line as `supply` computes it now (3.1-3.5).
+    /// The supply line as `supply` shows it (3.1-3.5), whose state `supply` is.
     supply_line: String,
     strength: Strength,
 }
 
 /// Runs `status`.
 pub fn run(dir: &CampaignDir, json: bool) -> Result<()> {
-    let c = dir.load()?;
+    let (c, computed) = crate::ops::campaign_now(dir)?;
     let turn = c.turn();
-    let computed = crate::rules::supply::compute(&c, &super::supply::load_records(dir)?);
     let forces: Vec<ForceLine> = c
         .oob
         .forces()
@@ -92,15 +91,8 @@ pub fn run(dir: &CampaignDir, json: bool) -> Result<()> {
         crate::outln!("\n{side}: {} forces, {} men, {} guns", mine.len(), total.men(), total.guns);
         for f in mine {
             let out = if f.supply == "out" { "  OUT OF SUPPLY" } else { "" };
-            // Where the line as computed now says otherwise than the campaign's `supply`.
-            let now = if f.supply_line.starts_with("OUT") != (f.supply == "out") && !f.supply_line.is_empty()
-            {
-                format!("\n      now: {}", f.supply_line)
-            } else {
-                String::new()
-            };
             crate::outln!(
-                "  {:<12} {:<40} {}  {:>6} men {:>3} guns{out}{now}",
+                "  {:<12} {:<40} {}  {:>6} men {:>3} guns{out}",
                 f.id,
                 f.name,
                 f.hex,

@@ -7,9 +7,9 @@ use std::fmt::Write as _;
 use anyhow::Result;
 use serde_json::{Value, json};
 
-use crate::formats::supply::{SUPPLY, parse_records, with_control, write_records};
+use crate::formats::supply::{SUPPLY, with_state, write_records};
 use crate::model::{Campaign, Side, Supply};
-use crate::rules::supply::{ForceSupply, SupplyPhase, SupplyRecord, SupplyReport, compute};
+use crate::rules::supply::{ForceSupply, SupplyPhase, SupplyReport};
 use crate::store::CampaignDir;
 use crate::store::journal::StateFiles;
 
@@ -17,9 +17,7 @@ const SETTLEMENTS: &str = "settlements.csv";
 
 /// Runs `supply`.
 pub fn run(dir: &CampaignDir, json: bool) -> Result<()> {
-    let c = dir.load()?;
-    let records = load_records(dir)?;
-    let r = compute(&c, &records);
+    let (c, r) = crate::ops::campaign_now(dir)?;
     if json {
         super::print_json(&report_json(&r))?;
     } else {
@@ -27,11 +25,6 @@ pub fn run(dir: &CampaignDir, json: bool) -> Result<()> {
     }
     super::done_with(c);
     Ok(())
-}
-
-/// `supply.csv` as the last `turn advance` left it (none before the first).
-pub fn load_records(dir: &CampaignDir) -> crate::Result<Vec<SupplyRecord>> {
-    parse_records(dir.read(SUPPLY)?.as_deref())
 }
 
 fn force_json(f: &ForceSupply) -> Value {
@@ -179,22 +172,18 @@ pub fn render(c: &Campaign, r: &SupplyReport) -> String {
     s
 }
 
-/// The files the supply-and-control phase of `turn advance` writes: `settlements.csv` with
-/// the computed control (when a place changed hands), `supply.csv` with what the next turn
-/// must remember. `forces.csv` (the forces' `supply`) is written by the turn with its own
-/// changes.
-pub fn phase_files(
-    c: &Campaign,
-    p: &SupplyPhase,
-    current: &StateFiles,
-    new_files: &mut StateFiles,
-) -> crate::Result<()> {
-    if !p.control.is_empty()
-        && let Some(Some(bytes)) = current.get(SETTLEMENTS)
-    {
-        new_files.insert(SETTLEMENTS.to_string(), Some(with_control(bytes, &p.report.settlements)?));
+/// The files of the campaign's memory of supply that `turn advance` writes from the campaign
+/// value it leaves: `settlements.csv` with each place's control and investment (every other
+/// field as it was), `supply.csv` with what the next turn must remember. `forces.csv` (the
+/// forces' `supply`) is written by the turn with its own changes.
+pub fn phase_files(c: &Campaign, current: &StateFiles, new_files: &mut StateFiles) -> crate::Result<()> {
+    if let Some(Some(bytes)) = current.get(SETTLEMENTS) {
+        let patched = with_state(bytes, &c.map.settlements)?;
+        if &patched != bytes {
+            new_files.insert(SETTLEMENTS.to_string(), Some(patched));
+        }
     }
-    let records = write_records(&p.records, c.dialect(SUPPLY));
+    let records = write_records(&c.supply, c.dialect(SUPPLY));
     new_files.insert(SUPPLY.to_string(), Some(records));
     Ok(())
 }

@@ -155,10 +155,6 @@ pub fn advance_turn(dir: &CampaignDir, dry_run: bool) -> Result<Advanced> {
         None => None,
     };
     let mut c = dir.load()?;
-    // Supply and control first (2.1, 3.1-3.5): the ammunition made good with the returns asks
-    // who is in supply, and the later phases who holds each place.
-    let supply = crate::rules::supply::phase(&c, &super::supply::load_records(dir)?);
-    crate::rules::supply::apply_phase(&mut c, &supply);
     let from = c.turn();
     let ctx = TurnContext { from, to: from.next(), moved: moved_forces(dir, &c)? };
     let stream = dice_stream(from.0);
@@ -176,7 +172,7 @@ pub fn advance_turn(dir: &CampaignDir, dry_run: bool) -> Result<Advanced> {
         lost: run.lost.clone(),
         dice: run.dice.clone(),
         reports: report_paths(ctx.to.0).to_vec(),
-        supply,
+        supply: run.supply.clone(),
         pending_battles,
         dry_run,
         journal_seq: 0,
@@ -191,29 +187,9 @@ pub fn advance_turn(dir: &CampaignDir, dry_run: bool) -> Result<Advanced> {
     let ch = &r.changes;
     let mut new_files: StateFiles = BTreeMap::new();
     new_files.insert("campaign.toml".to_string(), Some(new_toml));
-    super::supply::phase_files(&c, &r.supply, &current, &mut new_files)?;
-    // Places taken in the siege phase change hands (7.1) over the control just computed.
-    let taken: Vec<(String, crate::model::HexId, crate::model::Nation)> = r
-        .phases
-        .iter()
-        .flat_map(|p| &p.effects)
-        .filter_map(|e| match e {
-            crate::rules::effects::Effect::PlaceTaken { place, hex, by } => Some((place.clone(), *hex, *by)),
-            _ => None,
-        })
-        .collect();
-    if !taken.is_empty() {
-        let base = match new_files.get("settlements.csv") {
-            Some(Some(b)) => Some(b.clone()),
-            _ => current.get("settlements.csv").cloned().flatten(),
-        };
-        if let Some(bytes) = base {
-            new_files.insert(
-                "settlements.csv".to_string(),
-                Some(crate::formats::supply::with_taken(&bytes, &taken)?),
-            );
-        }
-    }
+    // Control as the turn leaves it (computed in the supply phase, places taken in the siege
+    // phase): one route from the campaign value into `settlements.csv`.
+    super::supply::phase_files(&c, &current, &mut new_files)?;
     new_files.insert("forces.csv".to_string(), Some(write_forces(&c.oob, c.dialect("forces.csv"))));
     if !ch.returns.is_empty() {
         new_files
@@ -246,12 +222,12 @@ pub fn advance_turn(dir: &CampaignDir, dry_run: bool) -> Result<Advanced> {
     extra.write(umpire, umpire_report(&run, &render_returns(&r), c.config.seed, &stream).into_bytes());
     extra.write(
         french,
-        (side_report(&run, &c, Side::French) + &super::supply::side_section(&r.supply.report, Side::French))
+        (side_report(&run, &c, Side::French) + &super::supply::side_section(&run.supply_after, Side::French))
             .into_bytes(),
     );
     extra.write(
         allies,
-        (side_report(&run, &c, Side::Allies) + &super::supply::side_section(&r.supply.report, Side::Allies))
+        (side_report(&run, &c, Side::Allies) + &super::supply::side_section(&run.supply_after, Side::Allies))
             .into_bytes(),
     );
     let entry = Entry {

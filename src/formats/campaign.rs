@@ -47,8 +47,12 @@ pub mod names {
     pub const RETURNS: &str = "returns.csv";
     /// Campaign score.
     pub const SCORE: &str = "score.csv";
+    /// What the supply rules remember from turn to turn (3.2.1, 3.3).
+    pub const SUPPLY: &str = "supply.csv";
+    /// The retreats before battle the enemy caught (8.2), as `move` recorded them.
+    pub const AVOIDANCE: &str = "avoidance.csv";
     /// Every file of the campaign folder that sowbridge reads into a campaign.
-    pub const ALL: [&str; 18] = [
+    pub const ALL: [&str; 20] = [
         CAMPAIGN,
         RULES,
         HEXES,
@@ -60,6 +64,8 @@ pub mod names {
         COMMANDERS,
         RETURNS,
         SCORE,
+        SUPPLY,
+        AVOIDANCE,
         // The turn's books (`formats::books`).
         "sieges.csv",
         "siege-trains.csv",
@@ -309,6 +315,7 @@ fn parse_settlements(t: &Table, grid: &HexGrid, p: &mut Problems) -> Vec<Settlem
                 depot,
                 province: f.text("province").to_string(),
                 control,
+                typed: control,
                 invested_by,
                 citadel,
                 region,
@@ -1016,6 +1023,7 @@ pub fn parse_campaign(files: &CampaignFiles) -> Result<Campaign, Problems> {
         listed,
     } = rest;
     let books = super::books::parse_books(files, &grid, &mut p, &mut dialects);
+    let (supply, avoidance) = parse_memory(files, &mut p, &mut dialects);
     let map = CampaignMap { grid, hexes, roads, rivers, settlements };
     validate_tree(&oob, &lines, &map, &commanders, &listed, &mut p);
     if !p.is_empty() {
@@ -1037,8 +1045,30 @@ pub fn parse_campaign(files: &CampaignFiles) -> Result<Campaign, Problems> {
         returns,
         score,
         books,
+        supply,
+        avoidance,
         dialects,
     })
+}
+
+/// `supply.csv` and `avoidance.csv`: what `turn advance` and `move` remember for the commands
+/// after them (each file optional), with their dialects.
+fn parse_memory(
+    files: &CampaignFiles,
+    p: &mut Problems,
+    dialects: &mut BTreeMap<&'static str, Dialect>,
+) -> (Vec<crate::model::supply::SupplyRecord>, Vec<crate::model::supply::Avoidance>) {
+    let supply = files.get(names::SUPPLY).map(|b| {
+        let (rows, d) = super::supply::parse_records_into(b, p);
+        dialects.insert(names::SUPPLY, d);
+        rows
+    });
+    let avoidance = files.get(names::AVOIDANCE).map(|b| {
+        let (rows, d) = super::orders::parse_avoidance_into(b, p);
+        dialects.insert(names::AVOIDANCE, d);
+        rows
+    });
+    (supply.unwrap_or_default(), avoidance.unwrap_or_default())
 }
 
 /// Writes `forces.csv` (known columns, then the umpire's own). Each field is formatted

@@ -9,7 +9,7 @@
 use crate::error::Problems;
 use crate::model::HexId;
 use crate::model::dialect::Dialect;
-use crate::rules::march::{Order, Route};
+use crate::model::orders::{Order, Route};
 
 use super::table::{Fields, Table, write_csv};
 
@@ -71,26 +71,19 @@ pub const AVOIDANCE: &str = "avoidance.csv";
 /// Columns of `avoidance.csv`.
 pub const AVOIDANCE_COLUMNS: [&str; 4] = ["turn", "force", "caught_by", "hex"];
 
-/// A force that retreated before battle (8.2) and was caught: the battle it tried to refuse
-/// is set up with it as the avoiding side.
-#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
-pub struct Avoidance {
-    /// The turn.
-    pub turn: u32,
-    /// The retreating force.
-    pub force: String,
-    /// The enemy forces in contact with it where it ended, space-separated.
-    pub caught_by: String,
-    /// Where it ended.
-    pub hex: HexId,
-}
+pub use crate::model::supply::Avoidance;
 
 /// Parses `avoidance.csv`.
 pub fn parse_avoidance(bytes: &[u8], p: &mut Problems) -> Vec<Avoidance> {
+    parse_avoidance_into(bytes, p).0
+}
+
+/// Parses `avoidance.csv`, with the dialect it was saved in.
+pub fn parse_avoidance_into(bytes: &[u8], p: &mut Problems) -> (Vec<Avoidance>, Dialect) {
     let t = Table::parse(AVOIDANCE, bytes, p);
     let mut out = Vec::new();
     if !t.require(&AVOIDANCE_COLUMNS, p) {
-        return out;
+        return (out, t.dialect);
     }
     for row in &t.rows {
         let mut f = Fields::new(&t, row, p);
@@ -101,7 +94,7 @@ pub fn parse_avoidance(bytes: &[u8], p: &mut Problems) -> Vec<Avoidance> {
             out.push(Avoidance { turn, force, caught_by, hex });
         }
     }
-    out
+    (out, t.dialect)
 }
 
 /// Writes `avoidance.csv`.

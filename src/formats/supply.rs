@@ -5,9 +5,8 @@
 
 use crate::error::{Problems, Result};
 use crate::model::dialect::Dialect;
-use crate::model::{HexId, Nation};
-use crate::rules::control::SettlementControl;
-use crate::rules::supply::{DepotState, SupplyRecord};
+use crate::model::supply::{DepotState, SupplyRecord};
+use crate::model::{Control, HexId, Nation, Settlement};
 
 use super::table::{Fields, Table, write_csv};
 
@@ -17,15 +16,13 @@ pub const SUPPLY: &str = "supply.csv";
 /// Columns of `supply.csv`.
 pub const SUPPLY_COLUMNS: [&str; 5] = ["force", "turns_out", "depot", "depot_state", "depot_ready"];
 
-/// Parses `supply.csv` (absent: no records). Every bad row is reported with its line.
-pub fn parse_records(bytes: Option<&[u8]>) -> Result<Vec<SupplyRecord>> {
-    let Some(bytes) = bytes else { return Ok(Vec::new()) };
-    let mut p = Problems::default();
-    let t = Table::parse(SUPPLY, bytes, &mut p);
+/// Parses `supply.csv` into `p`'s problems, with the dialect it was saved in.
+pub fn parse_records_into(bytes: &[u8], p: &mut Problems) -> (Vec<SupplyRecord>, Dialect) {
+    let t = Table::parse(SUPPLY, bytes, p);
     let mut out = Vec::new();
-    if t.require(&SUPPLY_COLUMNS[..2], &mut p) {
+    if t.require(&SUPPLY_COLUMNS[..2], p) {
         for row in &t.rows {
-            let mut f = Fields::new(&t, row, &mut p);
+            let mut f = Fields::new(&t, row, p);
             let force = f.id("force").to_string();
             if force.is_empty() {
                 f.problem("force", "is empty");
@@ -42,8 +39,7 @@ pub fn parse_records(bytes: Option<&[u8]>) -> Result<Vec<SupplyRecord>> {
             }
         }
     }
-    p.into_result()?;
-    Ok(out)
+    (out, t.dialect)
 }
 
 /// Writes `supply.csv`, one row per force, in the order given.
@@ -64,44 +60,11 @@ pub fn write_records(records: &[SupplyRecord], dialect: Dialect) -> Vec<u8> {
     )
 }
 
-/// `settlements.csv` with each row's `control` set to the computed one (rows matched by name
-/// and hex, in file order); every other field and column as read, in the file's own dialect.
-pub fn with_control(bytes: &[u8], control: &[SettlementControl]) -> Result<Vec<u8>> {
-    let mut p = Problems::default();
-    let t = Table::parse("settlements.csv", bytes, &mut p);
-    p.into_result()?;
-    let Some(ci) = t.col("control") else { return Ok(bytes.to_vec()) };
-    let (ni, hi) = (t.col("name"), t.col("hex"));
-    let headers: Vec<&str> = t.headers.iter().map(String::as_str).collect();
-    let mut used = vec![false; control.len()];
-    let rows = t.rows.iter().map(|row| {
-        let name = ni.map_or("", |i| t.field(row, i));
-        let hex = hi.map_or("", |i| t.field(row, i));
-        let found = control
-            .iter()
-            .enumerate()
-            .find(|(i, k)| {
-                !used[*i] && k.name == name && hex.parse::<crate::model::HexId>().ok() == Some(k.hex)
-            })
-            .map(|(i, k)| (i, k.control.to_string()));
-        if let Some((i, _)) = found {
-            used[i] = true;
-        }
-        (0..headers.len())
-            .map(|i| match (&found, i == ci) {
-                (Some((_, c)), true) => c.clone(),
-                _ => t.field(row, i).to_string(),
-            })
-            .collect::<Vec<String>>()
-    });
-    let rows: Vec<Vec<String>> = rows.collect();
-    Ok(write_csv(t.dialect, &headers, &[], rows))
-}
-
-/// `settlements.csv` with each place taken (7.1) given to its taker: its `control` the
-/// taker's nation, `invested_by` and `overrule` emptied; every other field and row as it was,
-/// in the file's own dialect.
-pub fn with_taken(bytes: &[u8], taken: &[(String, HexId, Nation)]) -> Result<Vec<u8>> {
+/// `settlements.csv` with each row's `control`, `invested_by` and `overrule` as the campaign
+/// value holds them (rows matched by name and hex): the one way sowbridge writes the file.
+/// Every other field and column as read, in the file's own dialect; a field whose value is
+/// unchanged keeps its bytes (`FR` stays `FR`, not `Fr`).
+pub fn with_state(bytes: &[u8], settlements: &[Settlement]) -> Result<Vec<u8>> {
     let mut p = Problems::default();
     let t = Table::parse("settlements.csv", bytes, &mut p);
     p.into_result()?;
@@ -114,12 +77,27 @@ pub fn with_taken(bytes: &[u8], taken: &[(String, HexId, Nation)]) -> Result<Vec
         .map(|row| {
             let name = ni.map_or("", |i| t.field(row, i));
             let hex = hi.and_then(|i| t.field(row, i).parse::<HexId>().ok());
-            let by = taken.iter().find(|(n, h, _)| n == name && Some(*h) == hex).map(|(_, _, by)| *by);
+            let s = settlements.iter().find(|s| s.name == name && Some(s.hex) == hex);
             (0..headers.len())
-                .map(|i| match by {
-                    Some(n) if Some(i) == ci => n.to_string(),
-                    Some(_) if Some(i) == ii || Some(i) == oi => String::new(),
-                    _ => t.field(row, i).to_string(),
+                .map(|i| {
+                    let old = t.field(row, i);
+                    let new = match s {
+                        Some(s) if Some(i) == ci => {
+                            field_if_changed(old, s.typed.to_string(), |v| control_of(v) == Some(s.typed))
+                        }
+                        Some(s) if Some(i) == ii => field_if_changed(
+                            old,
+                            s.invested_by.map(|n| n.to_string()).unwrap_or_default(),
+                            |v| v.parse::<Nation>().ok() == s.invested_by,
+                        ),
+                        Some(s) if Some(i) == oi => field_if_changed(
+                            old,
+                            s.overrule.map(|c| c.to_string()).unwrap_or_default(),
+                            |v| control_of(v) == s.overrule,
+                        ),
+                        _ => None,
+                    };
+                    new.unwrap_or_else(|| old.to_string())
                 })
                 .collect()
         })
@@ -127,30 +105,50 @@ pub fn with_taken(bytes: &[u8], taken: &[(String, HexId, Nation)]) -> Result<Vec
     Ok(write_csv(t.dialect, &headers, &[], rows))
 }
 
+/// A `control` or `overrule` field's value as `settlements.csv` spells it.
+fn control_of(v: &str) -> Option<Control> {
+    match v {
+        "-" => Some(Control::Unrest),
+        _ => v.parse::<Nation>().ok().map(Control::Nation),
+    }
+}
+
+/// The new text of a field, or `None` when the old one already reads as the same value.
+fn field_if_changed(old: &str, new: String, same: impl Fn(&str) -> bool) -> Option<String> {
+    let old = old.trim();
+    if same(old) || old.is_empty() && new.is_empty() { None } else { Some(new) }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::model::{Control, HexId, Nation};
-    use crate::rules::control::Production;
 
-    fn k(name: &str, hex: &str, control: Control) -> SettlementControl {
-        SettlementControl {
+    fn place(name: &str, hex: &str, typed: Control, invested_by: Option<Nation>) -> Settlement {
+        Settlement {
             name: name.into(),
             hex: hex.parse::<HexId>().unwrap(),
-            control,
-            computed: control,
-            typed: Control::Unrest,
-            overruled: false,
-            production: Production::Adequate,
-            why: String::new(),
+            kind: crate::model::SettlementKind::Town,
+            port: false,
+            depot: false,
+            province: String::new(),
+            control: typed,
+            typed,
+            invested_by,
+            citadel: false,
+            region: crate::model::Region::South,
+            overrule: None,
         }
     }
 
     #[test]
     fn a_place_taken_is_its_takers_and_no_longer_invested_or_overruled() {
         let text = "name;hex;kind;control;invested_by;overrule\r\nToledo;28.23;town;Sp;Fr;Sp\r\nMadrid;29.21;capital;Fr;;\r\n";
-        let out =
-            with_taken(text.as_bytes(), &[("Toledo".into(), "28.23".parse().unwrap(), Nation::Fr)]).unwrap();
+        let places = [
+            place("Toledo", "28.23", Control::Nation(Nation::Fr), None),
+            place("Madrid", "29.21", Control::Nation(Nation::Fr), None),
+        ];
+        let out = with_state(text.as_bytes(), &places).unwrap();
         assert_eq!(
             String::from_utf8(out).unwrap(),
             "name;hex;kind;control;invested_by;overrule\r\nToledo;28.23;town;Fr;;\r\nMadrid;29.21;capital;Fr;;\r\n"
@@ -158,16 +156,16 @@ mod tests {
     }
 
     #[test]
-    fn only_the_control_column_changes_and_the_file_keeps_its_dialect() {
-        let text = "name,hex,kind,control,notes\r\nMadrid,29.21,capital,Sp,\"held, for now\"\r\nMérida,16.29,city,Sp,\r\n";
-        let out = with_control(
-            text.as_bytes(),
-            &[k("Madrid", "29.21", Control::Nation(Nation::Fr)), k("Mérida", "16.29", Control::Unrest)],
-        )
-        .unwrap();
+    fn only_the_state_columns_change_and_the_file_keeps_its_dialect_and_spelling() {
+        let text = "name,hex,kind,control,invested_by,notes\r\nMadrid,29.21,capital,SP,fr,\"held, for now\"\r\nMérida,16.29,city,Sp,,\r\n";
+        let places = [
+            place("Madrid", "29.21", Control::Nation(Nation::Sp), Some(Nation::Fr)),
+            place("Mérida", "16.29", Control::Unrest, None),
+        ];
+        let out = with_state(text.as_bytes(), &places).unwrap();
         assert_eq!(
             String::from_utf8(out).unwrap(),
-            "name,hex,kind,control,notes\r\nMadrid,29.21,capital,Fr,\"held, for now\"\r\nMérida,16.29,city,-,\r\n"
+            "name,hex,kind,control,invested_by,notes\r\nMadrid,29.21,capital,SP,fr,\"held, for now\"\r\nMérida,16.29,city,-,,\r\n"
         );
     }
 
@@ -190,8 +188,11 @@ mod tests {
             },
         ];
         let bytes = write_records(&r, Dialect::default());
-        assert_eq!(parse_records(Some(&bytes)).unwrap(), r);
-        let err = parse_records(Some(b"force,turns_out\nFR-I,x\n")).unwrap_err().to_string();
+        let mut p = Problems::default();
+        assert_eq!(parse_records_into(&bytes, &mut p).0, r);
+        assert!(p.is_empty());
+        parse_records_into(b"force,turns_out\nFR-I,x\n", &mut p);
+        let err = p.into_result().unwrap_err().to_string();
         assert!(err.contains("supply.csv:2: turns_out"), "{err}");
     }
 }

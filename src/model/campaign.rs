@@ -46,6 +46,10 @@ pub struct Campaign {
     /// The turn's books: sieges, siege trains, revolts, occupation, years, intelligence,
     /// the Juntas' orders.
     pub books: super::books::Books,
+    /// `supply.csv`: what the supply rules remember of each force from the last turn advance.
+    pub supply: Vec<super::supply::SupplyRecord>,
+    /// `avoidance.csv`: the retreats before battle (8.2) that `move` recorded as caught.
+    pub avoidance: Vec<super::supply::Avoidance>,
     /// How each CSV file read was saved (by file name), to write it back the same way.
     pub dialects: BTreeMap<&'static str, Dialect>,
 }

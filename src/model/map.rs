@@ -168,8 +168,12 @@ pub struct Settlement {
     pub depot: bool,
     /// Province, where given.
     pub province: String,
-    /// Who it is friendly to.
+    /// Who it is friendly to now: the `control` column as read, until the rules compute it
+    /// from the garrisons (`rules::control`, applied once to the campaign value).
     pub control: Control,
+    /// The `control` column as read: the state the campaign was left in (civil unrest goes
+    /// on until a place is garrisoned, 2.1). The computation of control starts from it.
+    pub typed: Control,
     /// The nation investing it, if any.
     pub invested_by: Option<super::kinds::Nation>,
     /// A citadel inside an open city (Toledo's Alcázar, rule 2.5.3).

@@ -13,8 +13,10 @@ pub mod kinds;
 pub mod ledger;
 pub mod map;
 pub mod oob;
+pub mod orders;
 pub mod result;
 pub mod roll;
+pub mod supply;
 
 pub use calendar::{Season, Turn};
 pub use campaign::{BattleMapChoice, Campaign};

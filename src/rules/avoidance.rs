@@ -28,6 +28,33 @@ pub fn line_of_retreat(
     })
 }
 
+/// The side of a contact that tried to refuse its battle (8.2), and the force whose retreat
+/// before battle the enemy caught this turn, as `move` recorded it in `avoidance.csv`.
+pub fn avoiding_side(c: &Campaign, k: &crate::rules::zoc::Contact) -> Option<(Side, String)> {
+    c.avoidance.iter().filter(|a| a.turn == c.config.turn).find_map(|a| {
+        if k.french.contains(&a.force) {
+            Some((Side::French, a.force.clone()))
+        } else if k.allies.contains(&a.force) {
+            Some((Side::Allies, a.force.clone()))
+        } else {
+            None
+        }
+    })
+}
+
+/// The side a battle at `hex` is set up as avoiding (8.2): the one the umpire names, else the
+/// one whose retreat before battle the enemy caught this turn. The one answer `export`'s plan,
+/// deployment, line of retreat and battle record all use.
+pub fn avoiding_at(c: &Campaign, hex: HexId, told: Option<Side>) -> Option<Side> {
+    told.or_else(|| {
+        crate::rules::zoc::contacts(c)
+            .iter()
+            .find(|k| k.hexes.contains(&hex))
+            .and_then(|k| avoiding_side(c, k))
+            .map(|(s, _)| s)
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

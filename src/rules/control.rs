@@ -211,7 +211,7 @@ fn garrison_units(u: &Unit) -> (u32, u32) {
 /// The Allied nation a settlement friendly to the Allies by default belongs to: the one it was
 /// friendly to, else Portugal's, Gibraltar's or Spain's.
 fn default_allied_nation(s: &Settlement) -> Nation {
-    if let Control::Nation(n) = s.control
+    if let Control::Nation(n) = s.typed
         && n.side() == Side::Allies
     {
         return n;
@@ -276,7 +276,7 @@ pub fn settlement_control(s: &Settlement, g: &Garrisons) -> SettlementControl {
     let al = g.at(s.hex, Side::Allies);
     let need_fr = need(Side::French, s.region, s.kind, s.port);
     let need_al = need(Side::Allies, s.region, s.kind, s.port);
-    let was_unrest = s.control == Control::Unrest;
+    let was_unrest = s.typed == Control::Unrest;
     // The side whose ground it is when no one garrisons it (2.1.1 north, 2.1.2 south).
     let home = match s.region {
         Region::North => Side::French,
@@ -296,7 +296,7 @@ pub fn settlement_control(s: &Settlement, g: &Garrisons) -> SettlementControl {
     let fr_claim = claim(Side::French, fr, al, need_fr);
     let al_claim = claim(Side::Allies, al, fr, need_al);
     let (computed, why) = match (fr_claim, al_claim) {
-        (true, true) => (s.control, "both sides hold it: unchanged".to_string()),
+        (true, true) => (s.typed, "both sides hold it: unchanged".to_string()),
         (true, false) => (
             Control::Nation(Nation::Fr),
             format!("French {} (needs {})", garrison_text(fr), need_text(need_fr)),
@@ -339,7 +339,7 @@ pub fn settlement_control(s: &Settlement, g: &Garrisons) -> SettlementControl {
         hex: s.hex,
         control,
         computed,
-        typed: s.control,
+        typed: s.typed,
         overruled: s.overrule.is_some(),
         production,
         why: if s.overrule.is_some() { format!("overruled by the umpire ({why})") } else { why },
@@ -355,17 +355,6 @@ pub fn compute(c: &Campaign) -> Vec<SettlementControl> {
 /// Every settlement's control from garrisons already counted.
 pub fn compute_with(c: &Campaign, g: &Garrisons) -> Vec<SettlementControl> {
     c.map.settlements.iter().map(|s| settlement_control(s, g)).collect()
-}
-
-/// The campaign as the rules see it: every settlement's `control` replaced by the computed
-/// (or overruled) one. Rules that ask who holds a place (export's defender, 7.1.4, the
-/// withdrawal into a friendly city) read this.
-pub fn with_computed_control(mut c: Campaign) -> Campaign {
-    let computed = compute(&c);
-    for (s, k) in c.map.settlements.iter_mut().zip(computed) {
-        s.control = k.control;
-    }
-    c
 }
 
 #[cfg(test)]

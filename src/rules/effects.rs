@@ -6,7 +6,7 @@
 use std::collections::BTreeSet;
 
 use crate::model::books::{CampaignYear, OccupationTurn, Revolt, SiegeRecord, Sighting};
-use crate::model::{ArmClass, Campaign, Control, HexId, Level, Nation, OrderOfBattle, Side, Unit};
+use crate::model::{ArmClass, Campaign, Control, HexId, Nation, OrderOfBattle, Side, Unit};
 
 /// One change a phase decides.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
@@ -91,6 +91,7 @@ pub fn apply_effects(c: &mut Campaign, effects: &[Effect], year: u32) {
             Effect::PlaceTaken { place, hex, by } => {
                 if let Some(s) = c.map.settlements.iter_mut().find(|s| s.name == *place && s.hex == *hex) {
                     s.control = Control::Nation(*by);
+                    s.typed = Control::Nation(*by);
                     s.invested_by = None;
                     s.overrule = None;
                 }
@@ -201,19 +202,6 @@ pub fn men_of(c: &Campaign, forces: &[String], infantry_only: bool) -> u32 {
         .map(|f| {
             let s = c.oob.strength(f);
             if infantry_only { s.infantry } else { s.men() }
-        })
-        .sum()
-}
-
-/// Garrison units of 2.1 (an infantry battalion or a dragoon squadron) in some forces.
-pub fn garrison_units(c: &Campaign, forces: &[&Unit]) -> u32 {
-    forces
-        .iter()
-        .flat_map(|f| c.oob.units_under(&f.id))
-        .map(|u| match (u.level, u.arm) {
-            (Level::Battalion, _) if u.arm_class() == Some(ArmClass::Infantry) => 1,
-            (_, Some(crate::model::Arm::Dragoon)) => u.squadrons.max(1),
-            _ => 0,
         })
         .sum()
 }

@@ -24,31 +24,7 @@ pub use step::{Halt, Marched, march};
 /// that every step costs a whole number of units.
 pub const TURN_UNITS: u64 = 720_720;
 
-/// What an order asks.
-#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum Route {
-    /// To a destination, by the cheapest legal route.
-    To(HexId),
-    /// Through these hexes, from the first after the force's own.
-    Path(Vec<HexId>),
-}
-
-/// One line of an orders file.
-#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
-pub struct Order {
-    /// The force ordered.
-    pub force: String,
-    /// Where it goes.
-    pub route: Route,
-    /// A retreat before battle (8.2): the force declines a contact and marches out of the
-    /// enemy's zone.
-    pub retreat: bool,
-    /// The orders file, as shown in messages.
-    pub file: String,
-    /// Its line.
-    pub line: u64,
-}
+pub use crate::model::orders::{Order, Route};
 
 /// Why an order is refused: the force, the step and the rule.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]

@@ -16,7 +16,7 @@ use crate::model::books::{CampaignYear, OccupationOutcome, OccupationTurn, Revol
 use crate::model::{Campaign, Control, Nation, Settlement, SettlementKind, Side, Unit};
 use crate::rules::control::{Garrisons, Production, settlement_control};
 use crate::rules::dice::Dice;
-use crate::rules::effects::{Effect, garrison_units, losses_over, men_of, per_cent};
+use crate::rules::effects::{Effect, losses_over, men_of, per_cent};
 use crate::rules::turn::{PhaseOutcome, Section, TurnContext};
 
 /// The settlements of the campaign north of the Pyrenees (France), where the French collect
@@ -90,7 +90,8 @@ pub fn revolt_at<'c>(c: &'c Campaign, place: &str, turn: u32) -> Option<&'c Revo
 /// French "adequate" or "good" taxes exactly as it gives supply production (2.1.1): the level
 /// is control's ([`crate::rules::control`]), counted once for the turn in `g`.
 pub fn tax_of(c: &Campaign, g: &Garrisons, s: &Settlement, turn: u32) -> (Tax, u32) {
-    let units = garrison_units(c, &garrison(c, s));
+    // The garrison as control counts it (2.1): the same units give supply and taxes.
+    let units = g.at(s.hex, Side::French).units();
     if revolt_at(c, &s.name, turn).is_some() {
         return (Tax::None, units);
     }
@@ -208,7 +209,7 @@ pub fn phase(c: &Campaign, ctx: &TurnContext, dice: &mut dyn Dice) -> PhaseOutco
             let men = men_of(c, &g, false);
             let lost = per_cent(men, pd * 5);
             let mut l = losses_over(c, &g, lost, &format!("4.0 revolt in {}", s.name), false);
-            let units_after = garrison_units(c, &garrison(c, s));
+            let units_after = Garrisons::of(c).at(s.hex, Side::French).units();
             effects.append(&mut l);
             effects.push(Effect::Revolt(Revolt {
                 place: s.name.clone(),
@@ -305,6 +306,13 @@ mod tests {
             Tax::Adequate,
             "adequate until a fresh unit"
         );
+        // An unavailable battalion (6.5.2.4) polices nothing: not for control, not for taxes.
+        let mut c3 = c.clone();
+        *c3.oob.get_mut("FR-BUR-5").unwrap().status_mut() =
+            vec![crate::model::Status { kind: crate::model::StatusKind::Unavailable, until: 22 }];
+        let g3 = Garrisons::of(&c3);
+        assert_eq!(g3.at(c3.map.settlements[0].hex, Side::French).units(), 5);
+        assert_eq!(tax_of(&c3, &g3, &c3.map.settlements[0], 20), (Tax::Adequate, 5));
         // Early-month turns roll no revolt.
         let out = phase(&c, &ctx(21, &[]), &mut ScriptedDice::new([1, 4]));
         assert!(!out.effects.iter().any(|e| matches!(e, Effect::Revolt(_))));

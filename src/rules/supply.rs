@@ -17,7 +17,7 @@ mod depot;
 mod phase;
 
 pub use depot::{Depot, DepotState};
-pub use phase::{ControlChange, SupplyChange, SupplyPhase, apply_phase, phase};
+pub use phase::{ControlChange, SupplyChange, SupplyPhase, apply_phase, now, phase};
 
 use super::control::{Garrisons, Production, SettlementControl, compute_with};
 use crate::model::{Campaign, HexGrid, HexId, RoadClass, SettlementKind, Side, Supply};
@@ -36,21 +36,7 @@ pub const ALLIED_DEPOT_TURNS: u32 = 4;
 /// The ends of the French line of communications (3.5).
 pub const FRANCE: [&str; 2] = ["Bayonne", "Perpignan"];
 
-/// What `supply.csv` remembers of a force from the last turn: its turns out of supply and
-/// its depot.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct SupplyRecord {
-    /// Top-level force id.
-    pub force: String,
-    /// Turns spent out of supply, in a row (3.3).
-    pub turns_out: u32,
-    /// The depot as last seen.
-    pub depot: Option<String>,
-    /// Its state.
-    pub depot_state: DepotState,
-    /// The turn from which an establishing depot is in use.
-    pub depot_ready: Option<u32>,
-}
+pub use crate::model::supply::SupplyRecord;
 
 /// Capacity of a force's line and what the force asks of it (3.4).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]

@@ -93,7 +93,10 @@ pub const PHASES: [(&str, PhaseFn); 5] = [
 /// The whole turn, decided and carried out on the campaign.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct TurnRun {
-    /// Returns, penalties, ammunition (the first phase).
+    /// Supply and control (2.1, 3.1-3.5): the first phase, before the returns, so that the
+    /// ammunition made good asks who is in supply and the later phases who holds each place.
+    pub supply: super::supply::SupplyPhase,
+    /// Returns, penalties, ammunition.
     pub returns: TurnChanges,
     /// The other phases, in order.
     pub phases: Vec<PhaseOutcome>,
@@ -101,11 +104,17 @@ pub struct TurnRun {
     pub lost: Vec<(String, u32)>,
     /// Every die rolled, in order.
     pub dice: Vec<Roll>,
+    /// Supply as the whole turn leaves the campaign: what each side's report tells it of its
+    /// own forces (a garrison that capitulated in the siege phase is no longer there).
+    pub supply_after: super::supply::SupplyReport,
 }
 
-/// Runs the turn on `c`: the returns first, then each of [`PHASES`] on the campaign as the
-/// phase before left it.
+/// Runs the turn on `c`: supply and control first, then the returns, then each of [`PHASES`]
+/// on the campaign as the phase before left it.
 pub fn run_turn(c: &mut Campaign, ctx: &TurnContext, dice: &mut dyn Dice) -> TurnRun {
+    let before = c.supply.clone();
+    let supply = super::supply::phase(c, &before);
+    super::supply::apply_phase(c, &supply);
     let returns = advance(c);
     apply_changes(c, &returns);
     let year = ctx.from.campaign_year();
@@ -124,7 +133,17 @@ pub fn run_turn(c: &mut Campaign, ctx: &TurnContext, dice: &mut dyn Dice) -> Tur
         }
         phases.push(out);
     }
-    TurnRun { returns, phases, lost: lost.into_iter().collect(), dice: dice.log().to_vec() }
+    // The same computation on the campaign the phases left, from the same memory of the last
+    // turn, so that its turns out of supply count this turn once.
+    let supply_after = super::supply::compute(c, &before);
+    TurnRun {
+        supply,
+        returns,
+        phases,
+        lost: lost.into_iter().collect(),
+        dice: dice.log().to_vec(),
+        supply_after,
+    }
 }
 
 /// A turn of the calendar as reports show it.

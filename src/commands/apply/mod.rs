@@ -267,7 +267,7 @@ pub fn apply_result(dir: &CampaignDir, req: &ApplyRequest) -> Result<Applied> {
     }
 
     // Who holds each place as the rules compute it (2.1), for the withdrawal (8.4) and 7.1.4.
-    let mut c = crate::rules::control::with_computed_control(dir.load()?);
+    let (mut c, _) = crate::ops::campaign_now(dir)?;
     // The units' end positions, for the objectives: a row counts for the side of its id or
     // of its name (names repeat: couriers, wagons).
     let presence: Option<Presence> = startlocs.as_ref().map(|sl| {

@@ -29,7 +29,7 @@ use crate::model::battle::{
 };
 use crate::model::vocabulary::Vocabulary;
 use crate::model::{BattleMapChoice, Campaign, HexId, Side, Unit};
-use crate::rules::avoidance::line_of_retreat;
+use crate::rules::avoidance::{avoiding_at, line_of_retreat};
 use crate::rules::battle::WhoFightsOptions;
 use crate::rules::battle_plan::{Decision, PlanOptions, battle_map, decide};
 use crate::rules::dice::{Dice, SeededDice};
@@ -129,8 +129,10 @@ pub fn run(dir: &CampaignDir, a: &ExportHexArgs) -> Result<()> {
         dir.recover(l)?;
     }
     // Who holds each place as the rules compute it (2.1): the defender, 7.1.4, the map.
-    let c = crate::rules::control::with_computed_control(dir.load()?);
-    let plan = plan(dir, &c, hex, a)?;
+    // The campaign as the rules see it now: who holds each place (the defender, 7.1.4, the
+    // map) and each force's supply (its ammunition, its briefing) as `supply` shows them.
+    let (c, supply) = crate::ops::campaign_now(dir)?;
+    let plan = plan(dir, &c, &supply, hex, a)?;
     if a.dry_run {
         print_plan(&plan, a.json)?;
         crate::errln!(
@@ -176,7 +178,13 @@ pub struct ExportPlan {
     pub summary: ExportSummary,
 }
 
-fn plan(dir: &CampaignDir, c: &Campaign, hex: HexId, a: &ExportHexArgs) -> Result<ExportPlan> {
+fn plan(
+    dir: &CampaignDir,
+    c: &Campaign,
+    supply: &crate::rules::supply::SupplyReport,
+    hex: HexId,
+    a: &ExportHexArgs,
+) -> Result<ExportPlan> {
     let mut opts = WhoFightsOptions { attacker: a.attacker, ..Default::default() };
     for d in &a.delay {
         let (f, m) = d
@@ -188,14 +196,12 @@ fn plan(dir: &CampaignDir, c: &Campaign, hex: HexId, a: &ExportHexArgs) -> Resul
     }
     opts.exclude = a.exclude.iter().cloned().collect();
     let existing = dir.battles()?;
+    // 8.2: told, or a retreat before battle that `move` recorded as caught — decided once.
+    let avoiding = avoiding_at(c, hex, a.avoiding);
     let options = PlanOptions {
         who: opts,
         reserves: a.reserve.clone(),
-        // A retreat before battle that `move` recorded as caught (8.2) sets it up unless told.
-        avoiding: match a.avoiding {
-            Some(side) => Some(side),
-            None => crate::commands::march::recorded_avoiding(dir, c, hex)?,
-        },
+        avoiding,
         overrule: a.overrule.iter().map(|r| r.trim().to_string()).collect(),
         replace: a.replace,
     };
@@ -247,11 +253,11 @@ fn plan(dir: &CampaignDir, c: &Campaign, hex: HexId, a: &ExportHexArgs) -> Resul
     }
 
     // Deployment.
-    let line_of_retreat = a.avoiding.and_then(|av| line_of_retreat(c, hex, &participants, av));
+    let line_of_retreat = avoiding.and_then(|av| line_of_retreat(c, hex, &participants, av));
     let anchors = anchors(
         &participants,
         who.attacker,
-        a.avoiding,
+        avoiding,
         line_of_retreat.as_ref().map(|l| l.bearing),
         map.orientation,
         world,
@@ -327,8 +333,6 @@ fn plan(dir: &CampaignDir, c: &Campaign, hex: HexId, a: &ExportHexArgs) -> Resul
 
     // Briefings (8.5), one per side, after the map's dice.
     let mut briefings = Vec::new();
-    // Each side's own forces' supply (3.1-3.5), from the same computation as `supply`.
-    let supply = crate::rules::supply::compute(c, &crate::commands::supply::load_records(dir)?);
     for side in [Side::French, Side::Allies] {
         let part = |s: Side| Participants {
             forces: participants.iter().filter(|p| p.side == s).map(|p| p.force.clone()).collect(),
@@ -336,7 +340,7 @@ fn plan(dir: &CampaignDir, c: &Campaign, hex: HexId, a: &ExportHexArgs) -> Resul
             outside: outside_walls.clone(),
         };
         let b = brief_sides(c, &id, hex, side, &part(side), &part(side.enemy()), &mut dice);
-        let own_supply = crate::commands::supply::briefing_section(&supply, &part(side).forces);
+        let own_supply = crate::commands::supply::briefing_section(supply, &part(side).forces);
         briefings.push((side, b.to_markdown() + &own_supply, b.to_umpire_markdown() + &own_supply));
     }
 
@@ -357,11 +361,7 @@ fn plan(dir: &CampaignDir, c: &Campaign, hex: HexId, a: &ExportHexArgs) -> Resul
         place,
         attacker: who.attacker,
         attacker_reason: who.attacker_reason.clone(),
-        // A retreat before battle that `move` recorded as caught (8.2) sets it up unless told.
-        avoiding: match a.avoiding {
-            Some(side) => Some(side),
-            None => crate::commands::march::recorded_avoiding(dir, c, hex)?,
-        },
+        avoiding,
         line_of_retreat,
         participants: participants.clone(),
         excluded: who.excluded.clone(),

@@ -87,6 +87,7 @@ fn a_sea_supplied_place_holds_two_turns_more_for_the_allies_only() {
         depot: false,
         province: String::new(),
         control: crate::model::Control::Nation(Nation::Sp),
+        typed: crate::model::Control::Nation(Nation::Sp),
         invested_by: Some(Nation::Fr),
         citadel: false,
         region: crate::model::Region::South,

@@ -6,55 +6,9 @@ use std::collections::BTreeMap;
 use serde::Serialize;
 
 use super::{ALLIED_DEPOT_TURNS, FRENCH_DEPOT_TURNS, SupplyRecord};
+pub use crate::model::supply::DepotState;
 use crate::model::{Campaign, Side};
 use crate::rules::control::SettlementControl;
-
-/// State of a force's depot (3.2.1).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum DepotState {
-    /// In use: a source when friendly and garrisoned.
-    Established,
-    /// A French corps's new depot, in use from `ready`.
-    Establishing,
-    /// Held by the enemy: its supplies and recruits are lost until it is retaken.
-    Captured,
-    /// An Allied army's depot retaken, in use again from `ready`.
-    Reestablishing,
-    /// An Allied army named a new depot: it cannot (3.2.1); not a source.
-    NotAllowed,
-}
-
-impl DepotState {
-    /// The word in `supply.csv`.
-    pub fn word(self) -> &'static str {
-        match self {
-            DepotState::Established => "established",
-            DepotState::Establishing => "establishing",
-            DepotState::Captured => "captured",
-            DepotState::Reestablishing => "reestablishing",
-            DepotState::NotAllowed => "not-allowed",
-        }
-    }
-}
-
-impl std::str::FromStr for DepotState {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Self, String> {
-        [
-            DepotState::Established,
-            DepotState::Establishing,
-            DepotState::Captured,
-            DepotState::Reestablishing,
-            DepotState::NotAllowed,
-        ]
-        .into_iter()
-        .find(|d| d.word().eq_ignore_ascii_case(s.trim()))
-        .ok_or_else(|| {
-            format!("unknown depot state '{s}' (expected established, establishing, captured, reestablishing or not-allowed)")
-        })
-    }
-}
 
 /// A force's depot this turn (3.2.1).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]

@@ -75,7 +75,13 @@ pub fn phase(c: &Campaign, records: &[SupplyRecord]) -> SupplyPhase {
         .forces
         .iter()
         .filter_map(|f| {
-            let was = c.oob.get(&f.force)?.supply;
+            // Its state at the last turn advance: `supply.csv` counts its turns out of supply
+            // (the `supply` column, where no turn advance has seen the force yet).
+            let was = match records.iter().find(|r| r.force == f.force) {
+                Some(r) if r.turns_out > 0 => Supply::Out,
+                Some(_) => Supply::In,
+                None => c.oob.get(&f.force)?.supply,
+            };
             (was != f.state).then(|| SupplyChange {
                 force: f.force.clone(),
                 from: was,
@@ -96,14 +102,35 @@ pub fn phase(c: &Campaign, records: &[SupplyRecord]) -> SupplyPhase {
 }
 
 /// Carries the phase out on the campaign value: each settlement's control and each force's
-/// supply as computed.
+/// supply as computed; the control computed becomes the state the campaign is left in.
 pub fn apply_phase(c: &mut Campaign, p: &SupplyPhase) {
-    for (s, k) in c.map.settlements.iter_mut().zip(&p.report.settlements) {
+    apply_report(c, &p.report);
+    for s in &mut c.map.settlements {
+        s.typed = s.control;
+    }
+    c.supply = p.records.clone();
+}
+
+/// Each settlement's control and each top-level force's supply state as `report` computed.
+fn apply_report(c: &mut Campaign, report: &SupplyReport) {
+    for (s, k) in c.map.settlements.iter_mut().zip(&report.settlements) {
         s.control = k.control;
     }
-    for f in &p.report.forces {
+    for f in &report.forces {
         if let Some(u) = c.oob.get_mut(&f.force) {
             u.supply = f.state;
         }
     }
+}
+
+/// The campaign as the rules see it now, and the working behind it: each settlement's control
+/// computed from its garrisons or overruled (2.1, 2.3), each top-level force's supply state
+/// from its line today (3.1-3.5). This is the one definition of both facts: `status`,
+/// `supply`, `map`, the briefings, `export`, `apply` and every rule they call read the campaign
+/// this returns, so that none of them sees a typed column where another sees the computation.
+/// The state columns are only written by `turn advance`.
+pub fn now(mut c: Campaign) -> (Campaign, SupplyReport) {
+    let report = compute(&c, &c.supply);
+    apply_report(&mut c, &report);
+    (c, report)
 }

@@ -1,0 +1,16 @@
+//! The use cases commands, the watcher and `inspect` share: typed request in, typed outcome
+//! out, no argument parsing and no printing. Each reads the campaign through the store and
+//! asks the rules; only the store commits.
+
+use crate::error::Result;
+use crate::model::Campaign;
+use crate::rules::supply::SupplyReport;
+use crate::store::CampaignDir;
+
+/// The campaign as the rules see it now, with the supply working behind it: loaded once from
+/// the folder, each settlement's control computed (or overruled) and each force's supply
+/// state taken from its line today (`rules::supply::now`). Every command that shows, exports
+/// or applies reads this one value.
+pub fn campaign_now(dir: &CampaignDir) -> Result<(Campaign, SupplyReport)> {
+    Ok(crate::rules::supply::now(dir.load()?))
+}
