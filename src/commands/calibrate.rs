@@ -42,6 +42,9 @@ pub struct CalibrationRecord {
     pub start_time: String,
     /// End time (final dumps just before it).
     pub end_time: String,
+    /// When the final dumps ran before the end (3, 2 and 1 s in records that predate it).
+    #[serde(default = "crate::model::battle::legacy_final_dumps")]
+    pub final_dumps: crate::model::battle::FinalDumps,
     /// Every row written.
     pub chains: Vec<ChainEntry>,
     /// The OOB file, relative to the output folder.
@@ -156,6 +159,7 @@ pub fn run(dir: &CampaignDir, out: Option<&Path>, profile: Option<&str>) -> Resu
         map: map.id.clone(),
         start_time: start.clone(),
         end_time: end.clone(),
+        final_dumps: profile.final_dumps(),
         chains: chain_map(&vocab, &rows),
         oob: format!("OOBs/{id}.csv"),
         scenario_dir: format!("Scenarios/{id}"),

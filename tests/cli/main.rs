@@ -12,6 +12,7 @@ mod check;
 mod crash;
 mod excel;
 mod export;
+mod final_dumps;
 #[cfg(windows)]
 mod held;
 mod march;

@@ -376,6 +376,7 @@ fn plan(dir: &CampaignDir, c: &Campaign, hex: HexId, a: &ExportHexArgs) -> Resul
         army_index,
         start_time: start,
         end_time: end,
+        final_dumps: profile.final_dumps(),
         chains,
         units,
         objectives: objectives

@@ -298,7 +298,8 @@ pub fn master_csv(p: &Profile, v: &Vocabulary, rows: &[SowRow], oob_file: &str) 
 }
 
 /// `battlescript.csv`: joiners hidden at the start and shown at start + delay; periodic
-/// dumps; the final `dumplocs`, `dumpdead`, `dumpgamedb` just before `endscenario`.
+/// dumps; the final `dumplocs`, `dumpdead`, `dumpgamedb` at the profile's margins before
+/// `endscenario`, in that order.
 pub fn battlescript_csv(p: &Profile, input: &ScenarioInput<'_>) -> Result<String> {
     let start = parse_time(input.start).ok_or_else(|| {
         Error::refused(format!("rules.toml [battle] start_time '{}' is not HH:MM:SS", input.start))
@@ -327,17 +328,25 @@ pub fn battlescript_csv(p: &Profile, input: &ScenarioInput<'_>) -> Result<String
             line(&mut out, start + a.delay_minutes * 60, id, "showunit");
         }
     }
+    let margins = p.final_dumps();
+    let final_locs = end.checked_sub(margins.dumplocs).filter(|t| *t > start).ok_or_else(|| {
+        Error::refused(format!(
+            "the battle lasts {} minutes: too short for the profile's final dumplocs {} s before its end",
+            input.length_minutes, margins.dumplocs
+        ))
+    })?;
     if input.periodic_dump_minutes > 0 {
+        // A periodic (interim) dump stays a minute clear of the final dumplocs.
         let step = input.periodic_dump_minutes * 60;
         let mut t = start + step;
-        while t + 60 < end {
+        while t + 60 < final_locs {
             line(&mut out, t, "", "dumpgamedb");
             t += step;
         }
     }
-    line(&mut out, end - 3, "", "dumplocs");
-    line(&mut out, end - 2, "", "dumpdead");
-    line(&mut out, end - 1, "", "dumpgamedb");
+    line(&mut out, final_locs, "", "dumplocs");
+    line(&mut out, end - margins.dumpdead, "", "dumpdead");
+    line(&mut out, end - margins.dumpgamedb, "", "dumpgamedb");
     line(&mut out, end, "", "endscenario");
     Ok(out)
 }
