@@ -132,6 +132,12 @@ pub fn run(dir: &CampaignDir, out: Option<&Path>, profile: Option<&str>) -> Resu
     );
     let script: [(u32, &str); 4] =
         [(0, "dumpoobscen"), (0, "dumpscen"), (120, "dumpgamedb"), (300, "dumpgamedb")];
+    let out: PathBuf = match out {
+        Some(o) => o.to_path_buf(),
+        None if !real.config.paths.sow_work.is_empty() => PathBuf::from(&real.config.paths.sow_work),
+        None => PathBuf::from("calibration"),
+    };
+    let names = super::export::existing_names(&out, &profile.names_file)?;
     let input = ScenarioInput {
         profile: &profile,
         vocab: &vocab,
@@ -146,13 +152,9 @@ pub fn run(dir: &CampaignDir, out: Option<&Path>, profile: Option<&str>) -> Resu
         intro: &intro,
         master: false,
         script: &script,
+        existing_names: names.as_ref().map(|(shown, b)| (shown.as_str(), b.as_slice())),
     };
     let rendered = render(&input)?;
-    let out: PathBuf = match out {
-        Some(o) => o.to_path_buf(),
-        None if !real.config.paths.sow_work.is_empty() => PathBuf::from(&real.config.paths.sow_work),
-        None => PathBuf::from("calibration"),
-    };
     let mut record = CalibrationRecord {
         battle: id.clone(),
         profile: profile_name.clone(),

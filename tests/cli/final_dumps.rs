@@ -93,7 +93,7 @@ fn a_campaign_profile_written_before_the_margins_takes_the_shipped_ones() {
     export_medellin(&c, &["--profile", "x64"]);
     let out = c.tmp.path().join("out");
     assert_eq!(script_tail(&out)[0], "14:59:20 dumplocs");
-    // NAMES_CHECK
+    assert!(out.join("Layout/Media/Language/OOBNames.xml").is_file());
 }
 
 #[test]

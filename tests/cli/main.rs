@@ -17,6 +17,7 @@ mod final_dumps;
 mod held;
 mod march;
 mod mutation;
+mod names;
 mod newcomer;
 mod pictures;
 mod pipes;

@@ -63,6 +63,9 @@ pub struct ScenarioInput<'a> {
     /// battle's `dumpoobscen`, `dumpscen` and early dumps); written after the joiners are
     /// hidden, in the order given.
     pub script: &'a [(u32, &'a str)],
+    /// The names file already in the output folder (shown as, bytes), when the profile
+    /// writes one and it is there: the tags of other battles in it are kept.
+    pub existing_names: Option<(&'a str, &'a [u8])>,
 }
 
 /// One file to write, relative to the output folder.
@@ -415,7 +418,8 @@ pub fn scenario_ini(p: &Profile, input: &ScenarioInput<'_>) -> String {
     s
 }
 
-/// Every file of the battle, paths relative to the output folder.
+/// Every file of the battle, paths relative to the output folder: the OOB, the scenario
+/// folder, and the names file when the profile has one.
 pub fn render(input: &ScenarioInput<'_>) -> Result<Vec<OutputFile>> {
     let p = input.profile;
     let v = input.vocab;
@@ -427,7 +431,7 @@ pub fn render(input: &ScenarioInput<'_>) -> Result<Vec<OutputFile>> {
     let dir = format!("Scenarios/{}", input.battle);
     let scenario =
         if input.master { master_csv(p, v, input.rows, &oob_name)? } else { sandbox_csv(p, v, input.rows)? };
-    let files = vec![
+    let mut files = vec![
         OutputFile { path: format!("OOBs/{oob_name}"), bytes: encode_sow(&oob_csv(p, v, input.rows)?) },
         OutputFile { path: format!("{dir}/scenario.ini"), bytes: encode_sow(&scenario_ini(p, input)) },
         OutputFile { path: format!("{dir}/scenario.csv"), bytes: encode_sow(&scenario) },
@@ -441,6 +445,13 @@ pub fn render(input: &ScenarioInput<'_>) -> Result<Vec<OutputFile>> {
         },
         OutputFile { path: format!("{dir}/{}", p.intro_file), bytes: encode_sow(input.intro) },
     ];
+    if !p.names_file.is_empty() {
+        let tags = super::names::tags_for(p, input.rows);
+        files.push(OutputFile {
+            path: p.names_file.clone(),
+            bytes: super::names::merged(input.existing_names, &tags)?,
+        });
+    }
     Ok(files)
 }
 
