@@ -146,3 +146,55 @@ fn the_game_s_own_names_file_is_refused_and_nothing_is_written() {
     assert!(!out.join("OOBs").exists());
     assert!(!c.path("battles/T20-18.28").exists());
 }
+
+#[test]
+fn calibrate_names_its_units_reports_its_margins_and_inspect_confirms_the_names() {
+    let c = Camp::new("peninsula");
+    let out = c.tmp.path().join("Work");
+    let o = c.run(&["calibrate", "--profile", "x64", "--out", out.to_str().unwrap()]);
+    assert_code(&o, 0);
+    let err = stderr(&o);
+    assert!(
+        err.contains("final dumps: dumplocs 40 s, dumpdead 35 s and dumpgamedb 30 s before endscenario"),
+        "{err}"
+    );
+    assert!(err.contains("check in the game that the names show"), "{err}");
+    let page = std::fs::read_to_string(out.join("Scenarios/CAL-x64/CALIBRATION.txt")).unwrap();
+    assert!(page.contains("Check the unit names"), "{page}");
+    assert!(page.contains("arrived whole"), "{page}");
+    assert!(page.contains("startlocs.csv (40 s before the end)"), "{page}");
+    let tags = parse_names(&std::fs::read(out.join(NAMES)).unwrap());
+    assert!(tags.values().any(|v| v == "Calibration French 1st Bn"), "{tags:?}");
+    let o = c.run(&["inspect", out.to_str().unwrap()]);
+    assert_code(&o, 0);
+    let report = stdout(&o);
+    assert!(report.contains("unit names file (XML)"), "{report}");
+    assert!(report.contains("calibration battle CAL-x64: names 28 of its 28 units"), "{report}");
+    assert!(
+        report.contains("[confirmed] every unit of the battle has its NAME1 in the names file"),
+        "{report}"
+    );
+}
+
+#[test]
+fn inspect_reads_a_broken_base_names_file_and_says_what_it_shows() {
+    let c = Camp::new("peninsula");
+    c.write(
+        "campaign.toml",
+        &c.read("campaign.toml").replace("profile = \"napmod-g1\"", "profile = \"x64\""),
+    );
+    let dir = c.tmp.path().join("Base");
+    std::fs::create_dir_all(dir.join("Layout/Media/Language")).unwrap();
+    let base = "\u{feff}<?xml version=\"1.0\" encoding=\"UTF-8\"?>\r\n<MyGUI>\r\n\
+                <Tag name=\"OOB_Fr_Ney\">Michel Ney</Tag>\r\n<Tag name=\"OOB_Fr_Ney_NAME_2\">II Corps & Staff</Tag>\r\n\
+                <Tag name=\"OOB_Fr_Ney_Last\">Ney</Tag>\r\n<Tag name=\"OOB_1_1_1_1_1_1\">Clash</Tag>\r\n</MyGUI>\r\n";
+    std::fs::write(dir.join(NAMES), base).unwrap();
+    let o = c.run(&["inspect", dir.to_str().unwrap()]);
+    assert_code(&o, 0);
+    let report = stdout(&o);
+    assert!(report.contains("utf-8 with BOM"), "{report}");
+    assert!(report.contains("read tag by tag, as the Remastered editor does"), "{report}");
+    assert!(report.contains("0 _NAME2, 1 _NAME_2, 1 _Last"), "{report}");
+    assert!(report.contains("it already names 1 of them (OOB_1_1_1_1_1_1)"), "{report}");
+    assert!(report.contains("names_second_suffix = \"_NAME_2\""), "{report}");
+}
