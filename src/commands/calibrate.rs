@@ -42,6 +42,9 @@ pub struct CalibrationRecord {
     pub start_time: String,
     /// End time (final dumps just before it).
     pub end_time: String,
+    /// When the final dumps ran before the end (3, 2 and 1 s in records that predate it).
+    #[serde(default = "crate::model::battle::legacy_final_dumps")]
+    pub final_dumps: crate::model::battle::FinalDumps,
     /// Every row written.
     pub chains: Vec<ChainEntry>,
     /// The OOB file, relative to the output folder.
@@ -129,6 +132,12 @@ pub fn run(dir: &CampaignDir, out: Option<&Path>, profile: Option<&str>) -> Resu
     );
     let script: [(u32, &str); 4] =
         [(0, "dumpoobscen"), (0, "dumpscen"), (120, "dumpgamedb"), (300, "dumpgamedb")];
+    let out: PathBuf = match out {
+        Some(o) => o.to_path_buf(),
+        None if !real.config.paths.sow_work.is_empty() => PathBuf::from(&real.config.paths.sow_work),
+        None => PathBuf::from("calibration"),
+    };
+    let names = super::export::existing_names(&out, &profile.names_file)?;
     let input = ScenarioInput {
         profile: &profile,
         vocab: &vocab,
@@ -143,19 +152,16 @@ pub fn run(dir: &CampaignDir, out: Option<&Path>, profile: Option<&str>) -> Resu
         intro: &intro,
         master: false,
         script: &script,
+        existing_names: names.as_ref().map(|(shown, b)| (shown.as_str(), b.as_slice())),
     };
     let rendered = render(&input)?;
-    let out: PathBuf = match out {
-        Some(o) => o.to_path_buf(),
-        None if !real.config.paths.sow_work.is_empty() => PathBuf::from(&real.config.paths.sow_work),
-        None => PathBuf::from("calibration"),
-    };
     let mut record = CalibrationRecord {
         battle: id.clone(),
         profile: profile_name.clone(),
         map: map.id.clone(),
         start_time: start.clone(),
         end_time: end.clone(),
+        final_dumps: profile.final_dumps(),
         chains: chain_map(&vocab, &rows),
         oob: format!("OOBs/{id}.csv"),
         scenario_dir: format!("Scenarios/{id}"),
@@ -168,7 +174,8 @@ pub fn run(dir: &CampaignDir, out: Option<&Path>, profile: Option<&str>) -> Resu
     let scenario = out.join(Path::new(&record.scenario_dir));
     let json = serde_json::to_vec_pretty(&record)?;
     atomic_write(&scenario.join(RECORD), &json)?;
-    atomic_write(&scenario.join(INSTRUCTIONS), instructions(&record, &out).as_bytes())?;
+    let names = (!profile.names_file.is_empty()).then(|| crate::store::join_rel(&out, &profile.names_file));
+    atomic_write(&scenario.join(INSTRUCTIONS), instructions(&record, &out, names.as_deref()).as_bytes())?;
     crate::outln!("{}", scenario.join(INSTRUCTIONS).display());
     crate::errln!(
         "wrote calibration battle {id} ({} rows, map {}) into {}; read {} for what to do",
@@ -177,14 +184,38 @@ pub fn run(dir: &CampaignDir, out: Option<&Path>, profile: Option<&str>) -> Resu
         out.display(),
         scenario.join(INSTRUCTIONS).display()
     );
+    crate::errln!("final dumps: {} (profile {profile_name})", record.final_dumps.describe());
+    if !profile.names_file.is_empty() {
+        crate::errln!(
+            "unit names: {} names every unit; check in the game that the names show",
+            crate::store::join_rel(&out, &profile.names_file).display()
+        );
+    }
     Ok(())
 }
 
 /// The umpire's one page: where to copy the battle, what to do in the game, what to bring back.
-fn instructions(r: &CalibrationRecord, out: &Path) -> String {
+fn instructions(r: &CalibrationRecord, out: &Path, names: Option<&Path>) -> String {
     let title = format!("sowbridge calibration battle {}", r.battle);
     let oob = crate::store::join_rel(out, &r.oob);
     let scen = crate::store::join_rel(out, &r.scenario_dir);
+    let d = r.final_dumps;
+    let copy_names = names.map_or(String::new(), |n| {
+        format!(
+            "   On the Remastered (x64) game, copy also\r\n   {}\r\n   \
+             into the same folder's Layout\\Media\\Language folder. Copy the whole output folder\r\n   \
+             (OOBs, Scenarios, Layout) as a mod of its own into the game's Mods folder, never over\r\n   \
+             the game's own Layout folder, and activate that mod.\r\n",
+            n.display()
+        )
+    });
+    let check_names = names.map_or(String::new(), |_| {
+        "   Check the unit names: click a battalion and a commander of each side. Their\r\n   \
+         names must read \"Calibration French 1st Bn\" and the like, not an id such as\r\n   \
+         OOB_1_1_1_1_1_1 and not a blank. Write down what you see, with the second line of\r\n   \
+         the unit panel (its brigade's name) if the game shows one.\r\n"
+            .to_string()
+    });
     format!(
         "{title}\r\n{underline}\r\n\r\n\
          Ten minutes on your own install settle what no public file shows: how your NapMod\r\n\
@@ -195,6 +226,7 @@ fn instructions(r: &CalibrationRecord, out: &Path) -> String {
          into the Work folder's OOBs folder, and the folder\r\n   \
          {scen}\r\n   \
          into its Scenarios folder (keep the names).\r\n\
+         {copy_names}\
          2. Play. Start Scourge of War with NapMod active, choose the scenario {id}\r\n   \
          (single player is enough) and let it run: the two brigades stand 300 yards apart.\r\n   \
          Order them forward so that both sides take losses. The battle ends by itself at\r\n   \
@@ -202,9 +234,14 @@ fn instructions(r: &CalibrationRecord, out: &Path) -> String {
          Its script makes the game write, into the Work folder: at the start, the order of\r\n   \
          battle and the scenario as the engine loaded them (the commands dumpoobscen and\r\n   \
          dumpscen); a battle dump (sowgb_gamedb_*.csv) at two and at five minutes; and at the\r\n   \
-         end startlocs.csv, deadbods.csv and the final battle dump.\r\n\
+         end startlocs.csv ({locs} s before the end), deadbods.csv ({dead} s before) and the\r\n   \
+         final battle dump ({gamedb} s before), the margins of the profile.\r\n\
+         {check_names}\
          3. Bring back those files from the Work folder, all written during that game, and put\r\n   \
-         them in one folder together with this scenario folder.\r\n\
+         them in one folder together with this scenario folder. Check that the final battle\r\n   \
+         dump arrived whole: its last line is a unit's row, like the lines above it, and a\r\n   \
+         second look a minute later shows the same size. If it was cut, raise the margins\r\n   \
+         (dumplocs_before_end, dumpdead_before_end, dumpgamedb_before_end in the profile).\r\n\
          4. Inspect. Run:\r\n     \
          sowbridge inspect <that folder>\r\n   \
          It reports what sowbridge understood and what it did not, fact by fact, and the\r\n   \
@@ -219,5 +256,8 @@ fn instructions(r: &CalibrationRecord, out: &Path) -> String {
         oob = oob.display(),
         scen = scen.display(),
         end = r.end_time,
+        locs = d.dumplocs,
+        dead = d.dumpdead,
+        gamedb = d.dumpgamedb,
     )
 }

@@ -13,6 +13,7 @@ use anyhow::Result;
 use crate::cli::{VocabArgs, VocabCommand, VocabSource};
 use crate::error::{Problem, Problems};
 use crate::formats::logistics::{ClassType, Logistics, read_logistics};
+use crate::formats::sow::names::{is_sowbridge_tag, read_names};
 use crate::model::vocabulary::{ATTRIBUTE_TABLES, ATTRIBUTES, SowLevel, VocabEntry, Vocabulary};
 use crate::model::{Arm, ArmClass};
 use crate::store::CampaignDir;
@@ -52,11 +53,68 @@ fn read_install(source: &VocabSource) -> Result<(Logistics, Problems)> {
     Ok(read_logistics(&layers)?)
 }
 
+/// The install's unit names file (`Layout/Media/Language/OOBNames.xml` beside a `Logistics`
+/// folder, or inside a folder given): the last layer that has one, as the game layers files.
+fn install_names_file(source: &VocabSource, names_file: &str) -> Option<PathBuf> {
+    let mut layers: Vec<&PathBuf> = source.base.iter().collect();
+    layers.push(&source.dir);
+    layers
+        .iter()
+        .rev()
+        .flat_map(|l| {
+            let up = l
+                .file_name()
+                .filter(|n| n.to_string_lossy().eq_ignore_ascii_case("logistics"))
+                .and_then(|_| l.parent());
+            [Some(l.as_path()), up].into_iter().flatten().map(|root| root.join(names_file))
+        })
+        .find(|p| p.is_file())
+}
+
+/// What the install's names file says (x64 profiles): which ids the game already names of
+/// sowbridge's scheme (each a finding: the game's name and the campaign's would meet).
+fn check_install_names(source: &VocabSource, names_file: &str) -> Result<(serde_json::Value, Problems)> {
+    let mut p = Problems::default();
+    let Some(path) = install_names_file(source, names_file) else {
+        crate::errln!(
+            "note: no {names_file} beside the folders given: which ids the game already names is not checked"
+        );
+        return Ok((serde_json::Value::Null, p));
+    };
+    let bytes = crate::store::read_optional(&path)?.unwrap_or_default();
+    let n = read_names(&bytes);
+    let shown = path.display().to_string();
+    let ours: Vec<&String> = n.tags.keys().filter(|t| is_sowbridge_tag(t)).collect();
+    for t in &ours {
+        p.push(Problem::in_file(
+            &shown,
+            format!("{t}: the game already names an id of sowbridge's scheme (OOB_ and six numbers); an exported unit with that id may show the game's name"),
+        ));
+    }
+    crate::errln!(
+        "names: {shown}: {} tags{}{}",
+        n.tags.len(),
+        if n.bom { ", byte-order mark" } else { "" },
+        n.not_xml.as_ref().map_or(String::new(), |w| format!(", no well-formed XML ({w}): read tag by tag"))
+    );
+    let json = serde_json::json!({
+        "file": shown, "tags": n.tags.len(), "bom": n.bom, "not_xml": n.not_xml, "sowbridge_ids": ours,
+    });
+    Ok((json, p))
+}
+
 fn check(dir: &CampaignDir, source: &VocabSource, json: bool) -> Result<()> {
     let name = profile_name(dir, source)?;
-    let (_, v) = load_profile(dir, &name)?;
+    let (profile, v) = load_profile(dir, &name)?;
     let (l, mut problems) = read_install(source)?;
     problems.0.extend(check_vocabulary(&v, &l).0);
+    let names = if profile.names_file.is_empty() {
+        serde_json::Value::Null
+    } else {
+        let (j, p) = check_install_names(source, &profile.names_file)?;
+        problems.0.extend(p.0);
+        j
+    };
     problems.0.sort();
     problems.0.dedup();
     if json {
@@ -64,6 +122,7 @@ fn check(dir: &CampaignDir, source: &VocabSource, json: bool) -> Result<()> {
             "ok": problems.is_empty(),
             "vocabulary": v.source,
             "logistics": l.files,
+            "names": names,
             "findings": problems.0,
         }))?;
     } else if problems.is_empty() {

@@ -131,8 +131,10 @@ impl ApplyJudge {
         if let Some(b) = battles.iter().filter(|b| b.state.is_pending()).find(|b| listing(b).is_some()) {
             return Judgement::Wait {
                 reason: format!(
-                    "startlocs.csv of battle {} ({}): waiting for its final dump, which the game writes two seconds later",
-                    b.id, b.place
+                    "startlocs.csv of battle {} ({}): waiting for its final dump, which the game writes {} s later",
+                    b.id,
+                    b.place,
+                    b.final_dumps.gap()
                 ),
             };
         }

@@ -23,6 +23,8 @@ pub enum FileKind {
     Oob,
     /// A `scenario.csv` (written, or dumped by `dumpscen`).
     Scenario,
+    /// An XML unit names file (`OOBNames.xml` of the x64 engine).
+    Names,
     /// None of these.
     Unknown,
 }
@@ -36,6 +38,7 @@ impl FileKind {
             FileKind::HandResult => "hand-result CSV",
             FileKind::Oob => "order of battle",
             FileKind::Scenario => "scenario.csv",
+            FileKind::Names => "unit names file (XML)",
             FileKind::Unknown => "unknown",
         }
     }
@@ -131,7 +134,10 @@ fn kind_of(lines: &[&str]) -> FileKind {
     let first = lines.iter().find(|l| !l.trim().is_empty()).copied().unwrap_or("");
     let head: String = first.chars().filter(|c| *c != '"').collect::<String>().to_ascii_lowercase();
     let labels: Vec<&str> = head.split(',').map(str::trim).collect();
-    if head.replace(' ', "").starts_with("battle,unit") {
+    let xml = head.trim_start_matches('\u{feff}').trim_start();
+    if xml.starts_with("<?xml") || xml.starts_with("<mygui") {
+        FileKind::Names
+    } else if head.replace(' ', "").starts_with("battle,unit") {
         FileKind::HandResult
     } else if labels.first() == Some(&"name") && labels.contains(&"head count") && labels.contains(&"loc x") {
         if labels.contains(&"side 1") || labels.contains(&"class") {

@@ -4,7 +4,8 @@
 
 use serde::Deserialize;
 
-use crate::error::Problems;
+use crate::error::{Problem, Problems};
+use crate::model::battle::FinalDumps;
 use crate::model::vocabulary::Vocabulary;
 
 use super::vocabulary::parse_vocabulary;
@@ -49,6 +50,56 @@ pub struct Profile {
     pub men_per_sprite_cavalry: u32,
     /// `[MenPerSprite] Art=`.
     pub men_per_sprite_artillery: u32,
+    /// Seconds before `endscenario` of the final `dumplocs`.
+    #[serde(default = "default_dumplocs")]
+    pub dumplocs_before_end: u32,
+    /// Seconds before `endscenario` of the final `dumpdead`.
+    #[serde(default = "default_dumpdead")]
+    pub dumpdead_before_end: u32,
+    /// Seconds before `endscenario` of the final `dumpgamedb`.
+    #[serde(default = "default_dumpgamedb")]
+    pub dumpgamedb_before_end: u32,
+    /// Where the unit names file goes, relative to the output folder
+    /// (`Layout/Media/Language/OOBNames.xml` on x64); empty: none is written.
+    #[serde(default)]
+    pub names_file: String,
+    /// Suffix of the id of a unit's second name in the names file (`_NAME2`).
+    #[serde(default = "default_name2_suffix")]
+    pub names_second_suffix: String,
+    /// Suffix of the id of a unit's last name in the names file (`_Last`); empty: none.
+    #[serde(default)]
+    pub names_last_suffix: String,
+}
+
+/// The final dumps' default margins: the final `dumpgamedb` 30 s before `endscenario`, as in
+/// NorbSoftDev's own default battlescript, and `dumplocs` and `dumpdead` 5 s apart before it.
+pub const DEFAULT_FINAL_DUMPS: FinalDumps = FinalDumps { dumplocs: 40, dumpdead: 35, dumpgamedb: 30 };
+
+fn default_dumplocs() -> u32 {
+    DEFAULT_FINAL_DUMPS.dumplocs
+}
+
+fn default_dumpdead() -> u32 {
+    DEFAULT_FINAL_DUMPS.dumpdead
+}
+
+fn default_dumpgamedb() -> u32 {
+    DEFAULT_FINAL_DUMPS.dumpgamedb
+}
+
+fn default_name2_suffix() -> String {
+    "_NAME2".to_string()
+}
+
+impl Profile {
+    /// The margins of the final dumps.
+    pub fn final_dumps(&self) -> FinalDumps {
+        FinalDumps {
+            dumplocs: self.dumplocs_before_end,
+            dumpdead: self.dumpdead_before_end,
+            dumpgamedb: self.dumpgamedb_before_end,
+        }
+    }
 }
 
 /// Files of a shipped profile: `profile.toml`, `vocabulary.csv`, `quality.csv`.
@@ -85,11 +136,49 @@ pub fn builtin(name: &str) -> Option<&'static BuiltinProfile> {
     BUILTIN.iter().find(|b| b.name == name)
 }
 
-/// Parses `profile.toml`.
+/// Parses `profile.toml`. A campaign's copy of a shipped profile takes each key added to
+/// sowbridge after the copy was made ([`LATER_KEYS`]) from the shipped one of the same name
+/// when it lacks it.
 pub fn parse_profile(label: &str, text: &str) -> Result<Profile, Problems> {
-    toml::from_str::<Profile>(text).map_err(|e| {
-        Problems(vec![super::campaign::toml_problem(&format!("{label}/profile.toml"), text, &e)])
-    })
+    let file = format!("{label}/profile.toml");
+    let mut p = toml::from_str::<Profile>(text)
+        .map_err(|e| Problems(vec![super::campaign::toml_problem(&file, text, &e)]))?;
+    take_later_keys(&mut p, text);
+    match p.final_dumps().fault() {
+        Some(why) => Err(Problems(vec![Problem::in_file(
+            &file,
+            format!("dumplocs_before_end, dumpdead_before_end, dumpgamedb_before_end: {why}"),
+        )])),
+        None => Ok(p),
+    }
+}
+
+/// The keys added to the profiles after the first release: optional in a campaign's copy.
+pub const LATER_KEYS: [&str; 6] = [
+    "dumplocs_before_end",
+    "dumpdead_before_end",
+    "dumpgamedb_before_end",
+    "names_file",
+    "names_second_suffix",
+    "names_last_suffix",
+];
+
+/// Fills the later keys `text` lacks from the shipped profile of the same name.
+fn take_later_keys(p: &mut Profile, text: &str) {
+    let Ok(own) = toml::from_str::<toml::Table>(text) else { return };
+    let Some(shipped) = builtin(&p.name).and_then(|b| toml::from_str::<Profile>(b.profile).ok()) else {
+        return;
+    };
+    for key in LATER_KEYS.iter().filter(|k| !own.contains_key(**k)) {
+        match *key {
+            "dumplocs_before_end" => p.dumplocs_before_end = shipped.dumplocs_before_end,
+            "dumpdead_before_end" => p.dumpdead_before_end = shipped.dumpdead_before_end,
+            "dumpgamedb_before_end" => p.dumpgamedb_before_end = shipped.dumpgamedb_before_end,
+            "names_file" => p.names_file.clone_from(&shipped.names_file),
+            "names_second_suffix" => p.names_second_suffix.clone_from(&shipped.names_second_suffix),
+            _ => p.names_last_suffix.clone_from(&shipped.names_last_suffix),
+        }
+    }
 }
 
 /// A profile with its vocabulary, from the three files' contents.

@@ -11,6 +11,59 @@ use super::hex::HexId;
 use super::kinds::Side;
 use super::roll::Roll;
 
+/// When the battlescript runs the final dumps: seconds before `endscenario`, `dumplocs`
+/// first, then `dumpdead`, then `dumpgamedb`. The finality check relies on that order: the
+/// final dump is the one written just after the `startlocs.csv` of the final `dumplocs`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct FinalDumps {
+    /// Seconds before the end of the final `dumplocs` (writes `startlocs.csv`).
+    pub dumplocs: u32,
+    /// Seconds before the end of the final `dumpdead`.
+    pub dumpdead: u32,
+    /// Seconds before the end of the final `dumpgamedb`.
+    pub dumpgamedb: u32,
+}
+
+impl FinalDumps {
+    /// The margins of battles exported before they were a setting: 3, 2 and 1 seconds.
+    pub const LEGACY: FinalDumps = FinalDumps { dumplocs: 3, dumpdead: 2, dumpgamedb: 1 };
+
+    /// Why these margins cannot be written, if they cannot: the order must be `dumplocs`,
+    /// `dumpdead`, `dumpgamedb`, each at least a second before the next, the last at least
+    /// a second before the end.
+    pub fn fault(&self) -> Option<String> {
+        let FinalDumps { dumplocs, dumpdead, dumpgamedb } = *self;
+        if dumpgamedb == 0 {
+            return Some("the final dumpgamedb must come at least 1 s before endscenario".to_string());
+        }
+        if !(dumplocs > dumpdead && dumpdead > dumpgamedb) {
+            return Some(format!(
+                "the final dumps must run dumplocs, then dumpdead, then dumpgamedb (seconds before the end: \
+                 {dumplocs}, {dumpdead}, {dumpgamedb} are not in falling order)"
+            ));
+        }
+        None
+    }
+
+    /// Seconds from the final `dumplocs` to the final `dumpgamedb`.
+    pub fn gap(&self) -> u32 {
+        self.dumplocs.saturating_sub(self.dumpgamedb)
+    }
+
+    /// `40 s, 35 s and 30 s`: the margins in words.
+    pub fn describe(&self) -> String {
+        format!(
+            "dumplocs {} s, dumpdead {} s and dumpgamedb {} s before endscenario",
+            self.dumplocs, self.dumpdead, self.dumpgamedb
+        )
+    }
+}
+
+/// [`FinalDumps::LEGACY`], for records written before the margins were recorded.
+pub fn legacy_final_dumps() -> FinalDumps {
+    FinalDumps::LEGACY
+}
+
 /// Where a battle stands.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
@@ -276,6 +329,10 @@ pub struct BattleRecord {
     pub start_time: String,
     /// End time (final dumps just before it).
     pub end_time: String,
+    /// When the final dumps ran before the end (a record without them predates the setting:
+    /// 3, 2 and 1 seconds).
+    #[serde(default = "legacy_final_dumps")]
+    pub final_dumps: FinalDumps,
     /// Chain map: every row written.
     pub chains: Vec<ChainEntry>,
     /// Every campaign unit exported.

@@ -1,7 +1,8 @@
 //! Is this dump the battle's final result? The battlescript that `export` writes runs
-//! `dumpgamedb` every so often during the battle (periodic, interim dumps), then, in the last
-//! seconds, `dumplocs` (which writes `startlocs.csv`), `dumpdead` and the final `dumpgamedb`
-//! two seconds after `dumplocs`. So a dump is final only when a `startlocs.csv` beside it
+//! `dumpgamedb` every so often during the battle (periodic, interim dumps), then, at the
+//! profile's margins before the end (recorded with the battle), `dumplocs` (which writes
+//! `startlocs.csv`), `dumpdead` and the final `dumpgamedb`, in that order. So a dump is final
+//! only when a `startlocs.csv` beside it
 //!
 //! - lists the units this battle exported (a `startlocs.csv` left behind by another battle
 //!   proves nothing about this one),
@@ -14,13 +15,22 @@
 
 use std::time::{Duration, SystemTime};
 
+use crate::model::battle::FinalDumps;
+
 /// How far file times may disagree and still count as "at the same moment": FAT disks keep
 /// times to 2 seconds, and a copy may land the two files in either order.
 pub const SAME_MOMENT: Duration = Duration::from_secs(2);
 
-/// The longest a final dump may be written after its `startlocs.csv`. The game writes them
-/// two game seconds apart; a large battle on a slow disk takes longer, but nothing like this.
-pub const FINAL_WINDOW: Duration = Duration::from_secs(600);
+/// How much later than the battlescript says a final dump may be written after its
+/// `startlocs.csv`: a large battle on a slow disk takes longer than the game seconds between
+/// the two commands, but nothing like this.
+pub const FINAL_SLACK: Duration = Duration::from_secs(600);
+
+/// The longest a final dump may be written after its `startlocs.csv`: the game seconds from
+/// the final `dumplocs` to the final `dumpgamedb`, and [`FINAL_SLACK`].
+pub fn final_window(dumps: FinalDumps) -> Duration {
+    Duration::from_secs(u64::from(dumps.gap())) + FINAL_SLACK
+}
 
 /// What a `startlocs.csv` beside a dump shows of one battle.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -71,13 +81,16 @@ fn clock(secs: u32) -> String {
 }
 
 /// Decides whether a dump of `battle` is its final result, from the `startlocs.csv` beside it
-/// (`locs`), the game time of the battle's final `dumplocs` and the dump's own file time.
+/// (`locs`), the battle's end (game seconds after midnight) with the margins of its final
+/// dumps, and the dump's own file time.
 pub fn finality(
     battle: &str,
-    final_dumplocs: u32,
+    end: u32,
+    dumps: FinalDumps,
     dump_modified: Option<SystemTime>,
     locs: Option<LocsEvidence>,
 ) -> Finality {
+    let final_dumplocs = end.saturating_sub(dumps.dumplocs);
     let Some(l) = locs else {
         return Finality::Unknown(format!(
             "no startlocs.csv beside it (battle {battle}'s final dumplocs writes one)"
@@ -121,11 +134,12 @@ pub fn finality(
         ));
     }
     let after = dump.duration_since(locs_at).unwrap_or_default();
-    if after > FINAL_WINDOW {
+    if after > final_window(dumps) {
         return Finality::Unknown(format!(
             "written {} after the startlocs.csv beside it, which is therefore not the one that preceded it \
-             (the final dump follows dumplocs by seconds)",
-            span(after)
+             (the battle's final dumpgamedb follows its final dumplocs by {} game seconds)",
+            span(after),
+            dumps.gap()
         ));
     }
     Finality::Final(format!(
@@ -140,7 +154,14 @@ pub fn finality(
 mod tests {
     use super::*;
 
-    const END: u32 = 15 * 3600 - 3;
+    /// The battle's end, and the final dumplocs of the default margins (40 s before it).
+    const END: u32 = 15 * 3600;
+    const DUMPS: FinalDumps = FinalDumps { dumplocs: 40, dumpdead: 35, dumpgamedb: 30 };
+    const LOCS: u32 = END - 40;
+
+    fn finality(battle: &str, end: u32, dump: Option<SystemTime>, locs: Option<LocsEvidence>) -> Finality {
+        super::finality(battle, end, DUMPS, dump, locs)
+    }
 
     fn at(secs: u64) -> Option<SystemTime> {
         Some(SystemTime::UNIX_EPOCH + Duration::from_secs(1_800_000_000 + secs))
@@ -152,14 +173,14 @@ mod tests {
 
     #[test]
     fn the_dump_two_seconds_after_the_final_dumplocs_is_final() {
-        let f = finality("T20-18.28", END, at(1002), locs(40, Some(END), 1000));
+        let f = finality("T20-18.28", END, at(1002), locs(40, Some(LOCS), 1000));
         assert!(matches!(&f, Finality::Final(why) if why.contains("2 s after")), "{f:?}");
     }
 
     #[test]
     fn a_periodic_dump_written_before_the_final_dumplocs_is_interim() {
         // The 10:30 dump, four and a half hours before the end.
-        let f = finality("T20-18.28", END, at(1000), locs(40, Some(END), 1000 + 16_200));
+        let f = finality("T20-18.28", END, at(1000), locs(40, Some(LOCS), 1000 + 16_200));
         assert_eq!(
             f,
             Finality::Interim(
@@ -171,14 +192,14 @@ mod tests {
 
     #[test]
     fn a_startlocs_of_another_battle_proves_nothing() {
-        let f = finality("T21-19.30", END, at(90_000), locs(3, Some(END), 1000));
+        let f = finality("T21-19.30", END, at(90_000), locs(3, Some(LOCS), 1000));
         assert!(matches!(&f, Finality::Unknown(why) if why.contains("3 of battle T21-19.30's 40")), "{f:?}");
     }
 
     #[test]
     fn a_startlocs_listing_the_same_units_long_before_the_dump_is_not_its_final_one() {
         // The same forces fought again at the same hex: the old file lists them too.
-        let f = finality("T21-18.28", END, at(1000 + 86_400), locs(40, Some(END), 1000));
+        let f = finality("T21-18.28", END, at(1000 + 86_400), locs(40, Some(LOCS), 1000));
         assert!(matches!(&f, Finality::Unknown(why) if why.contains("24 h 0 min after")), "{f:?}");
     }
 
@@ -205,8 +226,8 @@ mod tests {
 
     #[test]
     fn files_copied_in_either_order_within_two_seconds_count_as_one_moment() {
-        assert!(matches!(finality("B", END, at(1000), locs(40, Some(END), 1002)), Finality::Final(_)));
-        assert!(matches!(finality("B", END, at(1000), locs(40, Some(END), 1003)), Finality::Interim(_)));
+        assert!(matches!(finality("B", END, at(1000), locs(40, Some(LOCS), 1002)), Finality::Final(_)));
+        assert!(matches!(finality("B", END, at(1000), locs(40, Some(LOCS), 1003)), Finality::Interim(_)));
     }
 
     #[test]
@@ -214,6 +235,31 @@ mod tests {
         assert!(
             matches!(finality("B", END, at(1), None), Finality::Unknown(why) if why.contains("no startlocs.csv"))
         );
+    }
+
+    #[test]
+    fn the_margins_decide_which_startlocs_is_the_final_one() {
+        // Written at the final dumplocs, 40 s before the end: final; one second earlier: a
+        // dumplocs of the battle's middle.
+        assert!(matches!(finality("B", END, at(1010), locs(40, Some(LOCS), 1000)), Finality::Final(_)));
+        let early = finality("B", END, at(1010), locs(40, Some(LOCS - 1), 1000));
+        assert!(matches!(&early, Finality::Unknown(why) if why.contains("14:59:19")), "{early:?}");
+        // With the old margins (3 s), 40 s before the end is too early.
+        let legacy = super::finality("B", END, FinalDumps::LEGACY, at(1002), locs(40, Some(LOCS), 1000));
+        assert!(matches!(legacy, Finality::Unknown(_)), "{legacy:?}");
+    }
+
+    #[test]
+    fn the_window_after_the_startlocs_follows_the_gap_between_the_final_dumps() {
+        let wide = FinalDumps { dumplocs: 900, dumpdead: 650, dumpgamedb: 600 };
+        // 12 min 40 s: past 10 s + 10 min, within 5 min + 10 min.
+        let after = 760;
+        assert!(matches!(
+            finality("B", END, at(1000 + after), locs(40, Some(LOCS), 1000)),
+            Finality::Unknown(_)
+        ));
+        let f = super::finality("B", END, wide, at(1000 + after), locs(40, Some(END - 900), 1000));
+        assert!(matches!(&f, Finality::Final(why) if why.contains("12 min 40 s after")), "{f:?}");
     }
 
     #[test]

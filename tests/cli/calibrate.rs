@@ -67,9 +67,9 @@ fn calibrate_writes_a_battle_that_passes_the_export_layout_checks_in_both_profil
                 ("10:00:00", "dumpscen"),
                 ("10:02:00", "dumpgamedb"),
                 ("10:05:00", "dumpgamedb"),
-                ("10:09:57", "dumplocs"),
-                ("10:09:58", "dumpdead"),
-                ("10:09:59", "dumpgamedb"),
+                ("10:09:20", "dumplocs"),
+                ("10:09:25", "dumpdead"),
+                ("10:09:30", "dumpgamedb"),
                 ("10:10:00", "endscenario"),
             ]
             .map(|(t, c)| (t.to_string(), c.to_string()))

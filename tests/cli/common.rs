@@ -197,14 +197,16 @@ pub fn dump_for(c: &Camp, battle: &str, f: impl Fn(&str, Option<&str>, u32) -> R
     s.chars().map(|ch| u8::try_from(u32::from(ch)).unwrap_or(b'?')).collect()
 }
 
-/// The `startlocs.csv` of a battle's final `dumplocs` (game time three seconds before the end).
+/// The `startlocs.csv` of a battle's final `dumplocs` (game time the record's margin before
+/// the end).
 pub fn final_startlocs(c: &Camp, battle: &str) -> Vec<u8> {
     let rec: serde_json::Value =
         serde_json::from_str(&c.read(&format!("battles/{battle}/battle.json"))).unwrap();
     let end = rec["end_time"].as_str().unwrap();
     let (h, rest) = end.split_once(':').unwrap();
     let (m, _) = rest.split_once(':').unwrap();
-    let secs: u32 = h.parse::<u32>().unwrap() * 3600 + m.parse::<u32>().unwrap() * 60 - 3;
+    let margin = rec["final_dumps"]["dumplocs"].as_u64().unwrap() as u32;
+    let secs: u32 = h.parse::<u32>().unwrap() * 3600 + m.parse::<u32>().unwrap() * 60 - margin;
     let t = format!("{:02}:{:02}:{:02}", secs / 3600, (secs / 60) % 60, secs % 60);
     let mut s = format!("Name,Ammo,dir x,dir z,loc x,loc z,Formation,Head Count,Fatigue,Morale,{t}\r\n");
     for e in rec["chains"].as_array().unwrap() {

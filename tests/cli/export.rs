@@ -210,11 +210,11 @@ fn joiners_are_hidden_then_shown_after_their_delay() {
             );
         }
     }
-    // The end: final dumps, then endscenario.
+    // The end: final dumps at the profile's margins (40, 35, 30 s), then endscenario.
     let tail: Vec<String> = script[script.len() - 4..].iter().map(|r| format!("{} {}", r[0], r[2])).collect();
     assert_eq!(
         tail,
-        ["14:59:57 dumplocs", "14:59:58 dumpdead", "14:59:59 dumpgamedb", "15:00:00 endscenario"]
+        ["14:59:20 dumplocs", "14:59:25 dumpdead", "14:59:30 dumpgamedb", "15:00:00 endscenario"]
     );
 }
 

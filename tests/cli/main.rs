@@ -12,11 +12,13 @@ mod check;
 mod crash;
 mod excel;
 mod export;
+mod final_dumps;
 mod golden;
 #[cfg(windows)]
 mod held;
 mod march;
 mod mutation;
+mod names;
 mod newcomer;
 mod one_truth;
 mod pictures;

@@ -553,3 +553,49 @@ fn init_with_a_file_open_in_excel_replaces_none_of_them() {
     drop(held);
     assert_code(&c.run(&["vocab", "init", i, "--out", o, "--force"]), 0);
 }
+
+/// An x64 install: its `Logistics` holds every id of the x64 vocabulary; its names file, beside
+/// it under `Layout/Media/Language`, has a byte-order mark and a stray `&` (no well-formed XML).
+#[test]
+fn an_x64_check_reads_the_install_s_names_file_and_names_the_ids_the_game_already_names() {
+    let tmp = tempfile::tempdir().unwrap();
+    let base = tmp.path().join("Base");
+    complete_logistics(&base.join("Logistics"), &shipped_profile("x64"), 20, "");
+    std::fs::write(base.join("Logistics/unitattributes.csv"), unitattributes(20, 10)).unwrap();
+    let lang = base.join("Layout/Media/Language");
+    std::fs::create_dir_all(&lang).unwrap();
+    let names = "\u{feff}<?xml version=\"1.0\" encoding=\"UTF-8\"?>\r\n<MyGUI>\r\n\
+                 <Tag name=\"OOB_Fr_Ney\">Michel Ney & Staff</Tag>\r\n</MyGUI>\r\n";
+    std::fs::write(lang.join("OOBNames.xml"), names).unwrap();
+    let logistics = base.join("Logistics");
+    let args = ["vocab", "check", logistics.to_str().unwrap(), "--profile", "x64"];
+    let o = sowbridge(&nowhere(&tmp), &args);
+    assert_code(&o, 0);
+    assert!(
+        stderr(&o).contains("OOBNames.xml: 1 tags, byte-order mark, no well-formed XML"),
+        "{}",
+        stderr(&o)
+    );
+    // The game naming an id of sowbridge's scheme is a finding.
+    std::fs::write(
+        lang.join("OOBNames.xml"),
+        names.replace("</MyGUI>", "<Tag name=\"OOB_1_1_0_0_0_0\">Clash</Tag></MyGUI>"),
+    )
+    .unwrap();
+    let o = sowbridge(&nowhere(&tmp), &args);
+    assert_code(&o, 1);
+    assert!(
+        stderr(&o).contains("OOB_1_1_0_0_0_0: the game already names an id of sowbridge's scheme"),
+        "{}",
+        stderr(&o)
+    );
+    let mut json_args = args.to_vec();
+    json_args.push("--json");
+    let j: serde_json::Value = serde_json::from_slice(&sowbridge(&nowhere(&tmp), &json_args).stdout).unwrap();
+    assert_eq!(j["names"]["sowbridge_ids"], serde_json::json!(["OOB_1_1_0_0_0_0"]));
+    assert_eq!(j["names"]["bom"], true);
+    // A G1 check looks for no names file.
+    let o =
+        sowbridge(&nowhere(&tmp), &["vocab", "check", logistics.to_str().unwrap(), "--profile", "napmod-g1"]);
+    assert!(!stderr(&o).contains("OOBNames.xml"), "{}", stderr(&o));
+}

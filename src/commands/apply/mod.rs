@@ -412,10 +412,10 @@ pub fn still_being_written(bytes: &[u8]) -> bool {
     !bytes.is_empty() && !bytes.ends_with(b"\n") && !bytes.ends_with(b"\r") && !bytes.contains(&0)
 }
 
-/// The game time of a battle's final `dumplocs` (three seconds before its end, as export's
-/// battlescript schedules it).
-fn final_dumplocs(b: &BattleRecord) -> u32 {
-    parse_time(&b.end_time).unwrap_or(0).saturating_sub(3)
+/// The game time of a battle's end, when its final dumps are scheduled by the margins its
+/// record keeps (export's battlescript).
+fn battle_end(b: &BattleRecord) -> u32 {
+    parse_time(&b.end_time).unwrap_or(0)
 }
 
 /// Decides whether a dump is the battle's final one (rules 8.4's battle, by the evidence of
@@ -448,7 +448,7 @@ fn final_evidence(
     });
     let ours = seen.is_some_and(|s| s.lists_the_battle());
     let locs = locs.filter(|_| ours);
-    match finality(&battle.id, final_dumplocs(battle), input.modified, seen) {
+    match finality(&battle.id, battle_end(battle), battle.final_dumps, input.modified, seen) {
         _ if req.interim => Ok((locs, "an interim dump, applied deliberately (--interim)".to_string())),
         Finality::Final(why) => Ok((locs, format!("final: {why}"))),
         Finality::Interim(why) => Err(Error::Interim {

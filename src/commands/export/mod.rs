@@ -314,6 +314,12 @@ fn plan(
         .ok_or_else(|| Error::refused(format!("rules.toml [battle] start_time '{start}' is not HH:MM:SS")))?;
     let end = format_time(start_secs + c.rules.battle.length_minutes * 60);
     let intro = intro_text(c, &id, &place, hex, &participants, &end);
+    let out = match &a.out {
+        Some(o) => o.clone(),
+        None if !c.config.paths.sow_work.is_empty() => PathBuf::from(&c.config.paths.sow_work),
+        None => PathBuf::from("out"),
+    };
+    let names = existing_names(&out, &profile.names_file)?;
     let input = ScenarioInput {
         profile: &profile,
         vocab: &vocab,
@@ -328,6 +334,7 @@ fn plan(
         intro: &intro,
         master: a.master,
         script: &[],
+        existing_names: names.as_ref().map(|(shown, b)| (shown.as_str(), b.as_slice())),
     };
     let files = render(&input)?;
 
@@ -344,11 +351,6 @@ fn plan(
         briefings.push((side, b.to_markdown() + &own_supply, b.to_umpire_markdown() + &own_supply));
     }
 
-    let out = match &a.out {
-        Some(o) => o.clone(),
-        None if !c.config.paths.sow_work.is_empty() => PathBuf::from(&c.config.paths.sow_work),
-        None => PathBuf::from("out"),
-    };
     let scenario_dir = format!("Scenarios/{id}");
     let oob = format!("OOBs/{id}.csv");
     let chains = chain_map(&vocab, &rows);
@@ -376,6 +378,7 @@ fn plan(
         army_index,
         start_time: start,
         end_time: end,
+        final_dumps: profile.final_dumps(),
         chains,
         units,
         objectives: objectives
@@ -412,6 +415,16 @@ fn plan(
     let picture = battle_picture(&BattleScene { record: &record, map: &c.map, world });
     let side_views = side_views(c, &record);
     Ok(ExportPlan { record, files, briefings, out, new_map, replaces, picture, side_views, summary })
+}
+
+/// The names file already in the output folder, shown as its path, when the profile writes
+/// one and it is there (its other battles' names are kept).
+pub fn existing_names(out: &std::path::Path, names_file: &str) -> Result<Option<(String, Vec<u8>)>> {
+    if names_file.is_empty() {
+        return Ok(None);
+    }
+    let path = join_rel(out, names_file);
+    Ok(crate::store::read_optional(&path)?.map(|b| (path.display().to_string(), b)))
 }
 
 /// Each side's view of the battle's neighbourhood (rule 8.1), to hand out with its briefing:

@@ -2,5 +2,6 @@
 //! what the game writes back.
 
 pub mod deploy;
+pub mod names;
 pub mod oob;
 pub mod scenario;

@@ -63,6 +63,9 @@ pub struct ScenarioInput<'a> {
     /// battle's `dumpoobscen`, `dumpscen` and early dumps); written after the joiners are
     /// hidden, in the order given.
     pub script: &'a [(u32, &'a str)],
+    /// The names file already in the output folder (shown as, bytes), when the profile
+    /// writes one and it is there: the tags of other battles in it are kept.
+    pub existing_names: Option<(&'a str, &'a [u8])>,
 }
 
 /// One file to write, relative to the output folder.
@@ -298,7 +301,8 @@ pub fn master_csv(p: &Profile, v: &Vocabulary, rows: &[SowRow], oob_file: &str) 
 }
 
 /// `battlescript.csv`: joiners hidden at the start and shown at start + delay; periodic
-/// dumps; the final `dumplocs`, `dumpdead`, `dumpgamedb` just before `endscenario`.
+/// dumps; the final `dumplocs`, `dumpdead`, `dumpgamedb` at the profile's margins before
+/// `endscenario`, in that order.
 pub fn battlescript_csv(p: &Profile, input: &ScenarioInput<'_>) -> Result<String> {
     let start = parse_time(input.start).ok_or_else(|| {
         Error::refused(format!("rules.toml [battle] start_time '{}' is not HH:MM:SS", input.start))
@@ -327,17 +331,25 @@ pub fn battlescript_csv(p: &Profile, input: &ScenarioInput<'_>) -> Result<String
             line(&mut out, start + a.delay_minutes * 60, id, "showunit");
         }
     }
+    let margins = p.final_dumps();
+    let final_locs = end.checked_sub(margins.dumplocs).filter(|t| *t > start).ok_or_else(|| {
+        Error::refused(format!(
+            "the battle lasts {} minutes: too short for the profile's final dumplocs {} s before its end",
+            input.length_minutes, margins.dumplocs
+        ))
+    })?;
     if input.periodic_dump_minutes > 0 {
+        // A periodic (interim) dump stays a minute clear of the final dumplocs.
         let step = input.periodic_dump_minutes * 60;
         let mut t = start + step;
-        while t + 60 < end {
+        while t + 60 < final_locs {
             line(&mut out, t, "", "dumpgamedb");
             t += step;
         }
     }
-    line(&mut out, end - 3, "", "dumplocs");
-    line(&mut out, end - 2, "", "dumpdead");
-    line(&mut out, end - 1, "", "dumpgamedb");
+    line(&mut out, final_locs, "", "dumplocs");
+    line(&mut out, end - margins.dumpdead, "", "dumpdead");
+    line(&mut out, end - margins.dumpgamedb, "", "dumpgamedb");
     line(&mut out, end, "", "endscenario");
     Ok(out)
 }
@@ -406,7 +418,8 @@ pub fn scenario_ini(p: &Profile, input: &ScenarioInput<'_>) -> String {
     s
 }
 
-/// Every file of the battle, paths relative to the output folder.
+/// Every file of the battle, paths relative to the output folder: the OOB, the scenario
+/// folder, and the names file when the profile has one.
 pub fn render(input: &ScenarioInput<'_>) -> Result<Vec<OutputFile>> {
     let p = input.profile;
     let v = input.vocab;
@@ -418,7 +431,7 @@ pub fn render(input: &ScenarioInput<'_>) -> Result<Vec<OutputFile>> {
     let dir = format!("Scenarios/{}", input.battle);
     let scenario =
         if input.master { master_csv(p, v, input.rows, &oob_name)? } else { sandbox_csv(p, v, input.rows)? };
-    let files = vec![
+    let mut files = vec![
         OutputFile { path: format!("OOBs/{oob_name}"), bytes: encode_sow(&oob_csv(p, v, input.rows)?) },
         OutputFile { path: format!("{dir}/scenario.ini"), bytes: encode_sow(&scenario_ini(p, input)) },
         OutputFile { path: format!("{dir}/scenario.csv"), bytes: encode_sow(&scenario) },
@@ -432,6 +445,13 @@ pub fn render(input: &ScenarioInput<'_>) -> Result<Vec<OutputFile>> {
         },
         OutputFile { path: format!("{dir}/{}", p.intro_file), bytes: encode_sow(input.intro) },
     ];
+    if !p.names_file.is_empty() {
+        let tags = super::names::tags_for(p, input.rows);
+        files.push(OutputFile {
+            path: p.names_file.clone(),
+            bytes: super::names::merged(input.existing_names, &tags)?,
+        });
+    }
     Ok(files)
 }
 

@@ -5,6 +5,8 @@
 //! formats it confirms or contradicts, by name. Nothing is changed; an unknown layout or
 //! `Status` value is a finding, never a failure.
 
+mod names;
+
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
@@ -144,7 +146,7 @@ fn expand(paths: &[PathBuf]) -> (Vec<PathBuf>, Vec<(PathBuf, CalibrationRecord)>
     for p in paths {
         if p.is_dir() {
             for e in
-                walkdir::WalkDir::new(p).max_depth(3).sort_by_file_name().into_iter().filter_map(|e| e.ok())
+                walkdir::WalkDir::new(p).max_depth(4).sort_by_file_name().into_iter().filter_map(|e| e.ok())
             {
                 if !e.file_type().is_file() {
                     continue;
@@ -156,7 +158,11 @@ fn expand(paths: &[PathBuf]) -> (Vec<PathBuf>, Vec<(PathBuf, CalibrationRecord)>
                     {
                         records.push((e.path().to_path_buf(), r));
                     }
-                } else if e.depth() == 1 && (name.ends_with(".csv") || name.ends_with(".txt")) {
+                } else if (e.depth() == 1
+                    && (name.ends_with(".csv") || name.ends_with(".txt") || name.ends_with(".xml")))
+                    || (e.depth() == 4 && name == "oobnames.xml")
+                {
+                    // The game's files, and the names file of Layout/Media/Language.
                     files.push(e.path().to_path_buf());
                 }
             }
@@ -218,7 +224,17 @@ pub fn run(dir: &CampaignDir, paths: &[PathBuf], json: bool, write: bool) -> Res
     let parsed = profile.as_ref().and_then(|(n, f)| {
         crate::formats::profile::parse_profile(n, &f.profile).ok().map(|p| (n.clone(), f.profile.clone(), p))
     });
-    let settings = parsed.as_ref().map_or_else(Vec::new, |(_, _, p)| learned(&reports, p));
+    let mut settings = parsed.as_ref().map_or_else(Vec::new, |(_, _, p)| learned(&reports, p));
+    if let Some((_, _, p)) = &parsed {
+        for (f, r) in files.iter().zip(&reports).filter(|(_, r)| r.facts.kind == FileKind::Names) {
+            if let Ok(Some(b)) = read_optional(f)
+                && let Some(s) = names::learned_suffix(r, &b, p)
+                && !settings.iter().any(|x| x.key == s.key)
+            {
+                settings.push(s);
+            }
+        }
+    }
     let mut written = None;
     if write {
         let Some((name, text, _)) = &parsed else {
@@ -424,13 +440,15 @@ fn inspect_file(
             ));
             compare_with_written(&mut r, bytes, records);
         }
+        FileKind::Names => names::inspect_names(&mut r, bytes, known),
         FileKind::HandResult => match parse_manual(&name, bytes) {
             Ok(m) => r.battle = Some(format!("names battle {}", m.battle)),
             Err(p) => r.problems = p.0.iter().take(20).map(ToString::to_string).collect(),
         },
-        FileKind::Unknown => r
-            .problems
-            .push("not a file sowbridge recognises: no dump, startlocs.csv, OOB or scenario".to_string()),
+        FileKind::Unknown => r.problems.push(
+            "not a file sowbridge recognises: no dump, startlocs.csv, OOB, scenario or names file"
+                .to_string(),
+        ),
     }
     r
 }
