@@ -104,6 +104,10 @@ pub const COMMANDER_COLUMNS: [&str; 5] = ["name", "side", "battles_fought", "bat
 /// Columns of `map/battle-maps.csv`.
 pub const BATTLE_MAP_COLUMNS: [&str; 4] = ["hex", "map", "orientation", "battle"];
 
+/// Reading a campaign whose `forces.csv` lies in its folder is the store's
+/// ([`crate::store::forces`]); kept under this path for the code that reads it from here.
+pub use crate::store::forces::parse_campaign;
+
 /// The raw bytes of a campaign folder's files (`None` where a file is absent).
 #[derive(Debug, Default, Clone)]
 pub struct CampaignFiles {
@@ -427,13 +431,25 @@ impl<'r> RowSource<'r> for ForceRecord<'r> {
     }
 }
 
+/// `forces.csv` where it lies, read as it is parsed and never held whole (a large order of
+/// battle is many megabytes): what the store hands [`parse_campaign_with`] for the file of
+/// a campaign folder.
+pub trait ForcesFile: Sync {
+    /// Where it is, as a problem names it.
+    fn place(&self) -> String;
+    /// Opens it for reading, with its size in bytes.
+    fn open(&self) -> std::io::Result<(Box<dyn std::io::Read + Send + '_>, u64)>;
+    /// Reads it whole (when only the whole file can decide its encoding).
+    fn read_all(&self) -> std::io::Result<Vec<u8>>;
+}
+
 /// Where `forces.csv` comes from.
-#[derive(Debug, Clone, Copy)]
+#[derive(Clone, Copy)]
 enum ForcesSource<'f> {
     /// Its bytes.
     Bytes(&'f [u8]),
     /// The file, read as it is parsed.
-    File(&'f std::path::Path),
+    File(&'f dyn ForcesFile),
 }
 
 /// Reads `forces.csv` into units (row-level checks only).
@@ -447,13 +463,13 @@ fn parse_forces(src: ForcesSource<'_>, grid: &HexGrid, p: &mut Problems) -> Forc
             // Decoded text is never undecidable.
             build_forces(records, bytes.len() as u64, grid, p).unwrap_or_default()
         }
-        ForcesSource::File(path) => {
+        ForcesSource::File(forces) => {
             let cannot = |p: &mut Problems, e: std::io::Error| {
-                p.push(Problem::in_file(names::FORCES, format!("cannot read {}: {e}", path.display())));
+                p.push(Problem::in_file(names::FORCES, format!("cannot read {}: {e}", forces.place())));
                 ForceRows::default()
             };
-            let (file, size) = match std::fs::File::open(path).and_then(|f| Ok((f.metadata()?.len(), f))) {
-                Ok((size, f)) => (f, size),
+            let (file, size) = match forces.open() {
+                Ok(opened) => opened,
                 Err(e) => return cannot(p, e),
             };
             // Problems are kept apart until the file's encoding is settled.
@@ -470,7 +486,7 @@ fn parse_forces(src: ForcesSource<'_>, grid: &HexGrid, p: &mut Problems) -> Forc
                 }
                 // Records in UTF-8, then one that is not: the whole file decides, as it does
                 // for every other file.
-                None => match std::fs::read(path) {
+                None => match forces.read_all() {
                     Ok(bytes) => parse_forces(ForcesSource::Bytes(&bytes), grid, p),
                     Err(e) => cannot(p, e),
                 },
@@ -976,8 +992,9 @@ fn parse_rest(files: &CampaignFiles, grid: &HexGrid, p: &mut Problems) -> Rest {
     }
 }
 
-/// Parses and validates a whole campaign. Every problem is collected.
-pub fn parse_campaign(files: &CampaignFiles) -> Result<Campaign, Problems> {
+/// Parses and validates a whole campaign: `forces.csv` from its bytes in `files`, else from
+/// `forces` where it lies. Every problem is collected.
+pub fn parse_campaign_with(files: &CampaignFiles, forces: Option<&dyn ForcesFile>) -> Result<Campaign, Problems> {
     let mut p = Problems::default();
     let config = required(files, names::CAMPAIGN, &mut p).and_then(|b| parse_config(b, &mut p));
     let rules = parse_rules(files.get(names::RULES), &mut p);
@@ -985,9 +1002,9 @@ pub fn parse_campaign(files: &CampaignFiles) -> Result<Campaign, Problems> {
     let grid = config.map.grid();
     // The order of battle is by far the largest file: it is read and indexed on threads of
     // its own while this one reads the rest.
-    let forces_src = match (files.get(names::FORCES), &files.forces_path) {
+    let forces_src = match (files.get(names::FORCES), forces) {
         (Some(b), _) => Some(ForcesSource::Bytes(b)),
-        (None, Some(path)) => Some(ForcesSource::File(path)),
+        (None, Some(f)) => Some(ForcesSource::File(f)),
         (None, None) => required(files, names::FORCES, &mut p).map(ForcesSource::Bytes),
     };
     let (rest, oob, lines) = std::thread::scope(|s| {

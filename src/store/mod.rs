@@ -4,6 +4,7 @@
 
 pub mod battles;
 pub mod commit;
+pub mod forces;
 pub mod journal;
 pub mod lock;
 pub mod profile;
