@@ -7,6 +7,7 @@ pub mod commit;
 pub mod forces;
 pub mod journal;
 pub mod lock;
+pub mod logistics;
 pub mod profile;
 pub mod replace;
 pub mod state;
