@@ -10,6 +10,7 @@ pub mod lock;
 pub mod logistics;
 pub mod profile;
 pub mod replace;
+pub mod results;
 pub mod state;
 
 use std::path::{Path, PathBuf};
