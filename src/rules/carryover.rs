@@ -15,8 +15,8 @@ use rust_decimal::prelude::ToPrimitive;
 use serde::{Deserialize, Serialize};
 
 use super::dice::{Dice, Roll};
-pub use crate::model::carryover::UnitCarryover;
 use crate::error::Problem;
+pub use crate::model::carryover::UnitCarryover;
 use crate::model::config::CarryoverRules;
 use crate::model::kinds::format_status_list;
 use crate::model::{ArmClass, Campaign, Level, OrderOfBattle, Status, StatusKind};

@@ -9,8 +9,8 @@ use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
 use crate::error::{Error, Result};
-use crate::model::dialect::{Dialect, Encoding};
 use crate::model::carryover::UnitCarryover;
+use crate::model::dialect::{Dialect, Encoding};
 use crate::model::roll::Roll;
 
 /// The state files the journal follows (relative paths).

@@ -71,7 +71,8 @@ fn sources() -> Vec<Source> {
         .filter(|e| e.file_type().is_file() && e.path().extension().is_some_and(|x| x == "rs"))
         .filter_map(|e| {
             let rel = e.path().strip_prefix(&root).expect("under the root");
-            let path = rel.components().map(|c| c.as_os_str().to_string_lossy()).collect::<Vec<_>>().join("/");
+            let path =
+                rel.components().map(|c| c.as_os_str().to_string_lossy()).collect::<Vec<_>>().join("/");
             if test_file(&path) {
                 return None;
             }
