@@ -74,10 +74,7 @@ pub const INTEL_COLUMNS: [&str; 11] =
 /// Columns of `juntas.csv`.
 pub const JUNTA_COLUMNS: [&str; 3] = ["suit", "rank", "order"];
 
-/// The four suits, good to bad (5.1).
-pub const SUITS: [&str; 4] = ["hearts", "diamonds", "clubs", "spades"];
-/// The four ranks that give orders, moderate to extreme (5.1).
-pub const FACES: [&str; 4] = ["knave", "queen", "king", "ace"];
+pub use crate::model::books::{FACES, SUITS};
 
 fn word<T: Copy>(all: &[T], w: impl Fn(T) -> &'static str, text: &str, what: &str) -> Result<T, String> {
     let t = text.trim();

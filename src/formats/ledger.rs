@@ -122,7 +122,7 @@ pub fn write_score(rows: &[ScoreRow], dialect: Dialect) -> Vec<u8> {
                 r.battle_score().to_string(),
                 match r.side {
                     Side::French => {
-                        let met = crate::rules::score::french_battles_succeed(
+                        let met = crate::model::ledger::french_battles_succeed(
                             r.battles_won,
                             r.battles_lost,
                             r.battles_drawn,

@@ -15,9 +15,9 @@ use crate::error::{Problem, Problems};
 
 use super::text::decode;
 
-mod layers;
-
-pub use layers::{logistics_folder, read_layers, read_logistics};
+/// Finding and reading the install's files is the store's ([`crate::store::logistics`]);
+/// kept under this path for the code that reads them from here.
+pub use crate::store::logistics::{logistics_folder, read_layers, read_logistics};
 
 /// The five files the vocabulary is proved against.
 pub const FILES: [&str; 5] =

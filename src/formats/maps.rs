@@ -2,7 +2,7 @@
 //! shipped catalogue is built into the binary; a campaign may carry its own copy.
 
 use crate::error::Problems;
-use crate::rules::map_choice::{CatalogueMap, TAGS};
+use crate::model::catalogue::{CatalogueMap, TAGS};
 
 use super::table::{Fields, Table};
 

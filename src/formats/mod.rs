@@ -11,6 +11,7 @@ pub mod logistics;
 pub mod maps;
 pub mod orders;
 pub mod profile;
+pub mod report;
 pub mod results;
 pub mod sow;
 pub mod supply;
@@ -18,5 +19,8 @@ pub mod svg;
 pub mod table;
 pub mod text;
 mod toml_words;
-pub mod turn_report;
+/// The turn's reports under their former path (`report::turn`).
+pub mod turn_report {
+    pub use super::report::turn::*;
+}
 pub mod vocabulary;

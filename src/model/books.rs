@@ -253,6 +253,11 @@ pub struct Sighting {
     pub die: u32,
 }
 
+/// The four suits, good to bad (5.1).
+pub const SUITS: [&str; 4] = ["hearts", "diamonds", "clubs", "spades"];
+/// The four ranks that give orders, moderate to extreme (5.1).
+pub const FACES: [&str; 4] = ["knave", "queen", "king", "ace"];
+
 /// One row of `juntas.csv`: the order a face card or ace gives (5.1).
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
 pub struct JuntaOrder {

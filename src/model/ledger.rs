@@ -87,3 +87,9 @@ impl ScoreRow {
         i64::from(self.battles_won) - i64::from(self.battles_lost)
     }
 }
+
+/// 4.0's separate test of the French battles for a year: they "must have won more battles
+/// than they have lost or drawn".
+pub fn french_battles_succeed(won: u32, lost: u32, drawn: u32) -> bool {
+    u64::from(won) > u64::from(lost) + u64::from(drawn)
+}

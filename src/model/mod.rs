@@ -4,6 +4,8 @@ pub mod battle;
 pub mod books;
 pub mod calendar;
 pub mod campaign;
+pub mod carryover;
+pub mod catalogue;
 pub mod chain;
 pub mod commander;
 pub mod config;

@@ -8,7 +8,7 @@
 //! The commanders are those of the top-level Spanish forces of army level that name one; the
 //! deck is shuffled every turn and dealt without replacement.
 
-use crate::formats::books::{FACES, SUITS};
+use crate::model::books::{FACES, SUITS};
 use crate::model::{Campaign, Level, Nation};
 use crate::rules::dice::Dice;
 use crate::rules::turn::{PhaseOutcome, Section, TurnContext};

@@ -10,23 +10,7 @@ use crate::model::{Campaign, HexId, SettlementKind, Side, Terrain};
 
 use super::dice::Dice;
 
-/// A map of the catalogue (`sow-maps/catalogue.csv`).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct CatalogueMap {
-    /// SoW map id.
-    pub id: String,
-    /// Display name.
-    pub name: String,
-    /// Size multiplier (world size = multiplier × profile's world units).
-    pub multiplier: u32,
-    /// Terrain tags: town, river, fortification, forest, hills, open.
-    pub tags: BTreeSet<String>,
-    /// Where it comes from.
-    pub source: String,
-}
-
-/// The terrain tags the catalogue and the features use.
-pub const TAGS: [&str; 6] = ["town", "river", "fortification", "forest", "hills", "open"];
+pub use crate::model::catalogue::{CatalogueMap, TAGS};
 
 /// Minimum garrison that holds a fortress against a siege (rules 2.5.1, 2.5.2, 2.5.3).
 pub fn minimum_garrison(kind: SettlementKind, citadel: bool) -> Option<u32> {

@@ -10,11 +10,7 @@ pub fn battle_score(won: u32, lost: u32) -> i64 {
     i64::from(won) - i64::from(lost)
 }
 
-/// 4.0's separate test of the French battles for a year: they "must have won more battles
-/// than they have lost or drawn".
-pub fn french_battles_succeed(won: u32, lost: u32, drawn: u32) -> bool {
-    u64::from(won) > u64::from(lost) + u64::from(drawn)
-}
+pub use crate::model::ledger::french_battles_succeed;
 
 /// The French battle test of one campaign year.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]

@@ -9,9 +9,9 @@ use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
 use crate::error::{Error, Result};
+use crate::model::carryover::UnitCarryover;
 use crate::model::dialect::{Dialect, Encoding};
-use crate::rules::carryover::UnitCarryover;
-use crate::rules::dice::Roll;
+use crate::model::roll::Roll;
 
 /// The state files the journal follows (relative paths).
 pub const STATE_FILES: [&str; 14] = [

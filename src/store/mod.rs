@@ -4,10 +4,13 @@
 
 pub mod battles;
 pub mod commit;
+pub mod forces;
 pub mod journal;
 pub mod lock;
+pub mod logistics;
 pub mod profile;
 pub mod replace;
+pub mod results;
 pub mod state;
 
 use std::path::{Path, PathBuf};

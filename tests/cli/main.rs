@@ -16,6 +16,7 @@ mod final_dumps;
 mod golden;
 #[cfg(windows)]
 mod held;
+mod layers;
 mod march;
 mod mutation;
 mod names;

@@ -1,6 +1,7 @@
 //! Tests of the siege phase, with rule 7.1.1's own Toledo.
 
 use super::*;
+use crate::model::{Nation, SettlementKind, Side};
 use crate::rules::dice::ScriptedDice;
 use crate::rules::effects::apply_effects;
 use crate::rules::effects::testing::{camp, ctx};

@@ -1,12 +1,13 @@
 //! Where the install's files are: the folder the umpire named (or its `Logistics`
 //! subfolder), layered over `--base` folders as the engine layers base game and mods, each
-//! file taken whole from the last layer holding it. The only code here that reads the disk.
+//! file taken whole from the last layer holding it. Parsing the files is
+//! `formats::logistics`'s; finding and reading them on the disk is the store's.
 
 use std::path::{Path, PathBuf};
 
 use crate::error::{Error, Result};
 
-use super::{FILES, Logistics, LogisticsFile, LogisticsFiles, parse_logistics};
+use crate::formats::logistics::{FILES, Logistics, LogisticsFile, LogisticsFiles, parse_logistics};
 
 /// The `Logistics` folder to read for a folder the umpire named: the folder itself when it
 /// holds one of the files, else its `Logistics` subfolder (a mod's or the game's root).

@@ -1,0 +1,69 @@
+//! `commanders.csv`: the commanders, their battles and their status, read and written.
+
+use crate::error::Problems;
+use crate::formats::table::{Fields, Table, write_csv};
+use crate::model::dialect::Dialect;
+use crate::model::oob::IdMap;
+use crate::model::{Commander, Side};
+
+use super::COMMANDER_COLUMNS;
+
+pub(super) fn parse_commanders(t: &Table, p: &mut Problems) -> (Vec<Commander>, Vec<String>) {
+    let mut out: Vec<Commander> = Vec::with_capacity(t.rows.len());
+    // Names already read, so that a duplicate is found without a walk over every row.
+    let mut seen: IdMap<&str, ()> = IdMap::with_capacity_and_hasher(t.rows.len(), Default::default());
+    let extra_cols = t.extra_columns(&COMMANDER_COLUMNS);
+    if !t.require(&["name", "side"], p) {
+        return (out, extra_cols);
+    }
+    let [c_name, c_side, c_fought, c_won, c_status] = COMMANDER_COLUMNS.map(|n| t.column(n));
+    for row in &t.rows {
+        let name = t.text(row, c_name);
+        let mut f = Fields::new(t, row, p);
+        if name.is_empty() {
+            f.problem("name", "is empty");
+            continue;
+        }
+        let side: Option<Side> = f.req(c_side);
+        let fought = f.count(c_fought).unwrap_or(0);
+        let won = f.count(c_won).unwrap_or(0);
+        if won > fought {
+            f.problem("battles_won", format!("{won} battles won but only {fought} fought"));
+        }
+        if seen.insert(name, ()).is_some() {
+            f.problem("name", format!("commander '{name}' is listed twice"));
+            continue;
+        }
+        let extra = if extra_cols.is_empty() { Vec::new() } else { f.texts(&extra_cols) };
+        if let Some(side) = side {
+            out.push(Commander {
+                name: name.to_string(),
+                side,
+                battles_fought: fought,
+                battles_won: won,
+                status: f.text(c_status).to_string(),
+                extra,
+            });
+        }
+    }
+    (out, extra_cols)
+}
+/// Writes `commanders.csv` in the dialect given.
+pub fn write_commanders(commanders: &[Commander], extra_cols: &[String], dialect: Dialect) -> Vec<u8> {
+    write_csv(
+        dialect,
+        &COMMANDER_COLUMNS,
+        extra_cols,
+        commanders.iter().map(|c| {
+            let mut r = vec![
+                c.name.clone(),
+                c.side.to_string(),
+                c.battles_fought.to_string(),
+                c.battles_won.to_string(),
+                c.status.clone(),
+            ];
+            r.extend(c.extra.iter().cloned());
+            r
+        }),
+    )
+}

@@ -1,0 +1,405 @@
+//! `forces.csv`, the order of battle: by far the largest file of a campaign, read as it is parsed
+//! (from its bytes, or from the file the store opens) and built into units on threads of its own.
+
+use std::sync::mpsc;
+
+use compact_str::CompactString;
+
+use crate::error::{Problem, Problems};
+use crate::formats::table::{Col, Fields, RecordBatch, Records, RowSource, require_columns};
+use crate::formats::text::decode;
+use crate::model::dialect::Dialect;
+use crate::model::kinds::parse_status_list;
+use crate::model::{Arm, ArmClass, HexGrid, Level, Nation, Rare, Supply, Unit};
+
+use super::map::hex_on_map;
+use super::{FORCE_COLUMNS, names};
+
+/// The rows of `forces.csv` as read, before the tree is checked.
+#[derive(Debug, Default)]
+pub(super) struct ForceRows {
+    pub(super) units: Vec<Unit>,
+    /// The line of each unit.
+    pub(super) lines: Vec<u32>,
+    pub(super) extra_cols: Vec<String>,
+    /// How the file was saved.
+    pub(super) dialect: Dialect,
+}
+
+/// One record of `forces.csv` with its known columns picked out, in [`FORCE_COLUMNS`] order
+/// ("" where the file has no such column).
+#[derive(Debug, Clone, Copy)]
+pub(super) struct ForceRecord<'r> {
+    pub(super) line: u64,
+    pub(super) known: &'r [&'r str; FORCE_COLUMNS.len()],
+}
+
+impl<'r> RowSource<'r> for ForceRecord<'r> {
+    fn file(&self) -> &'r str {
+        names::FORCES
+    }
+    fn line(&self) -> u64 {
+        self.line
+    }
+    fn column(&self, name: &str) -> Option<usize> {
+        FORCE_COLUMNS.iter().position(|c| *c == name)
+    }
+    fn field(&self, i: usize) -> &'r str {
+        self.known.get(i).copied().unwrap_or("")
+    }
+}
+
+/// `forces.csv` where it lies, read as it is parsed and never held whole (a large order of
+/// battle is many megabytes): what the store hands [`parse_campaign_with`] for the file of
+/// a campaign folder.
+pub trait ForcesFile: Sync {
+    /// Where it is, as a problem names it.
+    fn place(&self) -> String;
+    /// Opens it for reading, with its size in bytes.
+    fn open(&self) -> std::io::Result<(Box<dyn std::io::Read + Send + '_>, u64)>;
+    /// Reads it whole (when only the whole file can decide its encoding).
+    fn read_all(&self) -> std::io::Result<Vec<u8>>;
+}
+
+/// Where `forces.csv` comes from.
+#[derive(Clone, Copy)]
+pub(super) enum ForcesSource<'f> {
+    /// Its bytes.
+    Bytes(&'f [u8]),
+    /// The file, read as it is parsed.
+    File(&'f dyn ForcesFile),
+}
+
+/// Reads `forces.csv` into units (row-level checks only).
+pub(super) fn parse_forces(src: ForcesSource<'_>, grid: &HexGrid, p: &mut Problems) -> ForceRows {
+    match src {
+        ForcesSource::Bytes(bytes) => {
+            let (text, encoding) = decode(bytes);
+            let Some(records) = Records::open(names::FORCES, &text, encoding, p) else {
+                return ForceRows::default();
+            };
+            // Decoded text is never undecidable.
+            build_forces(records, bytes.len() as u64, grid, p).unwrap_or_default()
+        }
+        ForcesSource::File(forces) => {
+            let cannot = |p: &mut Problems, e: std::io::Error| {
+                p.push(Problem::in_file(names::FORCES, format!("cannot read {}: {e}", forces.place())));
+                ForceRows::default()
+            };
+            let (file, size) = match forces.open() {
+                Ok(opened) => opened,
+                Err(e) => return cannot(p, e),
+            };
+            // Problems are kept apart until the file's encoding is settled.
+            let mut fp = Problems::default();
+            let Some(records) = Records::stream(names::FORCES, file, &mut fp) else {
+                p.0.extend(fp.0);
+                return ForceRows::default();
+            };
+            let rows = if records.undecidable() { None } else { build_forces(records, size, grid, &mut fp) };
+            match rows {
+                Some(rows) => {
+                    p.0.extend(fp.0);
+                    rows
+                }
+                // Records in UTF-8, then one that is not: the whole file decides, as it does
+                // for every other file.
+                None => match forces.read_all() {
+                    Ok(bytes) => parse_forces(ForcesSource::Bytes(&bytes), grid, p),
+                    Err(e) => cannot(p, e),
+                },
+            }
+        }
+    }
+}
+
+/// Rows of `forces.csv` handed from the reading thread to the building one at a time.
+pub(super) const BATCH_ROWS: usize = 256;
+/// A file smaller than this (bytes) is read and built on one thread: handing batches
+/// between threads costs more than it saves.
+pub(super) const THREADED_FROM: u64 = 1 << 22;
+/// Batches read ahead of the building thread at most.
+pub(super) const BATCHES_AHEAD: usize = 4;
+
+/// Builds the units of `forces.csv` from its records. A large order of battle has hundreds
+/// of thousands of rows, so the work is split in two: one thread reads the CSV records into
+/// batches while this one builds units from them, in file order (a file of `size` bytes
+/// under [`THREADED_FROM`] is done on this thread alone). `None` when the records
+/// turned out to be in an encoding only the whole file can decide.
+pub(super) fn build_forces<R: std::io::Read + Send>(
+    mut records: Records<'_, R>,
+    size: u64,
+    grid: &HexGrid,
+    p: &mut Problems,
+) -> Option<ForceRows> {
+    let mut out = ForceRows { dialect: records.dialect(), ..ForceRows::default() };
+    let headers = records.headers.clone();
+    out.extra_cols = headers.iter().filter(|h| !FORCE_COLUMNS.contains(&h.as_str())).cloned().collect();
+    let sep = out.dialect.separator;
+    if !require_columns(names::FORCES, &headers, sep, &["id", "parent", "level", "name", "nation", "men"], p)
+    {
+        return Some(out);
+    }
+    if size < THREADED_FROM {
+        let build = UnitBuilder::new(&headers, grid);
+        while let Some((line, rec)) = records.next_record(p) {
+            build.row(line, rec, &mut out, p);
+        }
+        out.dialect = records.dialect();
+        return (!records.undecidable()).then_some(out);
+    }
+    let undecidable = std::thread::scope(|s| {
+        let (full_tx, full_rx) = mpsc::sync_channel::<RecordBatch>(BATCHES_AHEAD);
+        let (empty_tx, empty_rx) = mpsc::channel::<RecordBatch>();
+        let reader = s.spawn(move || {
+            let mut problems = Problems::default();
+            loop {
+                let mut batch = empty_rx.try_recv().unwrap_or_default();
+                let more = records.fill_batch(&mut batch, BATCH_ROWS, &mut problems);
+                // The builder stops only by panicking; its panic is the one to report.
+                if full_tx.send(batch).is_err() || !more {
+                    break;
+                }
+            }
+            (problems, records.undecidable(), records.dialect())
+        });
+        let build = UnitBuilder::new(&headers, grid);
+        for batch in full_rx {
+            for (line, rec) in batch.iter() {
+                build.row(line, rec, &mut out, p);
+            }
+            // The reader may be done and gone; the batch is then simply dropped.
+            let _ = empty_tx.send(batch);
+        }
+        match reader.join() {
+            Ok((problems, undecidable, dialect)) => {
+                p.0.extend(problems.0);
+                out.dialect = dialect;
+                undecidable
+            }
+            Err(panic) => std::panic::resume_unwind(panic),
+        }
+    });
+    (!undecidable).then_some(out)
+}
+
+/// Builds units from the rows of `forces.csv`, with the columns placed once.
+pub(super) struct UnitBuilder<'g> {
+    pub(super) grid: &'g HexGrid,
+    /// For each field of a record: the known column it is (its first occurrence), if any.
+    pub(super) slot: Vec<Option<usize>>,
+    /// For each field of a record: whether it is one of the umpire's own columns.
+    pub(super) is_extra: Vec<bool>,
+    pub(super) extras: usize,
+}
+
+impl<'g> UnitBuilder<'g> {
+    fn new(headers: &[String], grid: &'g HexGrid) -> Self {
+        let mut slot: Vec<Option<usize>> = vec![None; headers.len()];
+        for (k, name) in FORCE_COLUMNS.iter().enumerate() {
+            if let Some(i) = headers.iter().position(|h| h == name) {
+                slot[i] = Some(k);
+            }
+        }
+        let is_extra: Vec<bool> = headers.iter().map(|h| !FORCE_COLUMNS.contains(&h.as_str())).collect();
+        let extras = is_extra.iter().filter(|&&x| x).count();
+        UnitBuilder { grid, slot, is_extra, extras }
+    }
+
+    /// Reads one row: a unit, or problems.
+    fn row(&self, line: u64, rec: &csv::StringRecord, out: &mut ForceRows, p: &mut Problems) {
+        let grid = self.grid;
+        let [
+            c_id,
+            c_parent,
+            c_level,
+            c_name,
+            c_commander,
+            c_nation,
+            c_arm,
+            c_men,
+            c_squadrons,
+            c_guns,
+            c_hex,
+            c_moving_to,
+            c_depot,
+            c_supply,
+            c_quality,
+            c_ammo,
+            c_status,
+        ] = std::array::from_fn(|k| Col { idx: Some(k), name: FORCE_COLUMNS[k] });
+        let mut known = [""; FORCE_COLUMNS.len()];
+        let mut extra = Vec::new();
+        for (i, field) in rec.iter().map(str::trim_ascii).enumerate() {
+            if let Some(&Some(k)) = self.slot.get(i) {
+                known[k] = field;
+            } else if self.is_extra.get(i) == Some(&true) {
+                extra.push(field.to_string());
+            }
+        }
+        if extra.len() < self.extras {
+            extra.resize(self.extras, String::new());
+        }
+        let mut f = Fields::over(ForceRecord { line, known: &known }, p);
+        let id = f.id(c_id);
+        if id.is_empty() {
+            f.problem("id", "is empty");
+            return;
+        }
+        if id.bytes().any(|b| b.is_ascii_whitespace() || b == b';')
+            || (!id.is_ascii() && id.contains(char::is_whitespace))
+        {
+            f.problem("id", format!("'{id}' contains a space or ';'"));
+        }
+        let parent = f.id(c_parent);
+        let level: Option<Level> = f.req(c_level);
+        let nation: Option<Nation> = f.req(c_nation);
+        let arm: Option<Arm> = f.opt(c_arm);
+        let men = f.count(c_men);
+        let squadrons = f.count(c_squadrons);
+        let guns = f.count(c_guns);
+        let hex = hex_on_map(&mut f, c_hex, grid, false);
+        let moving_to = hex_on_map(&mut f, c_moving_to, grid, false);
+        let supply = f.opt::<Supply>(c_supply).unwrap_or(Supply::In);
+        let quality = f.opt(c_quality);
+        let ammo = f.count(c_ammo);
+        if let Some(a) = ammo
+            && a > 100
+        {
+            f.problem("ammo", format!("{a} is above 100 (per cent of a full load)"));
+        }
+        let status = match parse_status_list(f.text(c_status)) {
+            Ok(s) => s,
+            Err(e) => {
+                f.problem("status", e);
+                Vec::new()
+            }
+        };
+        let (Some(level), Some(nation)) = (level, nation) else { return };
+        if level.is_formation() {
+            if arm.is_some() {
+                f.problem("arm", format!("a {level} is a formation and has no arm of its own"));
+            }
+            if men.unwrap_or(0) > 0 || guns.unwrap_or(0) > 0 {
+                f.problem(
+                    "men",
+                    format!("a {level} counts the men and guns of its units; leave men and guns empty"),
+                );
+            }
+        } else {
+            match arm {
+                None if f.text(c_arm).is_empty() => f.problem("arm", format!("a {level} needs an arm")),
+                Some(a) => {
+                    let ok = match level {
+                        Level::Battalion => a.class() == ArmClass::Infantry,
+                        Level::Regiment | Level::Squadron => a.class() == ArmClass::Cavalry,
+                        Level::Battery => a.class() == ArmClass::Artillery,
+                        _ => true,
+                    };
+                    if !ok {
+                        f.problem("arm", format!("a {level} cannot be {a}"));
+                    }
+                    if a.class() != ArmClass::Artillery && guns.unwrap_or(0) > 0 {
+                        f.problem("guns", format!("guns on a {a} unit: only artillery has guns"));
+                    }
+                    if a.class() == ArmClass::Cavalry
+                        && squadrons.unwrap_or(0) == 0
+                        && level != Level::Squadron
+                    {
+                        f.problem("squadrons", "cavalry needs its number of squadrons");
+                    }
+                    if a.class() != ArmClass::Cavalry && squadrons.unwrap_or(0) > 0 {
+                        f.problem(
+                            "squadrons",
+                            format!("squadrons on a {a} unit: only cavalry has squadrons"),
+                        );
+                    }
+                }
+                None => {}
+            }
+            if men.is_some_and(|m| m == 0) || (men.is_none() && f.text(c_men).is_empty()) {
+                f.problem("men", format!("a {level} without men"));
+            }
+        }
+        if !parent.is_empty() {
+            for col in [c_hex, c_moving_to, c_depot] {
+                if !f.text(col).is_empty() {
+                    f.problem(col.name, "only a top-level force (no parent) stands on the map");
+                }
+            }
+        }
+        let squadrons = match (level, arm.map(Arm::class)) {
+            (Level::Squadron, Some(ArmClass::Cavalry)) => squadrons.unwrap_or(1),
+            _ => squadrons.unwrap_or(0),
+        };
+        let optional = |s: &str| (!s.is_empty()).then(|| CompactString::from(s));
+        let given = |s: &str| (!s.is_empty()).then(|| s.to_string());
+        let rare =
+            Rare { commander: given(f.text(c_commander)), depot: given(f.text(c_depot)), status, extra };
+        out.units.push(Unit {
+            id: CompactString::from(id),
+            parent: optional(parent),
+            level,
+            name: CompactString::from(f.text(c_name)),
+            nation,
+            arm,
+            men: men.unwrap_or(0),
+            squadrons,
+            guns: guns.unwrap_or(0),
+            hex,
+            moving_to,
+            supply,
+            quality,
+            ammo: ammo.map(|a| a.min(100) as u8),
+            rare: rare.boxed(),
+        });
+        // A file of more than 4 billion lines cannot be held in memory in the first place.
+        out.lines.push(u32::try_from(line).unwrap_or(u32::MAX));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A `forces.csv` of many batches, with a bad row now and then.
+    fn many_rows() -> String {
+        let mut s = FORCE_COLUMNS.join(",") + ",note\n";
+        for i in 0..1500 {
+            s.push_str(&format!("F{i},,division,Division {i},,Fr,,,,,10.10,,,in,,,,kept {i}\n"));
+            let men = if i % 97 == 0 { "many".to_string() } else { (300 + i % 400).to_string() };
+            s.push_str(&format!("F{i}-1,F{i},battalion,Battalion {i},,Fr,line,{men},,,,,,,,,\n"));
+            if i % 211 == 0 {
+                s.push('\n');
+            }
+        }
+        s
+    }
+
+    fn read(text: &str, size: u64) -> (Option<ForceRows>, Vec<String>) {
+        let grid = HexGrid { columns: 64, rows: 48, layout: Default::default() };
+        let mut p = Problems::default();
+        let records =
+            Records::open(names::FORCES, text, crate::formats::text::Encoding::Utf8, &mut p).unwrap();
+        let rows = build_forces(records, size, &grid, &mut p);
+        let mut problems: Vec<String> = p.0.iter().map(ToString::to_string).collect();
+        problems.sort();
+        (rows, problems)
+    }
+
+    #[test]
+    fn the_threaded_reader_builds_what_one_thread_builds() {
+        let text = many_rows();
+        let (one, one_problems) = read(&text, 0);
+        let (two, two_problems) = read(&text, u64::MAX);
+        let (one, two) = (one.unwrap(), two.unwrap());
+        assert_eq!(one.units.len(), 3000);
+        assert_eq!(one.units, two.units);
+        assert_eq!(one.lines, two.lines);
+        assert_eq!(one.extra_cols, ["note"]);
+        assert_eq!(one.units[0].extra(), ["kept 0"]);
+        assert_eq!(one_problems.len(), 16);
+        assert!(one_problems[0].contains("'many' is not a whole number"), "{one_problems:?}");
+        assert_eq!(one_problems, two_problems);
+    }
+}

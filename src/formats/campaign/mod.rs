@@ -1,0 +1,349 @@
+//! Reading and writing the campaign folder's files (design.md, "Campaign folder"), with
+//! validation that collects every problem with its file, line and field. The order of battle
+//! (`forces`), the map's files (`map`), the commanders (`commanders`), the order of battle's
+//! tree (`tree`) and the writers (`write`) each have a file; this one reads the folder whole.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use crate::error::{Problem, Problems};
+use crate::model::dialect::Dialect;
+use crate::model::{
+    BattleMapChoice, Campaign, CampaignConfig, CampaignMap, Commander, HexGrid, HexId, HexInfo,
+    OrderOfBattle, RoadClass, RulesConfig, Settlement, Side2,
+};
+
+use super::table::Table;
+use super::text::decode;
+pub(crate) use super::toml_words::toml_problem;
+
+/// File names inside the campaign folder.
+pub mod names {
+    /// Campaign settings.
+    pub const CAMPAIGN: &str = "campaign.toml";
+    /// Rule numbers.
+    pub const RULES: &str = "rules.toml";
+    /// Terrain.
+    pub const HEXES: &str = "map/hexes.csv";
+    /// Roads.
+    pub const ROADS: &str = "map/roads.csv";
+    /// Rivers.
+    pub const RIVERS: &str = "map/rivers.csv";
+    /// Battle maps chosen per hex.
+    pub const BATTLE_MAPS: &str = "map/battle-maps.csv";
+    /// Settlements.
+    pub const SETTLEMENTS: &str = "settlements.csv";
+    /// Order of battle.
+    pub const FORCES: &str = "forces.csv";
+    /// Commanders.
+    pub const COMMANDERS: &str = "commanders.csv";
+    /// Men due back.
+    pub const RETURNS: &str = "returns.csv";
+    /// Campaign score.
+    pub const SCORE: &str = "score.csv";
+    /// What the supply rules remember from turn to turn (3.2.1, 3.3).
+    pub const SUPPLY: &str = "supply.csv";
+    /// The retreats before battle the enemy caught (8.2), as `move` recorded them.
+    pub const AVOIDANCE: &str = "avoidance.csv";
+    /// Every file of the campaign folder that sowbridge reads into a campaign.
+    pub const ALL: [&str; 20] = [
+        CAMPAIGN,
+        RULES,
+        HEXES,
+        ROADS,
+        RIVERS,
+        BATTLE_MAPS,
+        SETTLEMENTS,
+        FORCES,
+        COMMANDERS,
+        RETURNS,
+        SCORE,
+        SUPPLY,
+        AVOIDANCE,
+        // The turn's books (`formats::books`).
+        "sieges.csv",
+        "siege-trains.csv",
+        "revolts.csv",
+        "occupation.csv",
+        "campaign-years.csv",
+        "intelligence.csv",
+        "juntas.csv",
+    ];
+}
+
+/// Columns of `forces.csv`, in the order sowbridge writes them.
+pub const FORCE_COLUMNS: [&str; 17] = [
+    "id",
+    "parent",
+    "level",
+    "name",
+    "commander",
+    "nation",
+    "arm",
+    "men",
+    "squadrons",
+    "guns",
+    "hex",
+    "moving_to",
+    "depot",
+    "supply",
+    "quality",
+    "ammo",
+    "status",
+];
+
+/// Columns of `commanders.csv`.
+pub const COMMANDER_COLUMNS: [&str; 5] = ["name", "side", "battles_fought", "battles_won", "status"];
+
+/// Columns of `map/battle-maps.csv`.
+pub const BATTLE_MAP_COLUMNS: [&str; 4] = ["hex", "map", "orientation", "battle"];
+
+/// Reading a campaign whose `forces.csv` lies in its folder is the store's
+/// ([`crate::store::forces`]); kept under this path for the code that reads it from here.
+pub use crate::store::forces::parse_campaign;
+
+mod commanders;
+mod forces;
+mod map;
+mod tree;
+mod write;
+
+use self::commanders::parse_commanders;
+pub use self::commanders::write_commanders;
+pub use self::forces::ForcesFile;
+use self::forces::{ForcesSource, parse_forces};
+use self::map::{parse_battle_maps, parse_hexes, parse_settlements, parse_sides};
+use self::tree::{Listed, validate_tree};
+pub use self::write::{write_battle_maps, write_forces};
+
+/// The raw bytes of a campaign folder's files (`None` where a file is absent).
+#[derive(Debug, Default, Clone)]
+pub struct CampaignFiles {
+    /// Raw contents by file name (see [`names`]).
+    pub files: BTreeMap<&'static str, Vec<u8>>,
+    /// Where to read `forces.csv` from when `files` does not hold it: the order of battle
+    /// is read straight from the file, never held whole (a large one is many megabytes).
+    pub forces_path: Option<std::path::PathBuf>,
+}
+
+impl CampaignFiles {
+    pub(crate) fn get(&self, name: &str) -> Option<&[u8]> {
+        self.files.get(name).map(Vec::as_slice)
+    }
+}
+
+fn required<'a>(files: &'a CampaignFiles, name: &str, problems: &mut Problems) -> Option<&'a [u8]> {
+    let f = files.get(name);
+    if f.is_none() {
+        problems.push(Problem::in_file(name, "file is missing"));
+    }
+    f
+}
+
+/// Parses `campaign.toml`.
+pub fn parse_config(bytes: &[u8], problems: &mut Problems) -> Option<CampaignConfig> {
+    let (text, _) = decode(bytes);
+    match toml::from_str::<CampaignConfig>(&text) {
+        Ok(c) => {
+            let mut bad = |field: &str, message: &str| {
+                problems.push(Problem {
+                    field: Some(field.to_string()),
+                    ..Problem::in_file(names::CAMPAIGN, message)
+                })
+            };
+            if c.turn == 0 {
+                bad("turn", "must be 1 or more (1 = early June 1808)");
+            }
+            for (field, n) in [("map.columns", c.map.columns), ("map.rows", c.map.rows)] {
+                if n == 0 || n > 100 {
+                    bad(field, "must be a whole number from 1 to 100");
+                }
+            }
+            Some(c)
+        }
+        Err(e) => {
+            problems.push(toml_problem(names::CAMPAIGN, &text, &e));
+            None
+        }
+    }
+}
+
+/// Parses `rules.toml`.
+pub fn parse_rules(bytes: Option<&[u8]>, problems: &mut Problems) -> RulesConfig {
+    let Some(bytes) = bytes else { return RulesConfig::default() };
+    let (text, _) = decode(bytes);
+    toml::from_str(&text).unwrap_or_else(|e| {
+        problems.push(toml_problem(names::RULES, &text, &e));
+        RulesConfig::default()
+    })
+}
+
+/// Every file of the campaign but the order of battle.
+#[derive(Debug)]
+struct Rest {
+    hexes: BTreeMap<HexId, HexInfo>,
+    roads: BTreeMap<Side2, RoadClass>,
+    rivers: BTreeMap<Side2, String>,
+    settlements: Vec<Settlement>,
+    commanders: Vec<Commander>,
+    commander_columns: Vec<String>,
+    battle_maps: BTreeMap<HexId, BattleMapChoice>,
+    returns: Vec<crate::model::ledger::Return>,
+    score: Vec<crate::model::ledger::ScoreRow>,
+    /// How each file read was saved.
+    dialects: BTreeMap<&'static str, Dialect>,
+    /// What the order of battle may refer to.
+    listed: Listed,
+}
+
+fn parse_rest(files: &CampaignFiles, grid: &HexGrid, p: &mut Problems) -> Rest {
+    let mut dialects = BTreeMap::new();
+    let mut table = |name: &'static str, p: &mut Problems, req: bool| -> Table {
+        let bytes = if req { required(files, name, p) } else { files.get(name) };
+        // A missing file reads as an empty table under its own name, whose columns are not
+        // asked for: the missing file is the one problem.
+        let t = bytes.map_or_else(|| Table::absent(name), |b| Table::parse(name, b, p));
+        if t.present {
+            dialects.insert(name, t.dialect);
+        }
+        t
+    };
+    let hexes = parse_hexes(&table(names::HEXES, p, true), grid, p);
+    let roads_t = table(names::ROADS, p, true);
+    let roads =
+        parse_sides(&roads_t, grid, "class", p, |f| match f.text("class").to_ascii_lowercase().as_str() {
+            "major" | "" => Some(RoadClass::Major),
+            "secondary" | "minor" => Some(RoadClass::Secondary),
+            other => {
+                f.problem("class", format!("'{other}' is not major or secondary"));
+                None
+            }
+        });
+    let rivers =
+        parse_sides(&table(names::RIVERS, p, true), grid, "name", p, |f| Some(f.text("name").to_string()));
+    let settlements_t = table(names::SETTLEMENTS, p, true);
+    let settlements = parse_settlements(&settlements_t, grid, p);
+    let commanders_t = table(names::COMMANDERS, p, true);
+    let (commanders, commander_columns) = parse_commanders(&commanders_t, p);
+    let names_in = |t: &Table| -> Option<BTreeSet<String>> {
+        t.whole(&["name"]).then(|| t.rows.iter().map(|r| t.text(r, "name").to_string()).collect())
+    };
+    let listed = Listed { settlements: names_in(&settlements_t), commanders: names_in(&commanders_t) };
+    let battle_maps = match files.get(names::BATTLE_MAPS) {
+        Some(_) => parse_battle_maps(&table(names::BATTLE_MAPS, p, false), grid, p),
+        None => BTreeMap::new(),
+    };
+    let returns = super::ledger::parse_returns(&table(names::RETURNS, p, false), p);
+    let score = super::ledger::parse_score(&table(names::SCORE, p, false), p);
+    Rest {
+        hexes,
+        roads,
+        rivers,
+        settlements,
+        commanders,
+        commander_columns,
+        battle_maps,
+        returns,
+        score,
+        dialects,
+        listed,
+    }
+}
+
+/// Parses and validates a whole campaign: `forces.csv` from its bytes in `files`, else from
+/// `forces` where it lies. Every problem is collected.
+pub fn parse_campaign_with(
+    files: &CampaignFiles,
+    forces: Option<&dyn ForcesFile>,
+) -> Result<Campaign, Problems> {
+    let mut p = Problems::default();
+    let config = required(files, names::CAMPAIGN, &mut p).and_then(|b| parse_config(b, &mut p));
+    let rules = parse_rules(files.get(names::RULES), &mut p);
+    let Some(config) = config else { return Err(p) };
+    let grid = config.map.grid();
+    // The order of battle is by far the largest file: it is read and indexed on threads of
+    // its own while this one reads the rest.
+    let forces_src = match (files.get(names::FORCES), forces) {
+        (Some(b), _) => Some(ForcesSource::Bytes(b)),
+        (None, Some(f)) => Some(ForcesSource::File(f)),
+        (None, None) => required(files, names::FORCES, &mut p).map(ForcesSource::Bytes),
+    };
+    let (rest, oob, lines) = std::thread::scope(|s| {
+        let forces = s.spawn(|| {
+            let mut fp = Problems::default();
+            let (oob, lines, dialect) = match forces_src.map(|src| parse_forces(src, &grid, &mut fp)) {
+                Some(f) => (OrderOfBattle::new(f.units, f.extra_cols), f.lines, Some(f.dialect)),
+                None => (OrderOfBattle::default(), Vec::new(), None),
+            };
+            (oob, lines, dialect, fp)
+        });
+        let rest = parse_rest(files, &grid, &mut p);
+        let (oob, lines, dialect, fp) =
+            forces.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+        p.0.extend(fp.0);
+        let mut rest = rest;
+        if let Some(d) = dialect {
+            rest.dialects.insert(names::FORCES, d);
+        }
+        (rest, oob, lines)
+    });
+    let Rest {
+        hexes,
+        roads,
+        rivers,
+        settlements,
+        commanders,
+        commander_columns,
+        battle_maps,
+        returns,
+        score,
+        mut dialects,
+        listed,
+    } = rest;
+    let books = super::books::parse_books(files, &grid, &mut p, &mut dialects);
+    let (supply, avoidance) = parse_memory(files, &mut p, &mut dialects);
+    let map = CampaignMap { grid, hexes, roads, rivers, settlements };
+    validate_tree(&oob, &lines, &map, &commanders, &listed, &mut p);
+    if !p.is_empty() {
+        p.0.sort();
+        p.0.dedup();
+        // A whole file's problem (missing, unreadable) is the likely cause of the rest:
+        // it comes first.
+        p.0.sort_by_key(|x| x.line.is_some());
+        return Err(p);
+    }
+    Ok(Campaign {
+        config,
+        rules,
+        map,
+        oob,
+        commanders,
+        commander_columns,
+        battle_maps,
+        returns,
+        score,
+        books,
+        supply,
+        avoidance,
+        dialects,
+    })
+}
+
+/// `supply.csv` and `avoidance.csv`: what `turn advance` and `move` remember for the commands
+/// after them (each file optional), with their dialects.
+fn parse_memory(
+    files: &CampaignFiles,
+    p: &mut Problems,
+    dialects: &mut BTreeMap<&'static str, Dialect>,
+) -> (Vec<crate::model::supply::SupplyRecord>, Vec<crate::model::supply::Avoidance>) {
+    let supply = files.get(names::SUPPLY).map(|b| {
+        let (rows, d) = super::supply::parse_records_into(b, p);
+        dialects.insert(names::SUPPLY, d);
+        rows
+    });
+    let avoidance = files.get(names::AVOIDANCE).map(|b| {
+        let (rows, d) = super::orders::parse_avoidance_into(b, p);
+        dialects.insert(names::AVOIDANCE, d);
+        rows
+    });
+    (supply.unwrap_or_default(), avoidance.unwrap_or_default())
+}

@@ -1,0 +1,5 @@
+//! The reports: the text a turn leaves for the umpire and each side, drawn from the rules'
+//! outcomes (`rules::turn`, `rules::intel`). With `svg/` and `html.rs` this is the one part
+//! of `formats/` that reads the rules.
+
+pub mod turn;

@@ -1,0 +1,247 @@
+//! Settling a siege at the end of its turn (7.1–7.2): the holdout roll, capitulation, storming,
+//! the honours of war and the besieger's losses, each in the rule's order.
+
+use crate::model::books::{SiegeAction, SiegeKind, SiegeRecord, SiegeState};
+use crate::model::{Campaign, Nation, Side};
+use crate::rules::dice::{Dice, average_die};
+use crate::rules::effects::{Effect, losses_over, men_of, per_cent};
+use crate::rules::map_choice::minimum_garrison;
+use crate::rules::turn::{Section, TurnContext};
+
+use super::forces::{
+    after_losses, battalions_and_batteries, capture, honours_destination, present, train_at,
+};
+
+/// One record's turn: its losses, then the first of its endings that applies.
+pub(super) fn settle(
+    c: &Campaign,
+    ctx: &TurnContext,
+    mut rec: SiegeRecord,
+    dice: &mut dyn Dice,
+    sec: &mut Section,
+) -> Vec<Effect> {
+    let from = ctx.from.0;
+    let defender = rec.defender;
+    let investor = defender.enemy();
+    let place = rec.place.clone();
+    let Some(s) = c.map.settlements.iter().find(|x| x.name == place) else {
+        sec.umpire(format!("{place}: no longer in settlements.csv; the siege ends"));
+        rec.state = SiegeState::Ended;
+        rec.ended = Some(from);
+        return vec![Effect::Siege(rec)];
+    };
+    let mut out = Vec::new();
+    let end = |mut rec: SiegeRecord, state: SiegeState, out: &mut Vec<Effect>| {
+        rec.state = state;
+        rec.ended = Some(from);
+        rec.action = SiegeAction::None;
+        out.push(Effect::Siege(rec));
+    };
+    if s.invested_by.is_none_or(|n| n.side() != investor) {
+        sec.both(defender, format!("{place}: no longer invested; the siege ends (invested_by cleared)."));
+        sec.side(investor, format!("{place}: the investment is over."));
+        end(rec, SiegeState::Ended, &mut out);
+        return out;
+    }
+    let garrison = present(c, &rec.garrison, |u| u.hex == Some(rec.hex));
+    let investors = present(c, &rec.investors, |u| {
+        u.hex.is_some_and(|h| h == rec.hex || c.map.grid.adjacent(h, rec.hex))
+    });
+    if garrison.is_empty() {
+        sec.both(investor, format!("{place}: the garrison is gone; the investment ends."));
+        end(rec, SiegeState::Ended, &mut out);
+        return out;
+    }
+    if investors.is_empty() {
+        sec.both(defender, format!("{place}: the investing forces have gone; the siege is lifted."));
+        end(rec, SiegeState::Lifted, &mut out);
+        return out;
+    }
+    rec.garrison.clone_from(&garrison);
+    rec.investors.clone_from(&investors);
+    if rec.train_since.is_none()
+        && let Some(t) = train_at(c, rec.hex, investor)
+    {
+        rec.train_since = Some(t.arrived.max(rec.began));
+        rec.kind = SiegeKind::Siege;
+        sec.umpire(format!(
+            "{place}: the {} siege train (6.4) stands at {} since turn {}: the investment becomes a siege (7.1.2)",
+            t.nation, t.hex, t.arrived
+        ));
+    }
+    // 7.2: losses of the ORIGINAL strength.
+    let gd = dice.roll(6, &format!("7.2 {place} garrison losses"));
+    let id = dice.roll(6, &format!("7.2 {place} besiegers' losses"));
+    let g_loss = per_cent(rec.garrison_original, gd * 2);
+    let i_loss = per_cent(rec.investors_original, id * 2);
+    let mut losses = losses_over(c, &garrison, g_loss, &format!("7.2 siege of {place}"), false);
+    losses.extend(losses_over(c, &investors, i_loss, &format!("7.2 siege of {place}"), false));
+    sec.umpire(format!(
+        "{place} ({}, turn {} of the {}): 7.2 losses — garrison 1d6 {gd} × 2 % of {} = {g_loss} men, besiegers 1d6 {id} × 2 % of {} = {i_loss} men",
+        rec.hex,
+        from - rec.began + 1,
+        rec.kind.word(),
+        rec.garrison_original,
+        rec.investors_original
+    ));
+    sec.side(defender, format!("{place}: the garrison loses {g_loss} men to the siege (7.2)."));
+    sec.side(investor, format!("{place}: the besiegers lose {i_loss} men to the siege (7.2)."));
+    let g_after = after_losses(c, &garrison, &losses);
+    let i_after = after_losses(c, &investors, &losses);
+    out.append(&mut losses);
+    let half = |orig: u32, now: u32| u64::from(now) * 2 < u64::from(orig);
+    if half(rec.garrison_original, g_after) {
+        sec.both(investor, format!("{place}: the garrison is down to {g_after} of {} men, under half: it surrenders (7.2); {g_after} prisoners.", rec.garrison_original));
+        sec.side(defender, format!("{place}: the garrison, under half its strength, surrenders (7.2)."));
+        out.extend(capture_after(c, &garrison, investor, &out));
+        end(rec, SiegeState::Taken, &mut out);
+        return out;
+    }
+    if half(rec.investors_original, i_after) {
+        sec.both(investor, format!("{place}: the besiegers are down to {i_after} of {} men, under half: they lift the siege and withdraw (7.2).", rec.investors_original));
+        sec.side(defender, format!("{place}: the besiegers lift the siege (7.2)."));
+        end(rec, SiegeState::Lifted, &mut out);
+        return out;
+    }
+    let after_first_turn = from > rec.began;
+    let with_train = rec.train_since.is_some();
+    // A summons accepted: the honours of war.
+    if rec.action == SiegeAction::Honours {
+        let nation = c.oob.get(&garrison[0]).map_or(Nation::Sp, |u| u.nation);
+        match honours_destination(c, s, nation) {
+            Some(dest) => {
+                sec.both(defender, format!("{place}: the garrison accepts the summons and marches out with the honours of war to {} ({}) (7.1.2).", dest.name, dest.hex));
+                sec.side(investor, format!("{place}: the garrison marches out with the honours of war; the place is yours."));
+                out.extend(garrison.iter().map(|f| Effect::Moved { force: f.clone(), hex: dest.hex }));
+            }
+            None => sec.umpire(format!(
+                "{place}: the garrison marches out with the honours of war; no destination for {nation} is in settlements.csv (Toulouse, Lisbon or the provincial capital of '{}'): place it by hand",
+                s.province
+            )),
+        }
+        end(rec, SiegeState::Honours, &mut out);
+        return out;
+    }
+    // 7.1.4: under the minimum garrison.
+    let minimum = minimum_garrison(s.kind, s.citadel).unwrap_or(0);
+    if after_first_turn && g_after < minimum && (u64::from(i_after) >= 4 * u64::from(g_after) || with_train) {
+        sec.both(investor, format!(
+            "{place}: {g_after} men, under the minimum garrison of {minimum} (2.5), against {} — capitulates after one turn (7.1.4); {g_after} prisoners.",
+            if with_train { "a siege train".to_string() } else { format!("{i_after} men, at least four times as many") }
+        ));
+        sec.side(defender, format!("{place}: the garrison, under its minimum, capitulates (7.1.4)."));
+        out.extend(capture_after(c, &garrison, investor, &out));
+        end(rec, SiegeState::Taken, &mut out);
+        return out;
+    }
+    // 7.1.3: the surprise assault on a garrison under a fifth of the besiegers.
+    if after_first_turn
+        && !with_train
+        && rec.action == SiegeAction::Storm
+        && u64::from(g_after) * 5 < u64::from(i_after)
+    {
+        let dd = average_die(dice, &format!("7.1.3 {place} defenders' losses"));
+        let ad = average_die(dice, &format!("7.1.3 {place} assault losses"));
+        let dl = per_cent(g_after, dd * 10);
+        let al = per_cent(i_after, ad * 5);
+        sec.both(investor, format!(
+            "{place}: surprise assault on a garrison under a fifth of the besiegers ({g_after} against {i_after}, 7.1.3): the defenders lose 1dA {dd} × 10 % = {dl}, the attackers 1dA {ad} × 5 % = {al}; the garrison is captured."
+        ));
+        sec.side(defender, format!("{place}: stormed by surprise; the garrison is lost (7.1.3)."));
+        let mut l = losses_over_after(c, &garrison, dl, &format!("7.1.3 assault on {place}"), &out, false);
+        l.extend(losses_over_after(c, &investors, al, &format!("7.1.3 assault on {place}"), &out, false));
+        out.append(&mut l);
+        out.extend(capture_after(c, &garrison, investor, &out));
+        end(rec, SiegeState::Taken, &mut out);
+        return out;
+    }
+    // 7.1.2: breach and storm, one turn after the train arrives.
+    if let Some(since) = rec.train_since
+        && from > since
+        && (rec.repulsed == 0 || rec.action == SiegeAction::Storm)
+    {
+        let a2 = dice.roll(6, &format!("7.1.2 {place} storm, attacker"))
+            + dice.roll(6, &format!("7.1.2 {place} storm, attacker"));
+        let d2 = dice.roll(6, &format!("7.1.2 {place} storm, defender"))
+            + dice.roll(6, &format!("7.1.2 {place} storm, defender"));
+        let (au, du) = (battalions_and_batteries(c, &investors), battalions_and_batteries(c, &garrison));
+        let (at, dt) = (a2 + au, d2 + du);
+        let ad = average_die(dice, &format!("7.1.2 {place} attacker's infantry losses"));
+        let dd = average_die(dice, &format!("7.1.2 {place} defender's losses"));
+        let a_inf = after_infantry(c, &investors, &out);
+        let al = per_cent(a_inf, ad * 5);
+        let dl = per_cent(g_after, dd * 5);
+        let won = at > dt;
+        sec.umpire(format!(
+            "{place}: breached and summoned; the summons is refused and the place is stormed (7.1.2): attacker 2d6 {a2} + {au} battalions and batteries = {at}, defender 2d6 {d2} + {du} = {dt} → {}; losses: attacker's infantry 1dA {ad} × 5 % of {a_inf} = {al}, defender 1dA {dd} × 5 % of {g_after} = {dl}",
+            if won { "the attacker wins: the garrison is captured" } else { "the storm is driven back" }
+        ));
+        let mut l = losses_over_after(c, &investors, al, &format!("7.1.2 storm of {place}"), &out, true);
+        l.extend(losses_over_after(c, &garrison, dl, &format!("7.1.2 storm of {place}"), &out, false));
+        out.append(&mut l);
+        if won {
+            sec.side(investor, format!("{place}: stormed and taken; the garrison is captured (7.1.2)."));
+            sec.side(defender, format!("{place}: stormed; the garrison is captured (7.1.2)."));
+            out.extend(capture_after(c, &garrison, investor, &out));
+            end(rec, SiegeState::Taken, &mut out);
+            return out;
+        }
+        sec.side(
+            investor,
+            format!("{place}: the storm is driven back; storm again next turn or starve it out (7.1.2)."),
+        );
+        sec.side(defender, format!("{place}: the storm is driven back (7.1.2)."));
+        rec.repulsed += 1;
+        rec.action = SiegeAction::None;
+        out.push(Effect::Siege(rec));
+        return out;
+    }
+    // 7.1.1: the investment runs out.
+    if from >= rec.holds_until {
+        sec.both(
+            investor,
+            format!(
+                "{place}: held out to turn {} and capitulates (7.1.1); {g_after} prisoners.",
+                rec.holds_until
+            ),
+        );
+        sec.side(defender, format!("{place}: the garrison capitulates (7.1.1)."));
+        out.extend(capture_after(c, &garrison, investor, &out));
+        end(rec, SiegeState::Taken, &mut out);
+        return out;
+    }
+    sec.umpire(format!(
+        "{place}: holds (until turn {}); garrison {g_after}, besiegers {i_after} men",
+        rec.holds_until
+    ));
+    rec.action = SiegeAction::None;
+    out.push(Effect::Siege(rec));
+    out
+}
+
+/// Loss effects over some forces, on the men left after the effects so far.
+pub(super) fn losses_over_after(
+    c: &Campaign,
+    forces: &[String],
+    total: u32,
+    why: &str,
+    so_far: &[Effect],
+    infantry_only: bool,
+) -> Vec<Effect> {
+    let mut cc = c.clone();
+    crate::rules::effects::apply_effects(&mut cc, so_far, 0);
+    losses_over(&cc, forces, total, why, infantry_only)
+}
+
+pub(super) fn after_infantry(c: &Campaign, forces: &[String], so_far: &[Effect]) -> u32 {
+    let mut cc = c.clone();
+    crate::rules::effects::apply_effects(&mut cc, so_far, 0);
+    men_of(&cc, forces, true)
+}
+
+/// The garrison captured, with the men and guns it has after the effects so far.
+pub(super) fn capture_after(c: &Campaign, garrison: &[String], by: Side, so_far: &[Effect]) -> Vec<Effect> {
+    let mut cc = c.clone();
+    crate::rules::effects::apply_effects(&mut cc, so_far, 0);
+    capture(&cc, garrison, by)
+}
