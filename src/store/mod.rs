@@ -123,6 +123,20 @@ impl CampaignDir {
         Ok(files)
     }
 
+    /// Takes the campaign lock for a change (waiting up to a minute for another sowbridge
+    /// command to finish) and finishes first any change an interrupted command committed: the
+    /// one way a use case begins to write. Only the store takes the lock.
+    pub fn lock_for_change(&self) -> Result<CampaignLock> {
+        let lock = CampaignLock::acquire(self, std::time::Duration::from_secs(60))?;
+        self.recover(&lock)?;
+        Ok(lock)
+    }
+
+    /// [`Self::lock_for_change`], or no lock for a dry run, which writes nothing.
+    pub fn lock_unless_dry_run(&self, dry_run: bool) -> Result<Option<CampaignLock>> {
+        if dry_run { Ok(None) } else { self.lock_for_change().map(Some) }
+    }
+
     /// Loads and validates the campaign; every problem is reported at once.
     pub fn load(&self) -> Result<Campaign> {
         let files = self.read_files()?;
