@@ -281,6 +281,19 @@ pub fn run(dir: &CampaignDir, json: bool) -> Result<()> {
             rep.unrecorded_edits.push(f.to_string());
         }
     }
+    // One battle, one standing apply: a second is a result counted twice.
+    let mut seen: BTreeMap<&str, u64> = BTreeMap::new();
+    for e in journal.standing_applies() {
+        let battle = e.battle.as_deref().unwrap_or_default();
+        if let Some(first) = seen.insert(battle, e.seq) {
+            problems.push(Problem::in_file(
+                &format!("journal.jsonl entry {}", e.seq),
+                format!(
+                    "battle {battle} applied a second time: journal entry {first} applied it and stands (no undo between)"
+                ),
+            ));
+        }
+    }
     // Battle records agree with the journal.
     for b in dir.battles()? {
         let last = journal.entries.iter().rev().find(|e| {

@@ -24,7 +24,9 @@ pub fn run(dir: &CampaignDir, id: &str, dry_run: bool) -> Result<()> {
     let lock = CampaignLock::acquire(dir, Duration::from_secs(60))?;
     let mut txn = dir.begin(&lock)?;
     let mut record = dir.read_battle(id)?;
-    if record.state != BattleState::Applied {
+    // A record restored from a backup may say pending while the journal, the authority,
+    // still has the battle applied: the undo goes by the journal.
+    if record.state != BattleState::Applied && txn.journal.standing_apply(Some(id), None).is_none() {
         return Err(Error::refused(format!(
             "battle {id} is {}: only an applied battle can be undone",
             record.state.word()

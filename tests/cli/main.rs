@@ -17,6 +17,7 @@ mod held;
 mod march;
 mod mutation;
 mod newcomer;
+mod nothing_lost;
 mod pictures;
 mod pipes;
 mod realfiles;

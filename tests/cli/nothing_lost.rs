@@ -1,0 +1,81 @@
+//! Nothing lost, nothing doubled: a battle record restored from a backup, an interrupted
+//! command run again, a lock file deleted under a running command, a hand edit after an
+//! interrupted command, a state file re-saved by a spreadsheet.
+
+use std::process::Command;
+
+use crate::common::*;
+
+const BATTLE: &str = "T20-18.28";
+
+fn losses(kind: &str, _u: Option<&str>, men: u32) -> RowLosses {
+    if kind == "unit" { (men / 8, men / 25, men / 9) } else { (0, 0, 0) }
+}
+
+fn other_losses(kind: &str, _u: Option<&str>, men: u32) -> RowLosses {
+    if kind == "unit" { (men / 10, men / 20, men / 12) } else { (0, 0, 0) }
+}
+
+/// A campaign with Medellín exported and its dump written; returns the dump's path.
+fn ready() -> (Camp, std::path::PathBuf) {
+    let c = Camp::new("peninsula");
+    export_medellin(&c, &[]);
+    let p = c.tmp.path().join("sowgb_gamedb_1.csv");
+    std::fs::write(&p, dump_for(&c, BATTLE, losses)).unwrap();
+    (c, p)
+}
+
+fn count(c: &Camp, kind: &str) -> usize {
+    c.read("journal.jsonl").lines().filter(|l| l.contains(&format!("\"kind\":\"{kind}\""))).count()
+}
+
+fn run_env(c: &Camp, env: &[(&str, &str)], args: &[&str]) -> std::process::Output {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_sowbridge"));
+    cmd.arg("--campaign").arg(&c.dir).args(args).env_remove("SOWBRIDGE_CAMPAIGN");
+    for (k, v) in env {
+        cmd.env(k, v);
+    }
+    output(&mut cmd)
+}
+
+#[test]
+fn a_result_applied_again_after_its_battle_record_is_restored_from_a_backup_is_refused() {
+    let (c, dump) = ready();
+    let record = format!("battles/{BATTLE}/battle.json");
+    let backup = std::fs::read(c.path(&record)).unwrap();
+    assert_code(&c.run(&["apply", dump.to_str().unwrap()]), 0);
+    let applied = c.snapshot();
+    // The record as it was before the battle, from a backup or a `git checkout`.
+    std::fs::write(c.path(&record), &backup).unwrap();
+    let before = c.snapshot();
+    let again = c.run(&["apply", dump.to_str().unwrap()]);
+    assert_code(&again, 1);
+    assert!(
+        stderr(&again).contains("already applied to battle T20-18.28 by journal entry 1"),
+        "{}",
+        stderr(&again)
+    );
+    assert!(c.snapshot() == before, "a refused apply changed the campaign");
+    // Another result of the same battle: the journal says the battle stands applied.
+    let other = c.tmp.path().join("sowgb_gamedb_2.csv");
+    std::fs::write(&other, dump_for(&c, BATTLE, other_losses)).unwrap();
+    let o = c.run(&["apply", other.to_str().unwrap()]);
+    assert_code(&o, 1);
+    assert!(stderr(&o).contains("was applied by journal entry 1"), "{}", stderr(&o));
+    assert!(stderr(&o).contains("restored from a backup"), "{}", stderr(&o));
+    assert!(c.snapshot() == before, "a refused apply changed the campaign");
+    assert_eq!(count(&c, "apply"), 1);
+    // audit sees the record behind the journal.
+    let a = c.run(&["audit"]);
+    assert_code(&a, 1);
+    assert!(
+        stderr(&a).contains("journal entry 1 applied it, but the record says exported"),
+        "{}",
+        stderr(&a)
+    );
+    // Undo goes by the journal; then the other result applies once.
+    assert_code(&c.run(&["undo", BATTLE]), 0);
+    assert_code(&c.run(&["apply", other.to_str().unwrap()]), 0);
+    assert_code(&c.run(&["audit"]), 0);
+    assert_ne!(c.snapshot(), applied);
+}
