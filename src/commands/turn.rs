@@ -57,6 +57,9 @@ pub struct Advanced {
     pub journal_seq: u64,
 }
 
+/// The operation of a turn advance (see [`super::operation`]).
+pub const OPERATION: &str = "turn advance";
+
 /// The folder of a turn's reports.
 pub fn reports_dir(turn: u32) -> String {
     format!("turns/T{turn}")
@@ -242,7 +245,7 @@ pub fn advance_turn(dir: &CampaignDir, dry_run: bool) -> Result<Advanced> {
         books::write_intelligence(&b.intelligence, c.dialect(books::INTELLIGENCE)),
     );
     let [umpire, french, allies] = report_paths(ch.to.turn);
-    let mut extra = Commit::default();
+    let mut extra = Commit { operation: Some(OPERATION.to_string()), ..Commit::default() };
     extra.write(umpire, umpire_report(&run, &render_returns(&r), c.config.seed, &stream).into_bytes());
     extra.write(
         french,

@@ -85,7 +85,7 @@ pub fn run(dir: &CampaignDir, id: &str, dry_run: bool) -> Result<()> {
     }
     record.state = BattleState::Undone;
     record.result = None;
-    let mut extra = Commit::default();
+    let mut extra = Commit { operation: Some(format!("undo {id}")), ..Commit::default() };
     extra.write(record_path(id), record_bytes(&record)?);
     extra.removes.push(report_path(id));
     extra.removes.push(aftermath_path(id));
@@ -188,7 +188,8 @@ fn undo_move(dir: &CampaignDir, dry_run: bool) -> Result<()> {
     }
     let entry = undo_entry(mv, format!("undo of the move of journal entry {} ({})", mv.seq, mv.summary));
     let (seq_undone, forces) = (mv.seq, mv.marched.len());
-    let seq = txn.finish(state, Some(entry), Commit::default())?;
+    let seq =
+        txn.finish(state, Some(entry), Commit { operation: Some("undo move".into()), ..Commit::default() })?;
     crate::errln!(
         "move of journal entry {seq_undone} undone ({forces} forces back where they stood; journal entry {seq})"
     );
@@ -207,7 +208,7 @@ fn undo_turn(dir: &CampaignDir, dry_run: bool) -> Result<()> {
         print_dry_run("turn", adv);
         return Ok(());
     }
-    let mut extra = Commit::default();
+    let mut extra = Commit { operation: Some("undo turn".into()), ..Commit::default() };
     extra.removes.extend(super::turn::report_paths(adv.turn));
     let entry =
         undo_entry(adv, format!("undo of the turn advance to turn {} (journal entry {})", adv.turn, adv.seq));

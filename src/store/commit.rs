@@ -29,6 +29,10 @@ pub struct Commit {
     pub removes: Vec<String>,
     /// JSON lines for `journal.jsonl`, with their sequence numbers (each appended once).
     pub journal: Vec<(u64, String)>,
+    /// What the command was asked to do, as [`crate::commands::operation`] names it: a
+    /// command that finds its own change interrupted finishes it and stops, instead of making
+    /// it a second time.
+    pub operation: Option<String>,
 }
 
 #[derive(Debug, Serialize, Deserialize)]
@@ -37,6 +41,26 @@ struct Manifest {
     moves: Vec<(String, String)>,
     removes: Vec<String>,
     journal: Vec<(u64, String)>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    operation: Option<String>,
+}
+
+/// A committed change that an interrupted command left and the recovery finished.
+#[derive(Debug, Clone)]
+pub struct Finished {
+    /// The operation of the interrupted command (see [`Commit::operation`]).
+    pub operation: Option<String>,
+    /// The journal entries of the change: sequence number and summary.
+    pub entries: Vec<(u64, String)>,
+}
+
+impl Finished {
+    /// The change in words: "journal entry 7 (turn 21)".
+    pub fn describe(&self) -> String {
+        let parts: Vec<String> =
+            self.entries.iter().map(|(seq, s)| format!("journal entry {seq} ({s})")).collect();
+        if parts.is_empty() { "a change with no journal entry".to_string() } else { parts.join(", ") }
+    }
 }
 
 /// Hook for crash tests: `SOWBRIDGE_CRASH_AT=<point>` aborts the process at that point.
@@ -102,7 +126,7 @@ impl CampaignDir {
                 crash_point("staging");
             }
         }
-        let manifest = Manifest { moves, removes: c.removes, journal: c.journal };
+        let manifest = Manifest { moves, removes: c.removes, journal: c.journal, operation: c.operation };
         let json = serde_json::to_vec(&manifest).map_err(|e| Error::Other(e.to_string()))?;
         crash_point("before-manifest");
         atomic_write(&self.path(MANIFEST), &json)?;
@@ -131,7 +155,12 @@ impl CampaignDir {
 
     /// Finishes a committed change left by a crash, and clears an uncommitted one. Returns
     /// true when a change was finished.
-    pub fn recover(&self, _lock: &CampaignLock) -> Result<bool> {
+    pub fn recover(&self, lock: &CampaignLock) -> Result<bool> {
+        Ok(self.recover_change(lock)?.is_some())
+    }
+
+    /// [`Self::recover`], saying which change was finished.
+    pub fn recover_change(&self, _lock: &CampaignLock) -> Result<Option<Finished>> {
         match read_optional(&self.path(MANIFEST))? {
             Some(bytes) => {
                 let m: Manifest = serde_json::from_slice(&bytes).map_err(|e| {
@@ -147,14 +176,25 @@ impl CampaignDir {
                     e => e,
                 })?;
                 crate::errln!("finished a change that an interrupted sowbridge command had committed");
-                Ok(true)
+                #[derive(Deserialize)]
+                struct Summary {
+                    seq: u64,
+                    summary: String,
+                }
+                let entries = m
+                    .journal
+                    .iter()
+                    .filter_map(|(_, line)| serde_json::from_str::<Summary>(line).ok())
+                    .map(|s| (s.seq, s.summary))
+                    .collect();
+                Ok(Some(Finished { operation: m.operation, entries }))
             }
             None => {
                 let staging = self.path(STAGING);
                 if staging.exists() {
                     std::fs::remove_dir_all(&staging).map_err(|e| Error::io(&staging, e))?;
                 }
-                Ok(false)
+                Ok(None)
             }
         }
     }

@@ -79,3 +79,46 @@ fn a_result_applied_again_after_its_battle_record_is_restored_from_a_backup_is_r
     assert_code(&c.run(&["audit"]), 0);
     assert_ne!(c.snapshot(), applied);
 }
+
+/// The points of a commit after its commit point: the change is committed, not finished.
+const COMMITTED: [&str; 3] = ["after-manifest", "after-journal", "mid-rename"];
+
+#[test]
+fn an_interrupted_turn_advance_run_again_advances_one_turn() {
+    for point in COMMITTED {
+        let (c, dump) = ready();
+        assert_code(&c.run(&["apply", dump.to_str().unwrap()]), 0);
+        let o = run_env(&c, &[("SOWBRIDGE_CRASH_AT", point)], &["turn", "advance"]);
+        assert_ne!(o.status.code(), Some(0), "{point}: the hook did not fire");
+        let again = c.run(&["turn", "advance"]);
+        assert_code(&again, 0);
+        assert!(stderr(&again).contains("not made a second time"), "{point}: {}", stderr(&again));
+        assert!(c.read("campaign.toml").contains("turn = 21"), "{point}: not turn 21");
+        assert_eq!(count(&c, "turn-advance"), 1, "{point}");
+        assert_code(&c.run(&["audit"]), 0);
+        // The next turn advance is a turn advance of its own.
+        assert_code(&c.run(&["turn", "advance"]), 0);
+        assert!(c.read("campaign.toml").contains("turn = 22"), "{point}");
+    }
+}
+
+#[test]
+fn an_interrupted_apply_or_undo_run_again_is_finished_not_repeated() {
+    let (c, dump) = ready();
+    let o = run_env(&c, &[("SOWBRIDGE_CRASH_AT", "after-journal")], &["apply", dump.to_str().unwrap()]);
+    assert_ne!(o.status.code(), Some(0));
+    let again = c.run(&["apply", dump.to_str().unwrap()]);
+    assert_code(&again, 0);
+    assert!(stderr(&again).contains("not made a second time"), "{}", stderr(&again));
+    assert_eq!(count(&c, "apply"), 1);
+    // An interrupted undo, run again, does not undo a second change.
+    assert_code(&c.run(&["turn", "advance"]), 0);
+    let o = run_env(&c, &[("SOWBRIDGE_CRASH_AT", "after-manifest")], &["undo", "turn"]);
+    assert_ne!(o.status.code(), Some(0));
+    let again = c.run(&["undo", "turn"]);
+    assert_code(&again, 0);
+    assert!(stderr(&again).contains("not made a second time"), "{}", stderr(&again));
+    assert_eq!(count(&c, "undo"), 1);
+    assert!(c.read("campaign.toml").contains("turn = 20"));
+    assert_code(&c.run(&["audit"]), 0);
+}

@@ -130,6 +130,11 @@ pub fn run(dir: &CampaignDir, a: &crate::cli::ApplyArgs) -> anyhow::Result<()> {
     Ok(())
 }
 
+/// The operation of applying the result with this content hash (see [`super::operation`]).
+pub fn operation(hash: &str) -> String {
+    format!("apply {hash}")
+}
+
 /// The battle to which a content hash was applied, with the file name it was applied as.
 pub fn applied_hash(dir: &CampaignDir, hash: &str) -> Result<Option<(String, String)>> {
     Ok(dir
@@ -360,7 +365,7 @@ pub fn apply_result(dir: &CampaignDir, req: &ApplyRequest) -> Result<Applied> {
         evidence,
     };
     let Some(txn) = txn else { return Ok(applied) };
-    let mut extra = Commit::default();
+    let mut extra = Commit { operation: Some(operation(&hash)), ..Commit::default() };
     extra.write(record_path(&record.id), record_bytes(&record)?);
     extra.write(report_path(&record.id), applied.report.clone().into_bytes());
     extra.write(aftermath_path(&record.id), aftermath);
