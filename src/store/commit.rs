@@ -1,5 +1,6 @@
-//! All-or-nothing writes of campaign state. A change is staged file by file under
-//! `.sowbridge/staging/`, then a manifest is written atomically: that is the commit point.
+//! All-or-nothing writes of campaign state. A change is staged file by file in a folder of
+//! its own under `.sowbridge/`, then, once the lock is proved still held, a manifest is
+//! written atomically: that is the commit point.
 //! The journal line is appended and the staged files are renamed over their targets; the
 //! manifest is removed last. Any command that takes the lock first finishes (redoes) a
 //! committed change left half-done by a crash, and throws away an uncommitted one.
@@ -15,7 +16,10 @@ use super::replace::{check_replaceable, held_open_message, is_held_open, probe};
 use super::{CampaignDir, CampaignLock, atomic_write, read_optional};
 
 const WORK_DIR: &str = ".sowbridge";
-const STAGING: &str = ".sowbridge/staging";
+/// The staging folder of a manifest written before each change had a folder of its own.
+const LEGACY_STAGING: &str = ".sowbridge/staging";
+/// The start of every staging folder's name.
+const STAGING_PREFIX: &str = "staging";
 const MANIFEST: &str = ".sowbridge/commit.json";
 /// The append-only journal.
 pub const JOURNAL: &str = "journal.jsonl";
@@ -43,6 +47,36 @@ struct Manifest {
     journal: Vec<(u64, String)>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     operation: Option<String>,
+    /// The change's own staging folder (relative).
+    #[serde(default = "legacy_staging")]
+    staging: String,
+    /// SHA-256 of each staged file, by move: a staged file that is missing is done only when
+    /// its target holds exactly this.
+    #[serde(default)]
+    after: Vec<String>,
+    /// SHA-256 of each move's target when the change was committed ("" for none): what the
+    /// target must still hold for an interrupted change to be finished over it.
+    #[serde(default)]
+    before: Vec<String>,
+    /// The journal's length when the change was committed, to take it back to.
+    #[serde(default)]
+    journal_len: Option<u64>,
+}
+
+fn legacy_staging() -> String {
+    LEGACY_STAGING.to_string()
+}
+
+/// A staging folder no other change uses: the process and the time.
+fn new_staging() -> String {
+    let nanos =
+        std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_nanos());
+    format!("{WORK_DIR}/{STAGING_PREFIX}-{}-{nanos}", std::process::id())
+}
+
+/// SHA-256 of a file, "" when it is absent.
+fn file_hash(path: &std::path::Path) -> Result<String> {
+    Ok(read_optional(path)?.as_deref().map(super::journal::sha256_hex).unwrap_or_default())
 }
 
 /// A committed change that an interrupted command left and the recovery finished.
@@ -68,6 +102,23 @@ pub fn crash_point(point: &str) {
     if std::env::var("SOWBRIDGE_CRASH_AT").is_ok_and(|v| v == point) {
         crate::errln!("crash test: aborting at {point}");
         std::process::abort();
+    }
+}
+
+/// Hook for concurrency tests: `SOWBRIDGE_PAUSE_AT=<point>` with
+/// `SOWBRIDGE_PAUSE_FILE=<path>` stops the command at that point, creates `<path>.reached`,
+/// and waits (two minutes at most) until `<path>` exists.
+fn pause_point(point: &str) {
+    if !std::env::var("SOWBRIDGE_PAUSE_AT").is_ok_and(|v| v == point) {
+        return;
+    }
+    let Some(go) = std::env::var_os("SOWBRIDGE_PAUSE_FILE").map(std::path::PathBuf::from) else { return };
+    let mut reached = go.clone().into_os_string();
+    reached.push(".reached");
+    let _ = std::fs::write(&reached, point);
+    let start = std::time::Instant::now();
+    while !go.exists() && start.elapsed() < std::time::Duration::from_secs(120) {
+        std::thread::sleep(std::time::Duration::from_millis(20));
     }
 }
 
@@ -103,35 +154,41 @@ impl CampaignDir {
         check_replaceable(paths.iter().map(|(s, p)| (s.clone(), p.as_path())), probe)
     }
 
-    /// Applies a change all-or-nothing. The lock proves the caller holds it.
-    pub fn commit(&self, c: Commit, _lock: &CampaignLock) -> Result<()> {
+    /// Applies a change all-or-nothing. The lock proves the caller holds it, and is proved
+    /// still held (its file still the one at its path) just before the commit point.
+    pub fn commit(&self, c: Commit, lock: &CampaignLock) -> Result<()> {
         // Nothing changes unless every file can be replaced (Excel holds the CSVs it shows).
         self.check_can_commit(&c)?;
-        let staging = self.path(STAGING);
-        if staging.exists() {
-            std::fs::remove_dir_all(&staging).map_err(|e| Error::io(&staging, e))?;
-        }
-        std::fs::create_dir_all(&staging).map_err(|e| Error::io(&staging, e))?;
-        let mut moves = Vec::new();
-        // Battle records go last: a record saying "applied" is never seen before the state
-        // it speaks of, even by a reader that does not recover.
-        let mut ordered: Vec<(&String, &Vec<u8>)> = c.writes.iter().collect();
-        ordered.sort_by_key(|(rel, _)| (rel.starts_with("battles/"), (*rel).clone()));
-        for (i, (rel, bytes)) in ordered.into_iter().enumerate() {
-            let name = format!("{i:06}");
-            let p = staging.join(&name);
-            write_synced(&p, bytes)?;
-            moves.push((name, rel.clone()));
-            if i == 0 {
-                crash_point("staging");
+        let staging_rel = new_staging();
+        let staging = self.path(&staging_rel);
+        let staged = self.stage(&c, &staging);
+        let (moves, after, before) = match staged {
+            Ok(s) => s,
+            Err(e) => {
+                let _ = std::fs::remove_dir_all(&staging);
+                return Err(e);
             }
-        }
-        let manifest = Manifest { moves, removes: c.removes, journal: c.journal, operation: c.operation };
+        };
+        let journal_len = std::fs::metadata(self.path(JOURNAL)).ok().map(|m| m.len());
+        let manifest = Manifest {
+            moves,
+            removes: c.removes,
+            journal: c.journal,
+            operation: c.operation,
+            staging: staging_rel,
+            after,
+            before,
+            journal_len,
+        };
         let json = serde_json::to_vec(&manifest).map_err(|e| Error::Other(e.to_string()))?;
         crash_point("before-manifest");
-        atomic_write(&self.path(MANIFEST), &json)?;
+        pause_point("before-manifest");
+        if let Err(e) = lock.verify().and_then(|()| atomic_write(&self.path(MANIFEST), &json)) {
+            let _ = std::fs::remove_dir_all(&staging);
+            let _ = std::fs::remove_dir(self.path(WORK_DIR));
+            return Err(e);
+        }
         crash_point("after-manifest");
-        let journal_len = std::fs::metadata(self.path(JOURNAL)).ok().map(|m| m.len());
         match self.finish(&manifest, true) {
             Ok(()) => Ok(()),
             Err(e) => {
@@ -145,6 +202,33 @@ impl CampaignDir {
                 Err(e)
             }
         }
+    }
+
+    /// Writes the staged files of `c` into `staging`. Returns the moves (staged name, target),
+    /// each staged file's hash, and each target's hash as it is now.
+    #[allow(clippy::type_complexity)]
+    fn stage(
+        &self,
+        c: &Commit,
+        staging: &std::path::Path,
+    ) -> Result<(Vec<(String, String)>, Vec<String>, Vec<String>)> {
+        std::fs::create_dir_all(staging).map_err(|e| Error::io(staging, e))?;
+        let (mut moves, mut after, mut before) = (Vec::new(), Vec::new(), Vec::new());
+        // Battle records go last: a record saying "applied" is never seen before the state
+        // it speaks of, even by a reader that does not recover.
+        let mut ordered: Vec<(&String, &Vec<u8>)> = c.writes.iter().collect();
+        ordered.sort_by_key(|(rel, _)| (rel.starts_with("battles/"), (*rel).clone()));
+        for (i, (rel, bytes)) in ordered.into_iter().enumerate() {
+            let name = format!("{i:06}");
+            write_synced(&staging.join(&name), bytes)?;
+            moves.push((name, rel.clone()));
+            after.push(super::journal::sha256_hex(bytes));
+            before.push(file_hash(&self.path(rel))?);
+            if i == 0 {
+                crash_point("staging");
+            }
+        }
+        Ok((moves, after, before))
     }
 
     /// True when an interrupted command left a committed change to finish: until it is
@@ -190,13 +274,25 @@ impl CampaignDir {
                 Ok(Some(Finished { operation: m.operation, entries }))
             }
             None => {
-                let staging = self.path(STAGING);
-                if staging.exists() {
-                    std::fs::remove_dir_all(&staging).map_err(|e| Error::io(&staging, e))?;
-                }
+                self.remove_uncommitted()?;
                 Ok(None)
             }
         }
+    }
+
+    /// Removes the staging folders of changes never committed (a command killed before its
+    /// commit point).
+    fn remove_uncommitted(&self) -> Result<()> {
+        let work = self.path(WORK_DIR);
+        let Ok(entries) = std::fs::read_dir(&work) else { return Ok(()) };
+        for e in entries.flatten() {
+            if e.file_name().to_string_lossy().starts_with(STAGING_PREFIX) {
+                let p = e.path();
+                std::fs::remove_dir_all(&p).map_err(|e| Error::io(&p, e))?;
+            }
+        }
+        let _ = std::fs::remove_dir(&work);
+        Ok(())
     }
 
     /// Carries out a committed change: the journal lines, then each staged file renamed
@@ -217,11 +313,26 @@ impl CampaignDir {
         }
         crash_point("after-journal");
         fail_point("after-journal")?;
-        let staging = self.path(STAGING);
+        let staging = self.path(&m.staging);
         for (i, (name, rel)) in m.moves.iter().enumerate() {
             let from = staging.join(name);
             let to = self.path(rel);
-            if from.exists() {
+            if !from.exists() {
+                // Done before, or damage: only the target holding what was staged is done.
+                if let Some(want) = m.after.get(i)
+                    && file_hash(&to)? != *want
+                {
+                    return Err(Error::Other(format!(
+                        "{}: the change that an interrupted sowbridge command committed cannot be \
+                         finished: its staged copy of {} is missing, and {} is not what the change \
+                         wrote. Nothing more was changed. Restore the campaign folder from a backup, or \
+                         see docs/journal.md (\"After a crash\")",
+                        self.path(MANIFEST).display(),
+                        shown(rel),
+                        shown(rel)
+                    )));
+                }
+            } else {
                 if let Some(dir) = to.parent() {
                     std::fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))?;
                 }
@@ -266,7 +377,7 @@ impl CampaignDir {
     /// and the manifest goes last. Until then the change stays committed and whole: if the
     /// roll-back stops half-way, the next command finishes the change instead.
     fn roll_back(&self, m: &Manifest, journal_len: Option<u64>) -> Result<()> {
-        let staging = self.path(STAGING);
+        let staging = self.path(&m.staging);
         for (name, rel) in &m.moves {
             let staged = staging.join(name);
             let old = staging.join(format!("{name}.old"));

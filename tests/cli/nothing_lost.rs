@@ -122,3 +122,57 @@ fn an_interrupted_apply_or_undo_run_again_is_finished_not_repeated() {
     assert!(c.read("campaign.toml").contains("turn = 20"));
     assert_code(&c.run(&["audit"]), 0);
 }
+
+/// Waits until a paused command has reached its pause point.
+fn wait_for(path: &std::path::Path) {
+    let start = std::time::Instant::now();
+    while !path.exists() {
+        assert!(start.elapsed() < std::time::Duration::from_secs(60), "the command never paused");
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+}
+
+#[test]
+fn a_lock_file_deleted_while_apply_runs_lets_no_second_writer_spoil_it() {
+    let (c, dump) = ready();
+    let go = c.tmp.path().join("go");
+    let apply = spawn(
+        Command::new(env!("CARGO_BIN_EXE_sowbridge"))
+            .arg("--campaign")
+            .arg(&c.dir)
+            .args(["apply", dump.to_str().unwrap()])
+            .env_remove("SOWBRIDGE_CAMPAIGN")
+            .env("SOWBRIDGE_PAUSE_AT", "before-manifest")
+            .env("SOWBRIDGE_PAUSE_FILE", &go)
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped()),
+    );
+    wait_for(&c.tmp.path().join("go.reached"));
+    // A clean-up removes the lock file while apply holds it (Windows refuses: the lock file
+    // is held open without delete sharing).
+    let removed = std::fs::remove_file(c.path("campaign.lock")).is_ok();
+    let orders = fixture("orders").join("lisbon-elvas.csv");
+    if removed {
+        // A second writer gets a lock of its own, and its change stands.
+        assert_code(&c.run(&["move", orders.to_str().unwrap()]), 0);
+    } else {
+        assert!(cfg!(windows), "the lock file could not be removed");
+    }
+    std::fs::write(&go, "").unwrap();
+    let o = apply.wait_with_output().unwrap();
+    if removed {
+        // apply finds its lock no longer the lock file and changes nothing.
+        assert_code(&o, 2);
+        assert!(stderr(&o).contains("the campaign lock was removed or replaced"), "{}", stderr(&o));
+        assert_eq!(count(&c, "apply"), 0, "a spoilt apply was journalled");
+        assert_eq!(count(&c, "move"), 1);
+        assert_code(&c.run(&["audit"]), 0);
+        assert_code(&c.run(&["apply", dump.to_str().unwrap()]), 0);
+    } else {
+        assert_code(&o, 0);
+    }
+    assert_eq!(count(&c, "apply"), 1);
+    assert!(c.read(&format!("battles/{BATTLE}/battle.json")).contains("\"applied\""));
+    assert!(!c.path(".sowbridge").exists(), "a staging folder was left behind");
+    assert_code(&c.run(&["audit"]), 0);
+}
