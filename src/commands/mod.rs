@@ -43,6 +43,13 @@ pub fn run(cli: Cli) -> Result<()> {
             return Ok(());
         }
     }
+    if operation(&cli.command).is_some() || matches!(cli.command, Command::Export(_)) {
+        // A writing command cut short by Ctrl-C says, in one line, what it leaves.
+        let _ = ctrlc::set_handler(|| {
+            crate::errln!("{}", crate::store::commit::interrupted_message());
+            std::process::exit(130);
+        });
+    }
     match cli.command {
         Command::Check(j) => check::run(&dir, j.json),
         Command::Status(j) => status::run(&dir, j.json),

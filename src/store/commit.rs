@@ -74,6 +74,20 @@ fn new_staging() -> String {
     format!("{WORK_DIR}/{STAGING_PREFIX}-{}-{nanos}", std::process::id())
 }
 
+/// The journal entries of a manifest: sequence number and summary.
+fn entries_of(m: &Manifest) -> Vec<(u64, String)> {
+    #[derive(Deserialize)]
+    struct Summary {
+        seq: u64,
+        summary: String,
+    }
+    m.journal
+        .iter()
+        .filter_map(|(_, line)| serde_json::from_str::<Summary>(line).ok())
+        .map(|s| (s.seq, s.summary))
+        .collect()
+}
+
 /// SHA-256 of a file, "" when it is absent.
 fn file_hash(path: &std::path::Path) -> Result<String> {
     Ok(read_optional(path)?.as_deref().map(super::journal::sha256_hex).unwrap_or_default())
@@ -94,6 +108,21 @@ impl Finished {
         let parts: Vec<String> =
             self.entries.iter().map(|(seq, s)| format!("journal entry {seq} ({s})")).collect();
         if parts.is_empty() { "a change with no journal entry".to_string() } else { parts.join(", ") }
+    }
+}
+
+/// True from a change's commit point until it is finished: what a Ctrl-C then leaves is a
+/// committed change for the next command to finish.
+static COMMITTED: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// What the umpire reads when a writing command is interrupted (Ctrl-C): one line, saying
+/// whether its change was committed.
+pub fn interrupted_message() -> &'static str {
+    if COMMITTED.load(std::sync::atomic::Ordering::SeqCst) {
+        "interrupted after its change was committed: the next sowbridge command finishes it (if you \
+         edit a file it changes first, that command takes the change back and keeps both versions)"
+    } else {
+        "interrupted before its change was committed: nothing was changed"
     }
 }
 
@@ -188,8 +217,12 @@ impl CampaignDir {
             let _ = std::fs::remove_dir(self.path(WORK_DIR));
             return Err(e);
         }
+        COMMITTED.store(true, std::sync::atomic::Ordering::SeqCst);
         crash_point("after-manifest");
-        match self.finish(&manifest, true) {
+        pause_point("after-manifest");
+        let finished = self.finish(&manifest, true);
+        COMMITTED.store(false, std::sync::atomic::Ordering::SeqCst);
+        match finished {
             Ok(()) => Ok(()),
             Err(e) => {
                 // The same command takes its change back, so that it leaves no half-commit.
@@ -253,6 +286,9 @@ impl CampaignDir {
                         self.path(MANIFEST).display()
                     ))
                 })?;
+                if let Some(edited) = self.edited_targets(&m)? {
+                    return Err(self.take_back_over_edits(&m, &edited)?);
+                }
                 self.finish(&m, false).map_err(|e| match e {
                     Error::HeldOpen(why) => Error::HeldOpen(format!(
                         "an interrupted sowbridge command left a change to finish, and {why}"
@@ -260,17 +296,7 @@ impl CampaignDir {
                     e => e,
                 })?;
                 crate::errln!("finished a change that an interrupted sowbridge command had committed");
-                #[derive(Deserialize)]
-                struct Summary {
-                    seq: u64,
-                    summary: String,
-                }
-                let entries = m
-                    .journal
-                    .iter()
-                    .filter_map(|(_, line)| serde_json::from_str::<Summary>(line).ok())
-                    .map(|s| (s.seq, s.summary))
-                    .collect();
+                let entries = entries_of(&m);
                 Ok(Some(Finished { operation: m.operation, entries }))
             }
             None => {
@@ -278,6 +304,75 @@ impl CampaignDir {
                 Ok(None)
             }
         }
+    }
+
+    /// The targets of an interrupted change that were changed after it was committed: a
+    /// file not yet replaced that holds neither what it held then nor what the change writes
+    /// (the umpire edited it after the command was cut short). `None` when every target is as
+    /// the change left it. A target already replaced that no longer holds what was staged is
+    /// damage: refused, nothing changed. A manifest of an older sowbridge has no hashes to
+    /// judge by.
+    fn edited_targets(&self, m: &Manifest) -> Result<Option<Vec<String>>> {
+        if m.after.len() != m.moves.len() || m.before.len() != m.moves.len() {
+            return Ok(None);
+        }
+        let staging = self.path(&m.staging);
+        let mut edited = Vec::new();
+        for (i, (name, rel)) in m.moves.iter().enumerate() {
+            let now = file_hash(&self.path(rel))?;
+            if staging.join(name).exists() {
+                if now != m.before[i] && now != m.after[i] {
+                    edited.push(rel.clone());
+                }
+            } else if now != m.after[i] {
+                return Err(Error::Other(format!(
+                    "{}: an interrupted sowbridge command committed a change it did not finish, and {} \
+                     is no longer what the change wrote there (changed since?): sowbridge neither finishes \
+                     the change over it nor takes it back. Nothing was changed. Restore the campaign \
+                     folder from a backup, or see docs/journal.md (\"After a crash\")",
+                    self.path(MANIFEST).display(),
+                    shown(rel)
+                )));
+            }
+        }
+        Ok((!edited.is_empty()).then_some(edited))
+    }
+
+    /// Takes back an interrupted change that cannot be finished without overwriting the
+    /// umpire's edits of `edited`: the files it would have written are kept aside in
+    /// `.sowbridge/interrupted-…/`, then the change is rolled back (its journal lines too).
+    /// Returns the refusal that says so.
+    fn take_back_over_edits(&self, m: &Manifest, edited: &[String]) -> Result<Error> {
+        let kept_rel = new_staging().replacen(STAGING_PREFIX, "interrupted", 1);
+        let kept = self.path(&kept_rel);
+        let staging = self.path(&m.staging);
+        for (name, rel) in &m.moves {
+            let from = staging.join(name);
+            if from.exists() {
+                let to = super::join_rel(&kept, rel);
+                if let Some(dir) = to.parent() {
+                    std::fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))?;
+                }
+                std::fs::copy(&from, &to).map_err(|e| Error::io(&to, e))?;
+            }
+        }
+        self.roll_back(m, m.journal_len)?;
+        let files: Vec<String> = edited.iter().map(|r| shown(r)).collect();
+        let change = entries_of(m)
+            .iter()
+            .map(|(seq, s)| format!("journal entry {seq}: {s}"))
+            .collect::<Vec<_>>()
+            .join("; ");
+        Ok(Error::Refused(format!(
+            "an interrupted sowbridge command ({change}) had committed a change it did not finish, and \
+             {} changed after it was cut short: sowbridge does not finish a change over your edit. \
+             The interrupted change is taken back (it is not in the journal); your {} stands, and the \
+             files the change would have written are kept in {}. Run that command again if you still \
+             want it (the next writing command journals your edit)",
+            files.join(", "),
+            files.join(", "),
+            shown(&kept_rel)
+        )))
     }
 
     /// Removes the staging folders of changes never committed (a command killed before its

@@ -176,3 +176,79 @@ fn a_lock_file_deleted_while_apply_runs_lets_no_second_writer_spoil_it() {
     assert!(!c.path(".sowbridge").exists(), "a staging folder was left behind");
     assert_code(&c.run(&["audit"]), 0);
 }
+
+/// `forces.csv` with one name changed by hand.
+fn hand_edit(c: &Camp) -> String {
+    let edited = c.read("forces.csv").replacen(",Ier Corps,", ",1er Corps,", 1);
+    c.write("forces.csv", &edited);
+    edited
+}
+
+/// The one folder of files kept from a change taken back.
+fn kept(c: &Camp) -> std::path::PathBuf {
+    let kept: Vec<_> = std::fs::read_dir(c.path(".sowbridge"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.file_name().unwrap().to_string_lossy().starts_with("interrupted-"))
+        .collect();
+    assert_eq!(kept.len(), 1, "{kept:?}");
+    kept[0].clone()
+}
+
+#[test]
+fn a_hand_edit_after_an_interrupted_change_is_never_overwritten() {
+    for point in ["after-manifest", "after-journal"] {
+        let (c, dump) = ready();
+        let unchanged = c.read("forces.csv");
+        let o = run_env(&c, &[("SOWBRIDGE_CRASH_AT", point)], &["apply", dump.to_str().unwrap()]);
+        assert_ne!(o.status.code(), Some(0), "{point}: the hook did not fire");
+        assert_eq!(c.read("forces.csv"), unchanged, "{point}: the files look unchanged");
+        let edited = hand_edit(&c);
+        let o = c.run(&["status"]);
+        assert_code(&o, 1);
+        assert!(stderr(&o).contains("forces.csv changed after it was cut short"), "{point}: {}", stderr(&o));
+        assert_eq!(c.read("forces.csv"), edited, "{point}: the hand edit was overwritten");
+        // Both versions are kept: the change's own forces.csv, with the old name and the losses.
+        let theirs = std::fs::read_to_string(kept(&c).join("forces.csv")).unwrap();
+        assert!(theirs.contains(",Ier Corps,") && theirs != unchanged, "{point}");
+        assert!(c.read(&format!("battles/{BATTLE}/battle.json")).contains("\"exported\""), "{point}");
+        assert_code(&c.run(&["audit"]), 0);
+        // The result applies once, over the edit, which is journalled.
+        assert_code(&c.run(&["apply", dump.to_str().unwrap()]), 0);
+        assert!(c.read("forces.csv").contains(",1er Corps,"), "{point}");
+        assert_eq!(count(&c, "apply"), 1, "{point}");
+        assert_code(&c.run(&["audit"]), 0);
+    }
+}
+
+/// Ctrl-C (SIGINT; sending it needs `kill`, so Unix only) after the commit point prints
+/// one line saying the change is committed.
+#[cfg(unix)]
+#[test]
+fn ctrl_c_after_the_commit_point_says_so_in_one_line() {
+    let (c, dump) = ready();
+    let go = c.tmp.path().join("go");
+    let apply = spawn(
+        Command::new(env!("CARGO_BIN_EXE_sowbridge"))
+            .arg("--campaign")
+            .arg(&c.dir)
+            .args(["apply", dump.to_str().unwrap()])
+            .env_remove("SOWBRIDGE_CAMPAIGN")
+            .env("SOWBRIDGE_PAUSE_AT", "after-manifest")
+            .env("SOWBRIDGE_PAUSE_FILE", &go)
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped()),
+    );
+    wait_for(&c.tmp.path().join("go.reached"));
+    let pid = apply.id().to_string();
+    assert!(Command::new("kill").args(["-INT", &pid]).status().unwrap().success());
+    let o = apply.wait_with_output().unwrap();
+    assert_code(&o, 130);
+    let err = stderr(&o);
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(err.contains("interrupted after its change was committed"), "{err}");
+    let again = c.run(&["apply", dump.to_str().unwrap()]);
+    assert_code(&again, 0);
+    assert_eq!(count(&c, "apply"), 1);
+    assert_code(&c.run(&["audit"]), 0);
+}
