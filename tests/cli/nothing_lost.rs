@@ -252,3 +252,123 @@ fn ctrl_c_after_the_commit_point_says_so_in_one_line() {
     assert_eq!(count(&c, "apply"), 1);
     assert_code(&c.run(&["audit"]), 0);
 }
+
+/// Men of every row of a `forces.csv` however it was saved (BOM, Windows-1252, `;`, quotes,
+/// any column order).
+fn men_any(bytes: &[u8]) -> std::collections::BTreeMap<String, String> {
+    let text: String = match std::str::from_utf8(bytes) {
+        Ok(s) => s.trim_start_matches('\u{feff}').to_string(),
+        Err(_) => bytes.iter().map(|&b| b as char).collect(),
+    };
+    let sep = if text.lines().next().unwrap().contains(';') { b';' } else { b',' };
+    let mut rdr = csv::ReaderBuilder::new().delimiter(sep).from_reader(text.as_bytes());
+    let h = rdr.headers().unwrap().clone();
+    let id = h.iter().position(|x| x == "id").unwrap();
+    let m = h.iter().position(|x| x == "men").unwrap();
+    rdr.records().map(|r| r.unwrap()).map(|r| (r[id].to_string(), r[m].to_string())).collect()
+}
+
+/// A CSV text written again with the csv crate: `sep`, every field quoted or not, the
+/// columns in the order `order` gives, line ends `crlf`.
+fn resave(text: &str, sep: u8, quote_all: bool, order: impl Fn(usize) -> Vec<usize>, crlf: bool) -> String {
+    let mut rdr = csv::ReaderBuilder::new().has_headers(false).from_reader(text.as_bytes());
+    let rows: Vec<csv::StringRecord> = rdr.records().map(|r| r.unwrap()).collect();
+    let cols = order(rows[0].len());
+    let mut w = csv::WriterBuilder::new()
+        .delimiter(sep)
+        .quote_style(if quote_all { csv::QuoteStyle::Always } else { csv::QuoteStyle::Necessary })
+        .terminator(if crlf { csv::Terminator::CRLF } else { csv::Terminator::Any(b'\n') })
+        .from_writer(Vec::new());
+    for r in &rows {
+        w.write_record(cols.iter().map(|&i| r.get(i).unwrap_or(""))).unwrap();
+    }
+    String::from_utf8(w.into_inner().unwrap()).unwrap()
+}
+
+/// Every way a spreadsheet saves `forces.csv` again without changing a value.
+fn resaves() -> Vec<(&'static str, Box<dyn Fn(&str) -> Vec<u8>>)> {
+    let same = |n: usize| (0..n).collect::<Vec<_>>();
+    vec![
+        ("CRLF", Box::new(|t: &str| t.replace('\n', "\r\n").into_bytes())),
+        (
+            "Excel CSV UTF-8",
+            Box::new(|t: &str| [&b"\xEF\xBB\xBF"[..], t.replace('\n', "\r\n").as_bytes()].concat()),
+        ),
+        (
+            "; in Windows-1252",
+            Box::new(move |t: &str| {
+                resave(t, b';', false, same, true)
+                    .chars()
+                    .map(|ch| u8::try_from(u32::from(ch)).unwrap())
+                    .collect()
+            }),
+        ),
+        (
+            "rows sorted",
+            Box::new(|t: &str| {
+                let mut lines: Vec<&str> = t.lines().collect();
+                lines[1..].sort_unstable_by(|a, b| b.cmp(a));
+                (lines.join("\n") + "\n").into_bytes()
+            }),
+        ),
+        (
+            "columns reordered",
+            Box::new(|t: &str| resave(t, b',', false, |n| (0..n).rev().collect(), false).into_bytes()),
+        ),
+        ("fields quoted", Box::new(move |t: &str| resave(t, b',', true, same, false).into_bytes())),
+    ]
+}
+
+#[test]
+fn a_spreadsheet_save_of_forces_csv_never_blocks_undo() {
+    for (how, save) in resaves() {
+        let (c, dump) = ready();
+        let before = men_any(&std::fs::read(c.path("forces.csv")).unwrap());
+        assert_code(&c.run(&["apply", dump.to_str().unwrap()]), 0);
+        let applied = men_any(&std::fs::read(c.path("forces.csv")).unwrap());
+        assert_ne!(applied, before);
+        let saved = save(&c.read("forces.csv"));
+        std::fs::write(c.path("forces.csv"), &saved).unwrap();
+        assert_eq!(men_any(&saved), applied, "{how}: the re-save changed a value");
+        let o = c.run(&["undo", BATTLE]);
+        assert_code(&o, 0);
+        let now = std::fs::read(c.path("forces.csv")).unwrap();
+        assert_eq!(men_any(&now), before, "{how}: the undo did not restore the men");
+        assert_eq!(now.starts_with(b"\xEF\xBB\xBF"), saved.starts_with(b"\xEF\xBB\xBF"), "{how}");
+        assert_eq!(now.windows(2).any(|w| w == b"\r\n"), saved.windows(2).any(|w| w == b"\r\n"), "{how}");
+        assert_code(&c.run(&["audit"]), 0);
+        assert_code(&c.run(&["check"]), 0);
+    }
+}
+
+#[test]
+fn a_spreadsheet_save_never_blocks_undo_turn_but_a_real_conflict_does() {
+    let (c, dump) = ready();
+    let fresh = men_any(c.read("forces.csv").as_bytes());
+    assert_code(&c.run(&["apply", dump.to_str().unwrap()]), 0);
+    let toml = c.read("campaign.toml");
+    assert_code(&c.run(&["turn", "advance"]), 0);
+    let saved = [&b"\xEF\xBB\xBF"[..], c.read("forces.csv").replace('\n', "\r\n").as_bytes()].concat();
+    std::fs::write(c.path("forces.csv"), &saved).unwrap();
+    assert_code(&c.run(&["undo", "turn"]), 0);
+    assert_eq!(c.read("campaign.toml"), toml);
+    assert_code(&c.run(&["audit"]), 0);
+    // A value the battle set, changed by hand since: named with both values.
+    let text = c.read("forces.csv");
+    let men = men_any(text.as_bytes());
+    let (unit, was) = men.iter().find(|(u, m)| fresh.get(*u) != Some(m)).unwrap();
+    let line =
+        text.lines().find(|l| l.trim_start_matches('\u{feff}').starts_with(&format!("{unit},"))).unwrap();
+    let edited_line = line.replace(&format!(",{was},"), ",1,");
+    assert_ne!(line, edited_line);
+    std::fs::write(c.path("forces.csv"), text.replace(line, &edited_line)).unwrap();
+    let before = c.snapshot();
+    let o = c.run(&["undo", BATTLE]);
+    assert_code(&o, 1);
+    let err = stderr(&o);
+    assert!(
+        err.contains(&format!("forces.csv: {unit}, men: is 1 now, the change to take back left it {was}")),
+        "{err}"
+    );
+    assert!(c.snapshot() == before, "a refused undo changed the campaign");
+}
