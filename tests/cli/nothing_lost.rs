@@ -156,7 +156,7 @@ fn a_lock_file_deleted_while_apply_runs_lets_no_second_writer_spoil_it() {
         // A second writer gets a lock of its own, and its change stands.
         assert_code(&c.run(&["move", orders.to_str().unwrap()]), 0);
     } else {
-        assert!(cfg!(windows), "the lock file could not be removed");
+        assert!(std::env::consts::OS == "windows", "the lock file could not be removed");
     }
     std::fs::write(&go, "").unwrap();
     let o = apply.wait_with_output().unwrap();
@@ -286,7 +286,10 @@ fn resave(text: &str, sep: u8, quote_all: bool, order: impl Fn(usize) -> Vec<usi
 }
 
 /// Every way a spreadsheet saves `forces.csv` again without changing a value.
-fn resaves() -> Vec<(&'static str, Box<dyn Fn(&str) -> Vec<u8>>)> {
+/// A way of saving a file again.
+type Resave = Box<dyn Fn(&str) -> Vec<u8>>;
+
+fn resaves() -> Vec<(&'static str, Resave)> {
     let same = |n: usize| (0..n).collect::<Vec<_>>();
     vec![
         ("CRLF", Box::new(|t: &str| t.replace('\n', "\r\n").into_bytes())),
