@@ -375,3 +375,89 @@ fn a_spreadsheet_save_never_blocks_undo_turn_but_a_real_conflict_does() {
     );
     assert!(c.snapshot() == before, "a refused undo changed the campaign");
 }
+
+/// A hand result for Medellín: every exported unit with 5 killed, the last with 18 captured.
+fn hand_result(c: &Camp) -> String {
+    let template = stdout(&c.run(&["battle", "template", BATTLE]));
+    let mut rdr = csv::Reader::from_reader(template.as_bytes());
+    let h = rdr.headers().unwrap().clone();
+    let unit = h.iter().position(|x| x == "unit").unwrap();
+    let units: Vec<String> = rdr.records().map(|r| r.unwrap()[unit].to_string()).collect();
+    let mut s = String::from("battle,unit,killed,wounded,missing,captured\n");
+    for (i, u) in units.iter().enumerate() {
+        let captured = if i + 1 == units.len() { 18 } else { 0 };
+        s.push_str(&format!("{BATTLE},{u},5,0,0,{captured}\n"));
+    }
+    s
+}
+
+#[test]
+fn a_hand_result_cut_inside_its_last_number_is_refused() {
+    let (c, _) = ready();
+    let whole = hand_result(&c);
+    assert!(whole.ends_with(",18\n"));
+    let file = c.tmp.path().join("T20-18.28.result.csv");
+    std::fs::write(&file, &whole[..whole.len() - 2]).unwrap();
+    let before = c.snapshot();
+    let o = c.run(&["apply", file.to_str().unwrap()]);
+    assert_code(&o, 1);
+    assert!(stderr(&o).contains("truncated: the last line has no line ending"), "{}", stderr(&o));
+    assert!(c.snapshot() == before, "a refused result changed the campaign");
+    std::fs::write(&file, &whole).unwrap();
+    assert_code(&c.run(&["apply", file.to_str().unwrap()]), 0);
+}
+
+#[test]
+fn a_duplicated_column_is_refused_in_every_csv_naming_it() {
+    let (c, dump) = ready();
+    let before = c.snapshot();
+    // A hand result.
+    let result = hand_result(&c).replacen("captured\n", "captured,killed\n", 1).replace(",0\n", ",0,9\n");
+    let file = c.tmp.path().join("dup.result.csv");
+    std::fs::write(&file, result.replace(",18\n", ",18,9\n")).unwrap();
+    let o = c.run(&["apply", file.to_str().unwrap()]);
+    assert_code(&o, 1);
+    assert!(
+        stderr(&o).contains("killed: the column is named twice in the header (columns 3 and 7)"),
+        "{}",
+        stderr(&o)
+    );
+    assert!(c.snapshot() == before);
+    // An orders file.
+    let orders = c.tmp.path().join("orders.csv");
+    std::fs::write(&orders, "force,to,to\nBR-LIS,10.29,04.29\n").unwrap();
+    let o = c.run(&["move", orders.to_str().unwrap()]);
+    assert_code(&o, 1);
+    assert!(stderr(&o).contains("to: the column is named twice in the header"), "{}", stderr(&o));
+    assert!(c.snapshot() == before);
+    // The startlocs.csv beside a dump.
+    let mut locs = String::from_utf8(final_startlocs(&c, BATTLE)).unwrap();
+    locs = locs.replacen("Head Count,", "Head Count,Ammo,", 1);
+    let dir = c.tmp.path().join("Work");
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::copy(&dump, dir.join("sowgb_gamedb_1.csv")).unwrap();
+    std::fs::write(dir.join("startlocs.csv"), locs).unwrap();
+    let o = c.run(&["apply", dir.join("sowgb_gamedb_1.csv").to_str().unwrap()]);
+    assert_code(&o, 1);
+    assert!(
+        stderr(&o).contains("Ammo: the column is named twice in the header (columns 2 and 9)"),
+        "{}",
+        stderr(&o)
+    );
+    assert!(c.snapshot() == before);
+    // A campaign file.
+    let forces = c.read("forces.csv");
+    let (head, rest) = forces.split_once('\n').unwrap();
+    let doubled: String = std::iter::once(format!("{head},men"))
+        .chain(rest.lines().map(|l| format!("{l},")))
+        .map(|l| l + "\n")
+        .collect();
+    c.write("forces.csv", &doubled);
+    let o = c.run(&["check"]);
+    assert_code(&o, 1);
+    assert!(
+        stderr(&o).contains("forces.csv:1: men: the column is named twice in the header"),
+        "{}",
+        stderr(&o)
+    );
+}
