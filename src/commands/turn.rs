@@ -163,6 +163,12 @@ pub fn advance_turn(dir: &CampaignDir, dry_run: bool) -> Result<Advanced> {
     let supply = crate::rules::supply::phase(&c, &super::supply::load_records(dir)?);
     crate::rules::supply::apply_phase(&mut c, &supply);
     let from = c.turn();
+    if from.0 >= crate::model::limits::MAX_TURN {
+        return Err(Error::refused(format!(
+            "campaign.toml: turn {from} is the last a campaign may reach (at most {}); nothing changed",
+            crate::model::limits::MAX_TURN
+        )));
+    }
     let ctx = TurnContext { from, to: from.next(), moved: moved_forces(dir, &c)? };
     let stream = dice_stream(from.0);
     let mut dice = SeededDice::new(c.config.seed, &stream);

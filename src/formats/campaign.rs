@@ -122,6 +122,8 @@ fn required<'a>(files: &'a CampaignFiles, name: &str, problems: &mut Problems) -
     f
 }
 
+use crate::model::limits::{MAX_TURN, MAX_UNIT_GUNS, MAX_UNIT_MEN, MAX_UNIT_SQUADRONS};
+
 /// Parses `campaign.toml`.
 pub fn parse_config(bytes: &[u8], problems: &mut Problems) -> Option<CampaignConfig> {
     let (text, _) = decode(bytes);
@@ -133,8 +135,8 @@ pub fn parse_config(bytes: &[u8], problems: &mut Problems) -> Option<CampaignCon
                     ..Problem::in_file(names::CAMPAIGN, message)
                 })
             };
-            if c.turn == 0 {
-                bad("turn", "must be 1 or more (1 = early June 1808)");
+            if c.turn == 0 || c.turn > MAX_TURN {
+                bad("turn", &format!("must be from 1 to {MAX_TURN} (1 = early June 1808)"));
             }
             for (field, n) in [("map.columns", c.map.columns), ("map.rows", c.map.rows)] {
                 if n == 0 || n > 100 {
@@ -614,9 +616,9 @@ impl<'g> UnitBuilder<'g> {
         let level: Option<Level> = f.req(c_level);
         let nation: Option<Nation> = f.req(c_nation);
         let arm: Option<Arm> = f.opt(c_arm);
-        let men = f.count(c_men);
-        let squadrons = f.count(c_squadrons);
-        let guns = f.count(c_guns);
+        let men = f.count_at_most(c_men, MAX_UNIT_MEN, "one row's men");
+        let squadrons = f.count_at_most(c_squadrons, MAX_UNIT_SQUADRONS, "one row's squadrons");
+        let guns = f.count_at_most(c_guns, MAX_UNIT_GUNS, "one row's guns");
         let hex = hex_on_map(&mut f, c_hex, grid, false);
         let moving_to = hex_on_map(&mut f, c_moving_to, grid, false);
         let supply = f.opt::<Supply>(c_supply).unwrap_or(Supply::In);
@@ -1018,6 +1020,19 @@ pub fn parse_campaign(files: &CampaignFiles) -> Result<Campaign, Problems> {
     let books = super::books::parse_books(files, &grid, &mut p, &mut dialects);
     let map = CampaignMap { grid, hexes, roads, rivers, settlements };
     validate_tree(&oob, &lines, &map, &commanders, &listed, &mut p);
+    let total: u64 = oob.units().iter().map(|u| u64::from(u.men)).sum();
+    if total > crate::model::limits::MAX_TOTAL_MEN {
+        p.push(Problem {
+            field: Some("men".to_string()),
+            ..Problem::in_file(
+                names::FORCES,
+                format!(
+                    "the order of battle counts {total} men, more than any campaign can hold (at most {})",
+                    crate::model::limits::MAX_TOTAL_MEN
+                ),
+            )
+        });
+    }
     if !p.is_empty() {
         p.0.sort();
         p.0.dedup();

@@ -27,6 +27,8 @@ pub const SCORE_COLUMNS: [&str; 9] = [
     "french_battle_test",
 ];
 
+use crate::model::limits::{MAX_TURN, MAX_UNIT_MEN};
+
 /// Parses `returns.csv`, read as a table.
 pub fn parse_returns(t: &Table, p: &mut Problems) -> Vec<Return> {
     let mut out = Vec::new();
@@ -35,8 +37,8 @@ pub fn parse_returns(t: &Table, p: &mut Problems) -> Vec<Return> {
     }
     for row in &t.rows {
         let mut f = Fields::new(t, row, p);
-        let turn = f.req_count("turn");
-        let men = f.req_count("men");
+        let turn = f.req_count("turn").and_then(|_| f.count_at_most("turn", MAX_TURN, "a turn"));
+        let men = f.req_count("men").and_then(|_| f.count_at_most("men", MAX_UNIT_MEN, "one return's men"));
         let kind = f.req("kind");
         let unit = f.id("unit").to_string();
         if unit.is_empty() {

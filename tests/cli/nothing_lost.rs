@@ -461,3 +461,65 @@ fn a_duplicated_column_is_refused_in_every_csv_naming_it() {
         stderr(&o)
     );
 }
+
+#[test]
+fn numbers_near_two_to_the_32_are_refused_not_wrapped() {
+    let c = Camp::new("peninsula");
+    let fresh = c.snapshot();
+    // A turn past any campaign: turn advance would wrap it to 0.
+    c.write("campaign.toml", &c.read("campaign.toml").replace("turn = 20", "turn = 4294967295"));
+    let o = c.run(&["check"]);
+    assert_code(&o, 1);
+    assert!(stderr(&o).contains("campaign.toml: turn: must be from 1 to 1000"), "{}", stderr(&o));
+    let before = c.snapshot();
+    assert_code(&c.run(&["turn", "advance"]), 1);
+    assert!(c.snapshot() == before, "a refused turn advance changed the campaign");
+    // The last turn a campaign may reach does not advance past it.
+    c.write("campaign.toml", &c.read("campaign.toml").replace("turn = 4294967295", "turn = 1000"));
+    let o = c.run(&["turn", "advance"]);
+    assert_code(&o, 1);
+    assert!(stderr(&o).contains("turn 1000 is the last a campaign may reach"), "{}", stderr(&o));
+    c.write("campaign.toml", &String::from_utf8(fresh["campaign.toml"].clone()).unwrap());
+    // A row's men past any unit.
+    let forces = c.read("forces.csv");
+    let huge = forces.replacen(",line,800,", ",line,4294967295,", 1);
+    let line = huge.lines().position(|l| l.contains("4294967295")).unwrap() + 1;
+    c.write("forces.csv", &huge);
+    let o = c.run(&["check"]);
+    assert_code(&o, 1);
+    let want =
+        format!("forces.csv:{line}: men: 4294967295 is more than one row's men can be (at most 100000)");
+    assert!(stderr(&o).contains(&want), "{}", stderr(&o));
+    // Rows each within the limit that add up past any campaign.
+    let mut rdr = csv::Reader::from_reader(forces.as_bytes());
+    let h = rdr.headers().unwrap().clone();
+    let m = h.iter().position(|x| x == "men").unwrap();
+    let mut w = csv::Writer::from_writer(Vec::new());
+    w.write_record(&h).unwrap();
+    let mut rows = 0;
+    for r in rdr.records() {
+        let r = r.unwrap();
+        let full = !r[m].is_empty();
+        rows += usize::from(full);
+        w.write_record(r.iter().enumerate().map(|(i, x)| if i == m && full { "99999" } else { x })).unwrap();
+    }
+    assert!(rows * 99_999 > 10_000_000, "{rows} rows with men");
+    c.write("forces.csv", &String::from_utf8(w.into_inner().unwrap()).unwrap());
+    let o = c.run(&["check"]);
+    assert_code(&o, 1);
+    assert!(stderr(&o).contains("men: the order of battle counts"), "{}", stderr(&o));
+    assert!(stderr(&o).contains("more than any campaign can hold (at most 10000000)"), "{}", stderr(&o));
+    // returns.csv: a return past any unit.
+    c.write("forces.csv", &forces);
+    c.write(
+        "returns.csv",
+        "turn,unit,men,kind,battle\n21,SP-EXT-DER-1-LFS,4294967295,stragglers,T20-18.28\n",
+    );
+    let o = c.run(&["check"]);
+    assert_code(&o, 1);
+    assert!(
+        stderr(&o).contains("returns.csv:2: men: 4294967295 is more than one return's men"),
+        "{}",
+        stderr(&o)
+    );
+}
