@@ -74,6 +74,15 @@ fn new_staging() -> String {
     format!("{WORK_DIR}/{STAGING_PREFIX}-{}-{nanos}", std::process::id())
 }
 
+/// True for a relative `/` path that stays inside the folder it is relative to: no root, no
+/// drive, no `..`, no backslash.
+fn is_inside(rel: &str) -> bool {
+    !rel.is_empty()
+        && !rel.starts_with('/')
+        && !rel.contains(['\\', ':'])
+        && rel.split('/').all(|part| !part.is_empty() && part != ".." && part != ".")
+}
+
 /// The journal entries of a manifest: sequence number and summary.
 fn entries_of(m: &Manifest) -> Vec<(u64, String)> {
     #[derive(Deserialize)]
@@ -282,10 +291,16 @@ impl CampaignDir {
             Some(bytes) => {
                 let m: Manifest = serde_json::from_slice(&bytes).map_err(|e| {
                     Error::Other(format!(
-                        "{}: unreadable commit manifest: {e}",
-                        self.path(MANIFEST).display()
+                        "{}: the commit manifest of an interrupted sowbridge command is damaged ({}), so its \
+                         change cannot be finished. Nothing was changed. Move the .sowbridge folder out of \
+                         the campaign folder and run `sowbridge audit`: if it passes, the files are whole \
+                         (the change never reached them, or reached them all); if it fails, restore the \
+                         campaign folder from a backup (see docs/journal.md, \"After a crash\")",
+                        self.path(MANIFEST).display(),
+                        if bytes.is_empty() { "it is empty".to_string() } else { e.to_string() }
                     ))
                 })?;
+                self.check_manifest_paths(&m)?;
                 if let Some(edited) = self.edited_targets(&m)? {
                     return Err(self.take_back_over_edits(&m, &edited)?);
                 }
@@ -303,6 +318,36 @@ impl CampaignDir {
                 self.remove_uncommitted()?;
                 Ok(None)
             }
+        }
+    }
+
+    /// Refuses a manifest that names a path outside the campaign folder (`../`, an absolute
+    /// path, a drive) or a staging folder outside `.sowbridge/`: it was not written by
+    /// sowbridge for this folder (it came with a copied campaign, or it was edited), and
+    /// finishing it would write and delete files elsewhere.
+    fn check_manifest_paths(&self, m: &Manifest) -> Result<()> {
+        let targets = m.moves.iter().map(|(_, rel)| rel).chain(&m.removes);
+        let staged = m.moves.iter().map(|(name, _)| name);
+        let bad =
+            targets
+                .filter(|rel| !is_inside(rel))
+                .chain(staged.filter(|name| {
+                    name.is_empty() || name.contains(['/', '\\', ':']) || name.starts_with('.')
+                }))
+                .chain(
+                    std::iter::once(&m.staging)
+                        .filter(|s| !is_inside(s) || !s.starts_with(&format!("{WORK_DIR}/"))),
+                )
+                .next();
+        match bad {
+            None => Ok(()),
+            Some(path) => Err(Error::refused(format!(
+                "{}: the commit manifest names '{path}', outside the campaign folder: it was not written \
+                 by sowbridge for this folder (it came with a copied campaign, or was edited), and \
+                 nothing of it is carried out. Nothing was changed. If no sowbridge command was cut \
+                 short in this folder, delete the .sowbridge folder and run `sowbridge audit`",
+                self.path(MANIFEST).display()
+            ))),
         }
     }
 

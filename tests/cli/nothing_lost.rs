@@ -523,3 +523,60 @@ fn numbers_near_two_to_the_32_are_refused_not_wrapped() {
         stderr(&o)
     );
 }
+
+#[test]
+fn a_manifest_received_with_a_campaign_never_writes_outside_it() {
+    let c = Camp::new("peninsula");
+    let victim = c.tmp.path().join("victim.txt");
+    std::fs::write(&victim, "keep me").unwrap();
+    std::fs::create_dir_all(c.path(".sowbridge/staging")).unwrap();
+    std::fs::write(c.path(".sowbridge/staging/000000"), "planted").unwrap();
+    let manifest = r#"{"moves":[["000000","../planted.txt"]],"removes":["../victim.txt"],"journal":[]}"#;
+    c.write(".sowbridge/commit.json", manifest);
+    let before = c.snapshot();
+    let o = c.run(&["status"]);
+    assert_code(&o, 1);
+    assert!(stderr(&o).contains("names '../planted.txt', outside the campaign folder"), "{}", stderr(&o));
+    assert_eq!(std::fs::read_to_string(&victim).unwrap(), "keep me");
+    assert!(!c.tmp.path().join("planted.txt").exists());
+    assert!(c.snapshot() == before);
+    // A staging folder outside .sowbridge is refused the same way.
+    c.write(".sowbridge/commit.json", r#"{"moves":[],"removes":[],"journal":[],"staging":"../.."}"#);
+    assert_code(&c.run(&["status"]), 1);
+    assert!(c.tmp.path().exists() && victim.exists());
+}
+
+#[test]
+fn a_damaged_manifest_gets_advice_and_a_missing_staged_file_is_damage() {
+    let c = Camp::new("peninsula");
+    std::fs::create_dir_all(c.path(".sowbridge")).unwrap();
+    c.write(".sowbridge/commit.json", "");
+    let o = c.run(&["status"]);
+    assert_code(&o, 2);
+    let err = stderr(&o);
+    assert!(
+        err.contains("commit manifest of an interrupted sowbridge command is damaged (it is empty)"),
+        "{err}"
+    );
+    assert!(err.contains("run `sowbridge audit`"), "{err}");
+    std::fs::remove_dir_all(c.path(".sowbridge")).unwrap();
+    // A committed change whose staged copy of forces.csv went missing is not "done".
+    let (c, dump) = ready();
+    let o = run_env(&c, &[("SOWBRIDGE_CRASH_AT", "after-manifest")], &["apply", dump.to_str().unwrap()]);
+    assert_ne!(o.status.code(), Some(0));
+    let staging: Vec<_> = std::fs::read_dir(c.path(".sowbridge"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.is_dir())
+        .collect();
+    assert_eq!(staging.len(), 1);
+    let manifest: serde_json::Value = serde_json::from_str(&c.read(".sowbridge/commit.json")).unwrap();
+    let moves = manifest["moves"].as_array().unwrap();
+    let forces = moves.iter().find(|m| m[1] == "forces.csv").unwrap()[0].as_str().unwrap();
+    std::fs::remove_file(staging[0].join(forces)).unwrap();
+    let before = c.snapshot();
+    let o = c.run(&["status"]);
+    assert_code(&o, 2);
+    assert!(stderr(&o).contains("forces.csv is no longer what the change wrote there"), "{}", stderr(&o));
+    assert!(c.snapshot() == before, "a damaged change was carried out in part");
+}
