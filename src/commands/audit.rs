@@ -90,7 +90,26 @@ pub fn run(dir: &CampaignDir, json: bool) -> Result<()> {
     let current = dir.read_state()?;
     let mut rep = AuditReport { entries: journal.entries.len(), ..AuditReport::default() };
     let mut problems = Problems::default();
+    if let Some(gap) = dir.journal_gap(&journal)? {
+        problems.push(Problem::in_file("journal.jsonl", gap));
+    }
     if journal.entries.is_empty() {
+        // With no journal, a battle record that says applied is one the journal lost.
+        for b in dir.battles()?.into_iter().filter(|b| b.state == BattleState::Applied) {
+            problems.push(Problem::in_file(
+                &format!("battles/{}/battle.json", b.id),
+                "applied, but journal.jsonl has no entry at all: the journal was deleted or lost",
+            ));
+        }
+    }
+    if journal.entries.is_empty() {
+        if !problems.is_empty() {
+            rep.problems = problems.0.clone();
+            if json {
+                super::print_json(&rep)?;
+            }
+            return problems.into_result().map_err(|e| anyhow::Error::new(e).context("audit failed"));
+        }
         if json {
             super::print_json(&rep)?;
         } else {

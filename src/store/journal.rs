@@ -35,6 +35,11 @@ pub const STATE_FILES: [&str; 14] = [
 /// Folder of the baseline copies.
 pub const BASELINE_DIR: &str = "journal-baseline";
 
+/// The journal's head: the sequence number of the journal's last entry, written in the same
+/// commit as the files that entry changed. A journal that does not end there is short (an
+/// older copy restored, a sync conflict) or ahead of the files, never a manual edit.
+pub const HEAD: &str = "journal-head.txt";
+
 /// What an entry records.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]

@@ -459,7 +459,11 @@ fn a_bad_campaign_toml_value_names_the_key_and_what_it_expects() {
                 line_of("turn = ")
             ),
         ),
-        ("turn = 20", "turn = 0", "campaign.toml: turn: must be 1 or more (1 = early June 1808)".to_string()),
+        (
+            "turn = 20",
+            "turn = 0",
+            "campaign.toml: turn: must be from 1 to 1000 (1 = early June 1808)".to_string(),
+        ),
     ];
     for (from, to, want) in cases {
         c.write("campaign.toml", &toml.replace(from, to));

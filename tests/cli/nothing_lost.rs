@@ -580,3 +580,68 @@ fn a_damaged_manifest_gets_advice_and_a_missing_staged_file_is_damage() {
     assert!(stderr(&o).contains("forces.csv is no longer what the change wrote there"), "{}", stderr(&o));
     assert!(c.snapshot() == before, "a damaged change was carried out in part");
 }
+
+#[test]
+fn a_deleted_journal_is_reported_not_taken_for_a_fresh_campaign() {
+    let (c, dump) = ready();
+    assert_code(&c.run(&["apply", dump.to_str().unwrap()]), 0);
+    std::fs::remove_file(c.path("journal.jsonl")).unwrap();
+    let o = c.run(&["audit"]);
+    assert_code(&o, 1);
+    let err = stderr(&o);
+    assert!(
+        err.contains(
+            "journal.jsonl: journal.jsonl ends at entry 0, but the campaign's files were written with entry 1"
+        ),
+        "{err}"
+    );
+    assert!(
+        err.contains("battles/T20-18.28/battle.json: applied, but journal.jsonl has no entry at all"),
+        "{err}"
+    );
+    assert!(!stdout(&o).contains("nothing has been applied"), "{}", stdout(&o));
+    let before = c.snapshot();
+    let o = c.run(&["turn", "advance"]);
+    assert_code(&o, 1);
+    assert!(stderr(&o).contains("the journal is missing"), "{}", stderr(&o));
+    assert!(c.snapshot() == before, "a writer went on over a lost journal");
+    // A campaign from before the journal's head: the baseline says a journal was begun.
+    std::fs::remove_file(c.path("journal-head.txt")).unwrap();
+    let o = c.run(&["turn", "advance"]);
+    assert_code(&o, 1);
+    assert!(
+        stderr(&o).contains("journal.jsonl is missing, but journal-baseline/ shows a journal was begun"),
+        "{}",
+        stderr(&o)
+    );
+}
+
+#[test]
+fn a_journal_one_entry_short_is_never_journalled_as_a_hand_edit() {
+    let (c, dump) = ready();
+    assert_code(&c.run(&["apply", dump.to_str().unwrap()]), 0);
+    assert_code(&c.run(&["turn", "advance"]), 0);
+    let journal = c.read("journal.jsonl");
+    let short: String = journal.lines().take(journal.lines().count() - 1).map(|l| format!("{l}\n")).collect();
+    c.write("journal.jsonl", &short);
+    let o = c.run(&["audit"]);
+    assert_code(&o, 1);
+    assert!(
+        stderr(&o)
+            .contains("journal.jsonl ends at entry 1, but the campaign's files were written with entry 2"),
+        "{}",
+        stderr(&o)
+    );
+    let before = c.snapshot();
+    let orders = fixture("orders").join("lisbon-elvas.csv");
+    let o = c.run(&["move", orders.to_str().unwrap()]);
+    assert_code(&o, 1);
+    assert!(stderr(&o).contains("the journal is short"), "{}", stderr(&o));
+    assert!(c.snapshot() == before, "the gap was journalled");
+    assert!(!c.read("journal.jsonl").contains("manual-edit"));
+    // The journal put back, all is well again.
+    c.write("journal.jsonl", &journal);
+    assert_code(&c.run(&["audit"]), 0);
+    assert_code(&c.run(&["move", orders.to_str().unwrap()]), 0);
+    assert_code(&c.run(&["audit"]), 0);
+}
