@@ -156,10 +156,42 @@ pub fn parse_config(bytes: &[u8], problems: &mut Problems) -> Option<CampaignCon
 pub fn parse_rules(bytes: Option<&[u8]>, problems: &mut Problems) -> RulesConfig {
     let Some(bytes) = bytes else { return RulesConfig::default() };
     let (text, _) = decode(bytes);
-    toml::from_str(&text).unwrap_or_else(|e| {
+    let rules: RulesConfig = toml::from_str(&text).unwrap_or_else(|e| {
         problems.push(toml_problem(names::RULES, &text, &e));
         RulesConfig::default()
-    })
+    });
+    check_rules(&rules, problems);
+    rules
+}
+
+/// The values of `rules.toml` that read but that no command could use: refused by `check` as
+/// `export` and `apply` would refuse (or misuse) them.
+fn check_rules(r: &RulesConfig, problems: &mut Problems) {
+    let mut bad = |field: &str, message: String| {
+        problems.push(Problem { field: Some(field.to_string()), ..Problem::in_file(names::RULES, message) })
+    };
+    let b = &r.battle;
+    if super::sow::scenario::parse_time(&b.start_time).is_none() {
+        bad(
+            "battle.start_time",
+            format!("'{}' is not a time of day HH:MM:SS (00:00:00 to 23:59:59)", b.start_time),
+        );
+    }
+    if b.length_minutes == 0 || b.length_minutes > 1440 {
+        bad(
+            "battle.length_minutes",
+            format!("{} is not a battle's length: 1 to 1440 minutes", b.length_minutes),
+        );
+    }
+    if r.verdict.win_ratio < rust_decimal::Decimal::ONE {
+        bad(
+            "verdict.win_ratio",
+            format!(
+                "{} is below 1: a side would win with less than the other's score (1.25 is the default)",
+                r.verdict.win_ratio
+            ),
+        );
+    }
 }
 
 fn hex_on_map<'a, S: RowSource<'a>>(

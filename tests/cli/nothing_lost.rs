@@ -645,3 +645,57 @@ fn a_journal_one_entry_short_is_never_journalled_as_a_hand_edit() {
     assert_code(&c.run(&["move", orders.to_str().unwrap()]), 0);
     assert_code(&c.run(&["audit"]), 0);
 }
+
+#[test]
+fn check_refuses_a_damaged_battle_record_or_journal_line_and_rules_export_would_refuse() {
+    let (c, dump) = ready();
+    assert_code(&c.run(&["apply", dump.to_str().unwrap()]), 0);
+    assert_code(&c.run(&["check"]), 0);
+    // A battle record cut short.
+    let rec = format!("battles/{BATTLE}/battle.json");
+    let whole = c.read(&rec);
+    c.write(&rec, &whole[..whole.len() / 2]);
+    let o = c.run(&["check"]);
+    assert_code(&o, 1);
+    assert!(stderr(&o).contains(&format!("{rec}:")), "{}", stderr(&o));
+    assert!(stderr(&o).contains("not a battle record sowbridge can read"), "{}", stderr(&o));
+    c.write(&rec, &whole);
+    // A journal line that is not JSON.
+    let journal = c.read("journal.jsonl");
+    c.write("journal.jsonl", &format!("{journal}this is not an entry\n"));
+    let o = c.run(&["check"]);
+    assert_code(&o, 1);
+    let line = journal.lines().count() + 1;
+    assert!(
+        stderr(&o).contains(&format!("journal.jsonl:{line}: not a journal entry sowbridge can read")),
+        "{}",
+        stderr(&o)
+    );
+    c.write("journal.jsonl", &journal);
+    assert_code(&c.run(&["check"]), 0);
+    // rules.toml values that read but that export could not use.
+    c.write("rules.toml", "[battle]\nstart_time = \"25:99:00\"\n\n[verdict]\nwin_ratio = 0\n");
+    let o = c.run(&["check"]);
+    assert_code(&o, 1);
+    let err = stderr(&o);
+    assert!(err.contains("rules.toml: battle.start_time: '25:99:00' is not a time of day"), "{err}");
+    assert!(err.contains("rules.toml: verdict.win_ratio: 0 is below 1"), "{err}");
+}
+
+/// `/dev/full` takes no byte (Linux only): output lost for a reason other than a closed pipe.
+#[cfg(target_os = "linux")]
+#[test]
+fn output_that_cannot_be_written_is_not_a_success() {
+    let c = Camp::new("peninsula");
+    let full = std::fs::OpenOptions::new().write(true).open("/dev/full").unwrap();
+    let o = output(
+        Command::new(env!("CARGO_BIN_EXE_sowbridge"))
+            .arg("--campaign")
+            .arg(&c.dir)
+            .arg("status")
+            .env_remove("SOWBRIDGE_CAMPAIGN")
+            .stdout(full),
+    );
+    assert_code(&o, 2);
+    assert!(stderr(&o).contains("error: the output could not be written"), "{}", stderr(&o));
+}
