@@ -181,6 +181,26 @@ impl CampaignDir {
     /// file another program holds open is [`Error::HeldOpen`], naming it. A command that
     /// writes outside the campaign first asks this before it writes there.
     pub fn check_can_commit(&self, c: &Commit) -> Result<()> {
+        // A file is replaced whole by a rename: a symbolic link would become a plain file and
+        // the file it points to (perhaps outside the campaign folder) would keep the old state.
+        let links: Vec<String> = c
+            .writes
+            .keys()
+            .chain(&c.removes)
+            .map(String::as_str)
+            .chain([JOURNAL])
+            .filter(|rel| std::fs::symlink_metadata(self.path(rel)).is_ok_and(|m| m.file_type().is_symlink()))
+            .map(shown)
+            .collect();
+        if !links.is_empty() {
+            return Err(Error::refused(format!(
+                "{} {} a symbolic link: sowbridge replaces a file whole, and would put a plain file in \
+                 place of the link while the file it points to kept the old state. Put the file itself \
+                 in the campaign folder (and link the other way round, if a link is wanted); nothing changed",
+                links.join(", "),
+                if links.len() == 1 { "is" } else { "are" }
+            )));
+        }
         let paths: Vec<(String, std::path::PathBuf)> = c
             .writes
             .keys()

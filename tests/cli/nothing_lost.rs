@@ -699,3 +699,22 @@ fn output_that_cannot_be_written_is_not_a_success() {
     assert_code(&o, 2);
     assert!(stderr(&o).contains("error: the output could not be written"), "{}", stderr(&o));
 }
+
+/// A state file that is a symbolic link to a file kept elsewhere. Unix only: creating a
+/// symbolic link on Windows needs a privilege the tests do not have.
+#[cfg(unix)]
+#[test]
+fn a_symlinked_state_file_is_never_replaced_by_a_plain_file() {
+    let (c, dump) = ready();
+    let elsewhere = c.tmp.path().join("forces-kept-elsewhere.csv");
+    std::fs::rename(c.path("forces.csv"), &elsewhere).unwrap();
+    std::os::unix::fs::symlink(&elsewhere, c.path("forces.csv")).unwrap();
+    let kept = std::fs::read(&elsewhere).unwrap();
+    let before = c.snapshot();
+    let o = c.run(&["apply", dump.to_str().unwrap()]);
+    assert_code(&o, 1);
+    assert!(stderr(&o).contains("forces.csv is a symbolic link"), "{}", stderr(&o));
+    assert!(std::fs::symlink_metadata(c.path("forces.csv")).unwrap().file_type().is_symlink());
+    assert_eq!(std::fs::read(&elsewhere).unwrap(), kept);
+    assert!(c.snapshot() == before, "a refused apply changed the campaign");
+}
