@@ -172,6 +172,7 @@ pub fn advance_turn(dir: &CampaignDir, dry_run: bool) -> Result<Advanced> {
     let ctx = TurnContext { from, to: from.next(), moved: moved_forces(dir, &c)? };
     let stream = dice_stream(from.0);
     let mut dice = SeededDice::new(c.config.seed, &stream);
+    let returns_before = c.returns.len();
     let run = run_turn(&mut c, &ctx, &mut dice);
     let pending_battles: Vec<String> =
         dir.battles()?.into_iter().filter(|b| b.state.is_pending()).map(|b| b.id).collect();
@@ -224,7 +225,8 @@ pub fn advance_turn(dir: &CampaignDir, dry_run: bool) -> Result<Advanced> {
         }
     }
     new_files.insert("forces.csv".to_string(), Some(write_forces(&c.oob, c.dialect("forces.csv"))));
-    if !ch.returns.is_empty() {
+    // Rows returned, or taken with a force taken prisoner.
+    if !ch.returns.is_empty() || c.returns.len() != returns_before {
         new_files
             .insert("returns.csv".to_string(), Some(write_returns(&c.returns, c.dialect("returns.csv"))));
     }

@@ -941,7 +941,7 @@ struct Rest {
     commanders: Vec<Commander>,
     commander_columns: Vec<String>,
     battle_maps: BTreeMap<HexId, BattleMapChoice>,
-    returns: Vec<crate::model::ledger::Return>,
+    returns: Vec<(u64, crate::model::ledger::Return)>,
     score: Vec<crate::model::ledger::ScoreRow>,
     /// How each file read was saved.
     dialects: BTreeMap<&'static str, Dialect>,
@@ -986,7 +986,7 @@ fn parse_rest(files: &CampaignFiles, grid: &HexGrid, p: &mut Problems) -> Rest {
         Some(_) => parse_battle_maps(&table(names::BATTLE_MAPS, p, false), grid, p),
         None => BTreeMap::new(),
     };
-    let returns = super::ledger::parse_returns(&table(names::RETURNS, p, false), p);
+    let returns = super::ledger::parse_returns_lines(&table(names::RETURNS, p, false), p);
     let score = super::ledger::parse_score(&table(names::SCORE, p, false), p);
     Rest {
         hexes,
@@ -1052,6 +1052,23 @@ pub fn parse_campaign(files: &CampaignFiles) -> Result<Campaign, Problems> {
     let books = super::books::parse_books(files, &grid, &mut p, &mut dialects);
     let map = CampaignMap { grid, hexes, roads, rivers, settlements };
     validate_tree(&oob, &lines, &map, &commanders, &listed, &mut p);
+    // Men due back to a unit that is not there would never return: a unit renamed in
+    // forces.csv must be renamed in returns.csv too.
+    for (line, r) in &returns {
+        if !r.unit.is_empty() && oob.get(&r.unit).is_none() {
+            p.push(Problem::at(
+                names::RETURNS,
+                *line,
+                "unit",
+                format!(
+                    "'{}' is not in forces.csv, so its {} men due back on turn {} would never return \
+                     (renamed in forces.csv? rename it here too)",
+                    r.unit, r.men, r.turn
+                ),
+            ));
+        }
+    }
+    let returns: Vec<crate::model::ledger::Return> = returns.into_iter().map(|(_, r)| r).collect();
     let total: u64 = oob.units().iter().map(|u| u64::from(u.men)).sum();
     if total > crate::model::limits::MAX_TOTAL_MEN {
         p.push(Problem {

@@ -31,6 +31,11 @@ use crate::model::limits::{MAX_TURN, MAX_UNIT_MEN};
 
 /// Parses `returns.csv`, read as a table.
 pub fn parse_returns(t: &Table, p: &mut Problems) -> Vec<Return> {
+    parse_returns_lines(t, p).into_iter().map(|(_, r)| r).collect()
+}
+
+/// [`parse_returns`], each return with the line it was read from.
+pub fn parse_returns_lines(t: &Table, p: &mut Problems) -> Vec<(u64, Return)> {
     let mut out = Vec::new();
     if !t.require(&RETURN_COLUMNS, p) {
         return out;
@@ -45,7 +50,8 @@ pub fn parse_returns(t: &Table, p: &mut Problems) -> Vec<Return> {
             f.problem("unit", "is empty");
         }
         if let (Some(turn), Some(men), Some(kind)) = (turn, men, kind) {
-            out.push(Return { turn, unit, men, kind, battle: f.text("battle").to_string() });
+            let battle = f.text("battle").to_string();
+            out.push((f.line(), Return { turn, unit, men, kind, battle }));
         }
     }
     out

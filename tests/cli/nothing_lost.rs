@@ -718,3 +718,78 @@ fn a_symlinked_state_file_is_never_replaced_by_a_plain_file() {
     assert_eq!(std::fs::read(&elsewhere).unwrap(), kept);
     assert!(c.snapshot() == before, "a refused apply changed the campaign");
 }
+
+#[test]
+fn hand_edits_that_make_men_fail_audit() {
+    // A returns.csv row added by hand, and one duplicated.
+    for how in ["added", "duplicated"] {
+        let (c, dump) = ready();
+        assert_code(&c.run(&["apply", dump.to_str().unwrap()]), 0);
+        let returns = c.read("returns.csv");
+        let row = returns.lines().nth(1).unwrap().to_string();
+        let extra = if how == "added" { row.replace(",T20-18.28", ",") } else { row.clone() };
+        c.write("returns.csv", &format!("{returns}{extra}\n"));
+        let o = c.run(&["audit"]);
+        assert_code(&o, 1);
+        assert!(stderr(&o).contains("a manual edit of returns.csv added"), "{how}: {}", stderr(&o));
+        // Journalled by the next writer, it still fails.
+        assert_code(&c.run(&["turn", "advance"]), 0);
+        let o = c.run(&["audit"]);
+        assert_code(&o, 1);
+        assert!(
+            stderr(&o).contains("journal.jsonl entry 2: a manual edit of returns.csv added"),
+            "{how}: {}",
+            stderr(&o)
+        );
+    }
+    // forces.csv put back from a copy older than the battle.
+    let (c, dump) = ready();
+    let old = c.read("forces.csv");
+    assert_code(&c.run(&["apply", dump.to_str().unwrap()]), 0);
+    c.write("forces.csv", &old);
+    let o = c.run(&["audit"]);
+    assert_code(&o, 1);
+    assert!(
+        stderr(&o).contains("a manual edit put back the men every unit had before battle T20-18.28"),
+        "{}",
+        stderr(&o)
+    );
+}
+
+#[test]
+fn returns_of_a_unit_not_in_forces_csv_are_refused_by_check() {
+    let (c, dump) = ready();
+    assert_code(&c.run(&["apply", dump.to_str().unwrap()]), 0);
+    assert_code(&c.run(&["check"]), 0);
+    // A unit renamed in forces.csv alone: its men due back would vanish.
+    let returns = c.read("returns.csv");
+    let unit = returns.lines().nth(1).unwrap().split(',').nth(1).unwrap().to_string();
+    let forces = c.read("forces.csv");
+    c.write("forces.csv", &forces.replacen(&format!("\n{unit},"), &format!("\n{unit}-NEW,"), 1));
+    let o = c.run(&["check"]);
+    assert_code(&o, 1);
+    let want = format!("returns.csv:2: unit: '{unit}' is not in forces.csv");
+    assert!(stderr(&o).contains(&want), "{}", stderr(&o));
+    assert!(stderr(&o).contains("rename it here too"), "{}", stderr(&o));
+    // A row for a unit that never was.
+    c.write("forces.csv", &forces);
+    c.write("returns.csv", &format!("{returns}21,NO-SUCH-UNIT,10,stragglers,T20-18.28\n"));
+    let o = c.run(&["check"]);
+    assert_code(&o, 1);
+    assert!(stderr(&o).contains("unit: 'NO-SUCH-UNIT' is not in forces.csv"), "{}", stderr(&o));
+}
+
+#[test]
+fn the_men_due_back_to_a_force_taken_prisoner_go_with_it() {
+    let c = Camp::new("peninsula");
+    c.write("returns.csv", "turn,unit,men,kind,battle\n40,FR-TOL-28L4,25,wounded,T19-28.23\n");
+    assert_code(&c.run(&["check"]), 0);
+    // Toledo holds out 1 to 4 turns (7.1.1), then its garrison is taken prisoner.
+    for _ in 0..6 {
+        assert_code(&c.run(&["turn", "advance"]), 0);
+    }
+    assert!(!c.read("forces.csv").contains("FR-TOL-"), "the garrison is prisoner");
+    assert!(!c.read("returns.csv").contains("FR-TOL-28L4"), "its men due back are taken with it");
+    assert_code(&c.run(&["check"]), 0);
+    assert_code(&c.run(&["audit"]), 0);
+}
