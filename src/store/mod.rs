@@ -7,6 +7,7 @@ pub mod commit;
 pub mod journal;
 pub mod lock;
 pub mod profile;
+pub mod recover;
 pub mod replace;
 pub mod state;
 
