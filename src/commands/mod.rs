@@ -43,7 +43,10 @@ pub fn run(cli: Cli) -> Result<()> {
             return Ok(());
         }
     }
-    if operation(&cli.command).is_some() || matches!(cli.command, Command::Export(_)) {
+    if matches!(
+        cli.command,
+        Command::Apply(_) | Command::Move(_) | Command::Undo { .. } | Command::Turn(_) | Command::Export(_)
+    ) {
         // A writing command cut short by Ctrl-C says, in one line, what it leaves.
         let _ = ctrlc::set_handler(|| {
             crate::errln!("{}", crate::store::commit::interrupted_message());
