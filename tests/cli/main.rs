@@ -14,6 +14,7 @@ mod excel;
 mod export;
 #[cfg(windows)]
 mod held;
+mod interrupted;
 mod march;
 mod mutation;
 mod newcomer;
