@@ -563,3 +563,28 @@ fn the_men_due_back_to_a_force_taken_prisoner_go_with_it() {
     assert_code(&c.run(&["check"]), 0);
     assert_code(&c.run(&["audit"]), 0);
 }
+
+#[test]
+fn audit_fails_on_two_standing_applies_of_one_battle() {
+    let (c, dump) = ready();
+    assert_code(&c.run(&["apply", dump.to_str().unwrap()]), 0);
+    assert_code(&c.run(&["audit"]), 0);
+    // A journal that applied the battle twice, as one written before the journal was the
+    // authority could: a second apply entry of the battle with no undo between.
+    let journal = c.read("journal.jsonl");
+    let mut second: serde_json::Value = serde_json::from_str(journal.lines().last().unwrap()).unwrap();
+    second["seq"] = serde_json::json!(2);
+    second["changes"] = serde_json::json!([]);
+    second["carryover"] = serde_json::json!([]);
+    c.write("journal.jsonl", &format!("{journal}{second}\n"));
+    c.write("journal-head.txt", "2\n");
+    let o = c.run(&["audit"]);
+    assert_code(&o, 1);
+    let err = stderr(&o);
+    assert!(
+        err.contains(
+            "journal.jsonl entry 2: battle T20-18.28 applied a second time: journal entry 1 applied it"
+        ),
+        "{err}"
+    );
+}
