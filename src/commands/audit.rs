@@ -142,11 +142,9 @@ fn hand_made_men(
 
 /// Runs `audit`.
 pub fn run(dir: &CampaignDir, json: bool) -> Result<()> {
-    // A change left half-done by a killed command is finished first (under the lock).
-    {
-        let lock = crate::store::CampaignLock::acquire(dir, std::time::Duration::from_secs(60))?;
-        dir.recover(&lock)?;
-    }
+    // A change left half-done by a killed command was finished first, under the lock, by
+    // `commands::run`. Audit only reads: it takes no lock, so that it runs on a campaign kept
+    // where nothing may be written (a backup, a read-only share).
     let journal = dir.read_journal()?;
     let current = dir.read_state()?;
     let mut rep = AuditReport { entries: journal.entries.len(), ..AuditReport::default() };

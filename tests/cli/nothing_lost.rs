@@ -588,3 +588,36 @@ fn audit_fails_on_two_standing_applies_of_one_battle() {
         "{err}"
     );
 }
+
+/// Sets the mode bits of every file and folder below `dir` (and `dir` itself).
+#[cfg(unix)]
+fn set_modes(dir: &std::path::Path, folders: u32, files: u32) {
+    use std::os::unix::fs::PermissionsExt;
+    for e in walkdir::WalkDir::new(dir) {
+        let e = e.unwrap();
+        let mode = if e.file_type().is_dir() { folders } else { files };
+        std::fs::set_permissions(e.path(), std::fs::Permissions::from_mode(mode)).unwrap();
+    }
+}
+
+/// A campaign where nothing may be written (a backup, a read-only share). Unix only: it is
+/// made read-only by its mode bits; a test run as root, who may write anywhere, runs the
+/// binary as `nobody` with `setpriv`.
+#[cfg(unix)]
+#[test]
+fn audit_runs_on_a_read_only_campaign() {
+    let (c, dump) = ready();
+    assert_code(&c.run(&["apply", dump.to_str().unwrap()]), 0);
+    set_modes(c.tmp.path(), 0o555, 0o444);
+    let privileged = std::fs::write(c.path("probe"), "").is_ok();
+    let _ = std::fs::remove_file(c.path("probe"));
+    let bin = env!("CARGO_BIN_EXE_sowbridge");
+    let mut cmd = Command::new(if privileged { "setpriv" } else { bin });
+    if privileged {
+        cmd.args(["--reuid=65534", "--regid=65534", "--clear-groups", bin]);
+    }
+    let o = output(cmd.arg("--campaign").arg(&c.dir).arg("audit").env_remove("SOWBRIDGE_CAMPAIGN"));
+    set_modes(c.tmp.path(), 0o755, 0o644);
+    assert_code(&o, 0);
+    assert!(stdout(&o).contains("every man is accounted for"), "{}", stdout(&o));
+}
