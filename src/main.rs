@@ -10,7 +10,14 @@ use clap::Parser;
 fn main() -> ExitCode {
     let cli = sowbridge::cli::Cli::parse();
     match sowbridge::commands::run(cli) {
-        Ok(()) => ExitCode::SUCCESS,
+        // Output lost other than to a reader that has gone (a full disk): not a success.
+        Ok(()) => match sowbridge::output::stdout_failure() {
+            Some(why) => {
+                sowbridge::errln!("error: the output could not be written: {why}");
+                ExitCode::from(2)
+            }
+            None => ExitCode::SUCCESS,
+        },
         Err(e) => {
             let rejected = e.downcast_ref::<sowbridge::Error>().is_some_and(sowbridge::Error::is_rejection);
             sowbridge::errln!("error: {e:#}");

@@ -12,11 +12,24 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 static STDOUT_GONE: AtomicBool = AtomicBool::new(false);
 static STDERR_GONE: AtomicBool = AtomicBool::new(false);
+/// Why stdout could not be written, when it was not for its reader having gone (a full
+/// disk, a failing device): the data is lost, and the command must not say it succeeded.
+static STDOUT_FAILED: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+
+/// Why the output on stdout could not be written, when it was lost for any reason other than
+/// its reader having gone (`sowbridge status > file` on a full disk).
+pub fn stdout_failure() -> Option<&'static str> {
+    STDOUT_FAILED.get().map(String::as_str)
+}
 
 /// Writes to stdout, unless it has failed before (what [`outln!`](crate::outln) calls).
 #[doc(hidden)]
 pub fn print_stdout(args: fmt::Arguments<'_>) {
-    write_or_drop(&mut std::io::stdout().lock(), &STDOUT_GONE, args);
+    if let Some(e) = write_or_drop(&mut std::io::stdout().lock(), &STDOUT_GONE, args)
+        && e.kind() != std::io::ErrorKind::BrokenPipe
+    {
+        let _ = STDOUT_FAILED.set(e.to_string());
+    }
 }
 
 /// Writes to stderr, unless it has failed before (what [`errln!`](crate::errln) calls).
@@ -25,15 +38,15 @@ pub fn print_stderr(args: fmt::Arguments<'_>) {
     write_or_drop(&mut std::io::stderr().lock(), &STDERR_GONE, args);
 }
 
-/// Writes `args` to `w` unless `gone`; a failed write sets `gone` and is otherwise ignored:
-/// there is no one left to tell.
-fn write_or_drop(w: &mut impl Write, gone: &AtomicBool, args: fmt::Arguments<'_>) {
+/// Writes `args` to `w` unless `gone`; a failed write sets `gone` and is returned: the
+/// rest of the output is dropped, and the command goes on to its end.
+fn write_or_drop(w: &mut impl Write, gone: &AtomicBool, args: fmt::Arguments<'_>) -> Option<std::io::Error> {
     if gone.load(Ordering::Relaxed) {
-        return;
+        return None;
     }
-    if w.write_fmt(args).and_then(|()| w.flush()).is_err() {
-        gone.store(true, Ordering::Relaxed);
-    }
+    let e = w.write_fmt(args).and_then(|()| w.flush()).err()?;
+    gone.store(true, Ordering::Relaxed);
+    Some(e)
 }
 
 /// `println!` for sowbridge: a closed stdout ends the output, not the program.

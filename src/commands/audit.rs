@@ -79,18 +79,96 @@ fn returns_by_battle(bytes: Option<&[u8]>, battle: &str) -> u64 {
         .sum()
 }
 
+/// Men due back in a `returns.csv`, all rows summed.
+fn returns_total(bytes: Option<&[u8]>) -> u64 {
+    let Some(b) = bytes else { return 0 };
+    let mut p = Problems::default();
+    let t = Table::parse("returns.csv", b, &mut p);
+    t.rows.iter().map(|r| u64::from(Fields::new(&t, r, &mut p).count("men").unwrap_or(0))).sum()
+}
+
+/// Judges a manual edit (`before` the state before it, `after` after it; `earlier` the entries
+/// before it) for men made by hand: men due back added to `returns.csv` (rows added, duplicated
+/// or raised: no battle sent them), and `forces.csv` put back from before a standing battle
+/// (every unit that lost men in it has its men from before the battle again).
+fn hand_made_men(
+    earlier: &[crate::store::journal::Entry],
+    before: &StateFiles,
+    after: &StateFiles,
+    at: &str,
+    problems: &mut Problems,
+) {
+    let get = |s: &StateFiles, f: &str| s.get(f).and_then(|c| c.as_deref()).map(<[u8]>::to_vec);
+    let (was, now) = (
+        returns_total(get(before, "returns.csv").as_deref()),
+        returns_total(get(after, "returns.csv").as_deref()),
+    );
+    if now > was {
+        problems.push(Problem::in_file(
+            at,
+            format!(
+                "a manual edit of returns.csv added {} men due back that no battle sent (rows added, duplicated \
+                 or raised by hand): reinforcements go into forces.csv",
+                now - was
+            ),
+        ));
+    }
+    let journal = crate::store::journal::Journal { entries: earlier.to_vec() };
+    for apply in journal.standing_applies() {
+        let lost: Vec<&crate::rules::carryover::UnitCarryover> =
+            apply.carryover.iter().filter(|co| co.men_after < co.men_before).collect();
+        let ids: BTreeSet<&str> = lost.iter().map(|co| co.unit.as_str()).collect();
+        let (then, now) = (
+            men_of(get(before, "forces.csv").as_deref(), &ids),
+            men_of(get(after, "forces.csv").as_deref(), &ids),
+        );
+        let restored = |co: &&crate::rules::carryover::UnitCarryover| {
+            now.get(&co.unit) == Some(&co.men_before) && then.get(&co.unit) != Some(&co.men_before)
+        };
+        if !lost.is_empty() && lost.iter().all(restored) {
+            problems.push(Problem::in_file(
+                at,
+                format!(
+                    "a manual edit put back the men every unit had before battle {} (journal entry {}): forces.csv \
+                     restored from a copy older than the battle? `undo {}` takes a battle back",
+                    apply.battle.as_deref().unwrap_or("?"),
+                    apply.seq,
+                    apply.battle.as_deref().unwrap_or("BATTLE")
+                ),
+            ));
+        }
+    }
+}
+
 /// Runs `audit`.
 pub fn run(dir: &CampaignDir, json: bool) -> Result<()> {
-    // A change left half-done by a killed command is finished first (under the lock).
-    {
-        let lock = crate::store::CampaignLock::acquire(dir, std::time::Duration::from_secs(60))?;
-        dir.recover(&lock)?;
-    }
+    // A change left half-done by a killed command was finished first, under the lock, by
+    // `commands::run`. Audit only reads: it takes no lock, so that it runs on a campaign kept
+    // where nothing may be written (a backup, a read-only share).
     let journal = dir.read_journal()?;
     let current = dir.read_state()?;
     let mut rep = AuditReport { entries: journal.entries.len(), ..AuditReport::default() };
     let mut problems = Problems::default();
+    if let Some(gap) = dir.journal_gap(&journal)? {
+        problems.push(Problem::in_file("journal.jsonl", gap));
+    }
     if journal.entries.is_empty() {
+        // With no journal, a battle record that says applied is one the journal lost.
+        for b in dir.battles()?.into_iter().filter(|b| b.state == BattleState::Applied) {
+            problems.push(Problem::in_file(
+                &format!("battles/{}/battle.json", b.id),
+                "applied, but journal.jsonl has no entry at all: the journal was deleted or lost",
+            ));
+        }
+    }
+    if journal.entries.is_empty() {
+        if !problems.is_empty() {
+            rep.problems = problems.0.clone();
+            if json {
+                super::print_json(&rep)?;
+            }
+            return problems.into_result().map_err(|e| anyhow::Error::new(e).context("audit failed"));
+        }
         if json {
             super::print_json(&rep)?;
         } else {
@@ -136,6 +214,8 @@ pub fn run(dir: &CampaignDir, json: bool) -> Result<()> {
             _ => BTreeSet::new(),
         };
         let men_before = men_of(state.get("forces.csv").and_then(Option::as_deref), &ids);
+        // What a manual edit is judged against: the state before it.
+        let men_before_edit = if e.kind == EntryKind::ManualEdit { state.clone() } else { StateFiles::new() };
         let battle = e.battle.clone().unwrap_or_default();
         let returns_before = returns_by_battle(state.get("returns.csv").and_then(Option::as_deref), &battle);
         if let Err(err) = replay_entry(&mut state, e, i == 0) {
@@ -272,13 +352,38 @@ pub fn run(dir: &CampaignDir, json: bool) -> Result<()> {
                     ));
                 }
             }
-            EntryKind::ManualEdit => {}
+            EntryKind::ManualEdit => {
+                hand_made_men(&journal.entries[..i], &men_before_edit, &state, &at, &mut problems);
+            }
         }
     }
-    // Unrecorded manual edits: the next writing command journals them.
+    // Unrecorded manual edits: the next writing command journals them. They are judged as
+    // a journalled one is.
     for f in STATE_FILES {
         if state.get(f) != current.get(f) {
             rep.unrecorded_edits.push(f.to_string());
+        }
+    }
+    if !rep.unrecorded_edits.is_empty() {
+        hand_made_men(
+            &journal.entries,
+            &state,
+            &current,
+            "files edited by hand since the last journal entry",
+            &mut problems,
+        );
+    }
+    // One battle, one standing apply: a second is a result counted twice.
+    let mut seen: BTreeMap<&str, u64> = BTreeMap::new();
+    for e in journal.standing_applies() {
+        let battle = e.battle.as_deref().unwrap_or_default();
+        if let Some(first) = seen.insert(battle, e.seq) {
+            problems.push(Problem::in_file(
+                &format!("journal.jsonl entry {}", e.seq),
+                format!(
+                    "battle {battle} applied a second time: journal entry {first} applied it and stands (no undo between)"
+                ),
+            ));
         }
     }
     // Battle records agree with the journal.

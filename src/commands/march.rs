@@ -141,7 +141,11 @@ pub fn run(dir: &CampaignDir, a: &crate::cli::MoveArgs) -> Result<()> {
             undoes: None,
             lost: Vec::new(),
         };
-        r.journal_seq = txn.finish(new_files, Some(entry), Commit::default())?;
+        r.journal_seq = txn.finish(
+            new_files,
+            Some(entry),
+            Commit { operation: operation(&a.orders), ..Commit::default() },
+        )?;
     }
     if a.json {
         super::print_json(&r)?;
@@ -159,6 +163,14 @@ pub fn run(dir: &CampaignDir, a: &crate::cli::MoveArgs) -> Result<()> {
     }
     super::done_with(c);
     Ok(())
+}
+
+/// The operation of a move on these orders files (see [`super::operation`]): the hashes of their
+/// contents, in order. `None` when one cannot be read.
+pub fn operation(paths: &[PathBuf]) -> Option<String> {
+    let hashes: Option<Vec<String>> =
+        paths.iter().map(|p| std::fs::read(p).ok().map(|b| crate::store::journal::sha256_hex(&b))).collect();
+    Some(format!("move {}", hashes?.join(" ")))
 }
 
 /// Reads and parses every orders file; every problem of every file at once.

@@ -31,7 +31,27 @@ pub fn run(cli: Cli) -> Result<()> {
     // an interrupted command committed is finished first (or the command refuses, saying why).
     if dir.has_unfinished_change() {
         let lock = CampaignLock::acquire(&dir, std::time::Duration::from_secs(60))?;
-        dir.recover(&lock)?;
+        if let Some(done) = dir.recover_change(&lock)?
+            && done.operation.is_some()
+            && done.operation == operation(&cli.command)
+        {
+            // Recovery is not a second run: the change asked for is the one just finished.
+            crate::errln!(
+                "that is the change this command asks for: {} is done now, and it is not made a second time",
+                done.describe()
+            );
+            return Ok(());
+        }
+    }
+    if matches!(
+        cli.command,
+        Command::Apply(_) | Command::Move(_) | Command::Undo { .. } | Command::Turn(_) | Command::Export(_)
+    ) {
+        // A writing command cut short by Ctrl-C says, in one line, what it leaves.
+        let _ = ctrlc::set_handler(|| {
+            crate::errln!("{}", crate::store::commit::interrupted_message());
+            std::process::exit(130);
+        });
     }
     match cli.command {
         Command::Check(j) => check::run(&dir, j.json),
@@ -59,6 +79,26 @@ pub fn run(cli: Cli) -> Result<()> {
         Command::Calibrate { out, profile } => calibrate::run(&dir, out.as_deref(), profile.as_deref()),
         Command::Inspect { paths, json, write } => inspect::run(&dir, &paths, json, write),
         Command::Turn(TurnCommand::Advance(a)) => turn::run(&dir, &a),
+    }
+}
+
+/// What a writing command is asked to do, in words that a change's manifest records
+/// ([`crate::store::Commit::operation`]): the same words for the same request (the same turn
+/// advance, the same result file, the same orders, the same undo). `None` for a command that
+/// writes no journalled change, or a dry run.
+pub fn operation(command: &Command) -> Option<String> {
+    match command {
+        Command::Turn(TurnCommand::Advance(a)) if !a.dry_run => Some(turn::OPERATION.to_string()),
+        Command::Apply(a) if !a.dry_run => {
+            let input = crate::formats::results::read_result_input(&a.file).ok()?;
+            Some(apply::operation(&crate::store::journal::sha256_hex(&input.bytes)))
+        }
+        Command::Move(a) if !a.dry_run => march::operation(&a.orders),
+        Command::Undo { battle, dry_run: false } if battle.eq_ignore_ascii_case("turn") => {
+            Some("undo turn".to_string())
+        }
+        Command::Undo { battle, dry_run: false } => Some(format!("undo {battle}")),
+        _ => None,
     }
 }
 

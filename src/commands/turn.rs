@@ -57,6 +57,9 @@ pub struct Advanced {
     pub journal_seq: u64,
 }
 
+/// The operation of a turn advance (see [`super::operation`]).
+pub const OPERATION: &str = "turn advance";
+
 /// The folder of a turn's reports.
 pub fn reports_dir(turn: u32) -> String {
     format!("turns/T{turn}")
@@ -156,9 +159,16 @@ pub fn advance_turn(dir: &CampaignDir, dry_run: bool) -> Result<Advanced> {
     };
     let mut c = dir.load()?;
     let from = c.turn();
+    if from.0 >= crate::model::limits::MAX_TURN {
+        return Err(Error::refused(format!(
+            "campaign.toml: turn {from} is the last a campaign may reach (at most {}); nothing changed",
+            crate::model::limits::MAX_TURN
+        )));
+    }
     let ctx = TurnContext { from, to: from.next(), moved: moved_forces(dir, &c)? };
     let stream = dice_stream(from.0);
     let mut dice = SeededDice::new(c.config.seed, &stream);
+    let returns_before = c.returns.len();
     let run = run_turn(&mut c, &ctx, &mut dice);
     let pending_battles: Vec<String> =
         dir.battles()?.into_iter().filter(|b| b.state.is_pending()).map(|b| b.id).collect();
@@ -191,7 +201,8 @@ pub fn advance_turn(dir: &CampaignDir, dry_run: bool) -> Result<Advanced> {
     // phase): one route from the campaign value into `settlements.csv`.
     super::supply::phase_files(&c, &current, &mut new_files)?;
     new_files.insert("forces.csv".to_string(), Some(write_forces(&c.oob, c.dialect("forces.csv"))));
-    if !ch.returns.is_empty() {
+    // Rows returned, or taken with a force taken prisoner.
+    if !ch.returns.is_empty() || c.returns.len() != returns_before {
         new_files
             .insert("returns.csv".to_string(), Some(write_returns(&c.returns, c.dialect("returns.csv"))));
     }
@@ -218,7 +229,7 @@ pub fn advance_turn(dir: &CampaignDir, dry_run: bool) -> Result<Advanced> {
         books::write_intelligence(&b.intelligence, c.dialect(books::INTELLIGENCE)),
     );
     let [umpire, french, allies] = report_paths(ch.to.turn);
-    let mut extra = Commit::default();
+    let mut extra = Commit { operation: Some(OPERATION.to_string()), ..Commit::default() };
     extra.write(umpire, umpire_report(&run, &render_returns(&r), c.config.seed, &stream).into_bytes());
     extra.write(
         french,

@@ -8,9 +8,10 @@ use std::time::Duration;
 use anyhow::Result;
 
 use crate::error::Error;
+use crate::formats::record_merge::revert_records;
 use crate::model::battle::BattleState;
 use crate::store::battles::{aftermath_path, record_bytes, record_path, report_path};
-use crate::store::journal::{Entry, EntryKind, StateFiles, apply_change};
+use crate::store::journal::{Entry, EntryKind, Journal, StateFiles, apply_change};
 use crate::store::{CampaignDir, CampaignLock, Commit};
 
 /// Runs `undo`.
@@ -24,14 +25,16 @@ pub fn run(dir: &CampaignDir, id: &str, dry_run: bool) -> Result<()> {
     let lock = CampaignLock::acquire(dir, Duration::from_secs(60))?;
     let mut txn = dir.begin(&lock)?;
     let mut record = dir.read_battle(id)?;
-    if record.state != BattleState::Applied {
+    // A record restored from a backup may say pending while the journal, the authority,
+    // still has the battle applied: the undo goes by the journal.
+    if record.state != BattleState::Applied && txn.journal.standing_apply(Some(id), None).is_none() {
         return Err(Error::refused(format!(
             "battle {id} is {}: only an applied battle can be undone",
             record.state.word()
         ))
         .into());
     }
-    let mut state = txn.current()?.clone();
+    let state = txn.current()?.clone();
     let entries = &txn.journal.entries;
     let Some(pos) =
         entries.iter().rposition(|e| e.kind == EntryKind::Apply && e.battle.as_deref() == Some(id))
@@ -67,13 +70,7 @@ pub fn run(dir: &CampaignDir, id: &str, dry_run: bool) -> Result<()> {
         .into());
     }
     let apply = &entries[pos];
-    for ch in apply.changes.iter().rev() {
-        let cur = state.get(ch.file()).cloned().flatten();
-        let before = apply_change(cur, ch, false).map_err(|e| {
-            Error::refused(format!("cannot undo battle {id}: {e} (edited by hand since the battle?)"))
-        })?;
-        state.insert(ch.file().to_string(), before);
-    }
+    let state = reverted(dir, &txn.journal, pos, state, &format!("battle {id}"))?;
     if dry_run {
         crate::outln!("undo of battle {id} would revert journal entry {} ({})", apply.seq, apply.summary);
         for ch in &apply.changes {
@@ -83,7 +80,7 @@ pub fn run(dir: &CampaignDir, id: &str, dry_run: bool) -> Result<()> {
     }
     record.state = BattleState::Undone;
     record.result = None;
-    let mut extra = Commit::default();
+    let mut extra = Commit { operation: Some(format!("undo {id}")), ..Commit::default() };
     extra.write(record_path(id), record_bytes(&record)?);
     extra.removes.push(report_path(id));
     extra.removes.push(aftermath_path(id));
@@ -132,15 +129,58 @@ fn newest_standing<'j>(entries: &'j [Entry], kind: EntryKind, what: &str) -> Res
     Err(Error::refused(format!("no {what} to undo: journal.jsonl has no {what} that stands")).into())
 }
 
-/// The state files with `e`'s changes taken back, newest first; `what` names it in a refusal.
-fn reverted(mut state: StateFiles, e: &Entry, what: &str) -> Result<StateFiles> {
+/// The state files with the changes of journal entry `pos` taken back, newest first; `what`
+/// names it in a refusal. A file whose lines are not as the entry left them (a spreadsheet
+/// saved it again: other line ends, encoding, separator, quoting, row or column order) is
+/// taken back by its records: only a field the entry set that has another value now is a
+/// conflict, named by its row, field and both values.
+fn reverted(
+    dir: &CampaignDir,
+    journal: &Journal,
+    pos: usize,
+    mut state: StateFiles,
+    what: &str,
+) -> Result<StateFiles> {
+    let e = &journal.entries[pos];
+    // The state files before and after the entry, replayed only when a file needs them.
+    let mut around: Option<(StateFiles, StateFiles)> = None;
     for ch in e.changes.iter().rev() {
-        let cur = state.get(ch.file()).cloned().flatten();
-        let before = apply_change(cur, ch, false)
-            .map_err(|err| Error::refused(format!("cannot undo {what}: {err} (edited by hand since?)")))?;
-        state.insert(ch.file().to_string(), before);
+        let file = ch.file();
+        let cur = state.get(file).cloned().flatten();
+        let before = match apply_change(cur.clone(), ch, false) {
+            Ok(b) => b,
+            Err(err) if !file.ends_with(".csv") => {
+                return Err(
+                    Error::refused(format!("cannot undo {what}: {err} (edited by hand since?)")).into()
+                );
+            }
+            Err(_) => {
+                if around.is_none() {
+                    let baseline = dir.read_baseline()?;
+                    around = Some((
+                        journal.replay(&baseline, Some(pos))?,
+                        journal.replay(&baseline, Some(pos + 1))?,
+                    ));
+                }
+                let (then_before, then_after) = around
+                    .as_ref()
+                    .map(|(b, a)| (b, a))
+                    .ok_or_else(|| Error::Other("the journal could not be replayed".to_string()))?;
+                let get = |s: &StateFiles| s.get(file).cloned().flatten();
+                revert_records(file, get(then_before).as_deref(), get(then_after).as_deref(), cur.as_deref())
+                    .map_err(|conflicts| {
+                        Error::refused(format!("cannot undo {what}:\n  {}", conflicts.join("\n  ")))
+                    })?
+            }
+        };
+        state.insert(file.to_string(), before);
     }
     Ok(state)
+}
+
+/// The index of an entry of the journal.
+fn position(journal: &Journal, e: &Entry) -> usize {
+    journal.entries.iter().position(|x| x.seq == e.seq).unwrap_or(0)
 }
 
 /// The undo entry of journal entry `e`.
@@ -179,14 +219,16 @@ fn undo_move(dir: &CampaignDir, dry_run: bool) -> Result<()> {
     let mut txn = dir.begin(&lock)?;
     let current = txn.current()?.clone();
     let mv = newest_standing(&txn.journal.entries, EntryKind::Move, "move")?;
-    let state = reverted(current, mv, &format!("the move of journal entry {}", mv.seq))?;
+    let pos = position(&txn.journal, mv);
+    let state = reverted(dir, &txn.journal, pos, current, &format!("the move of journal entry {}", mv.seq))?;
     if dry_run {
         print_dry_run("move", mv);
         return Ok(());
     }
     let entry = undo_entry(mv, format!("undo of the move of journal entry {} ({})", mv.seq, mv.summary));
     let (seq_undone, forces) = (mv.seq, mv.marched.len());
-    let seq = txn.finish(state, Some(entry), Commit::default())?;
+    let seq =
+        txn.finish(state, Some(entry), Commit { operation: Some("undo move".into()), ..Commit::default() })?;
     crate::errln!(
         "move of journal entry {seq_undone} undone ({forces} forces back where they stood; journal entry {seq})"
     );
@@ -200,12 +242,13 @@ fn undo_turn(dir: &CampaignDir, dry_run: bool) -> Result<()> {
     let mut txn = dir.begin(&lock)?;
     let current = txn.current()?.clone();
     let adv = newest_standing(&txn.journal.entries, EntryKind::TurnAdvance, "turn advance")?;
-    let state = reverted(current, adv, &format!("the turn advance to turn {}", adv.turn))?;
+    let pos = position(&txn.journal, adv);
+    let state = reverted(dir, &txn.journal, pos, current, &format!("the turn advance to turn {}", adv.turn))?;
     if dry_run {
         print_dry_run("turn", adv);
         return Ok(());
     }
-    let mut extra = Commit::default();
+    let mut extra = Commit { operation: Some("undo turn".into()), ..Commit::default() };
     extra.removes.extend(super::turn::report_paths(adv.turn));
     let entry =
         undo_entry(adv, format!("undo of the turn advance to turn {} (journal entry {})", adv.turn, adv.seq));

@@ -155,6 +155,17 @@ impl<'a, S: RowSource<'a>> Fields<'a, S> {
         self.opt(c)
     }
 
+    /// An optional whole number of at most `max` (`what` says what it counts, for the
+    /// message): a larger one is a problem and `None`.
+    pub fn count_at_most(&mut self, c: impl ColumnRef, max: u32, what: &str) -> Option<u32> {
+        let n = self.count(c)?;
+        if n > max {
+            self.problem(c.label(), format!("{n} is more than {what} can be (at most {max})"));
+            return None;
+        }
+        Some(n)
+    }
+
     /// An optional whole number.
     pub fn count(&mut self, c: impl ColumnRef) -> Option<u32> {
         let t = self.text(c);

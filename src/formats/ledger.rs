@@ -27,23 +27,31 @@ pub const SCORE_COLUMNS: [&str; 9] = [
     "french_battle_test",
 ];
 
+use crate::model::limits::{MAX_TURN, MAX_UNIT_MEN};
+
 /// Parses `returns.csv`, read as a table.
 pub fn parse_returns(t: &Table, p: &mut Problems) -> Vec<Return> {
+    parse_returns_lines(t, p).into_iter().map(|(_, r)| r).collect()
+}
+
+/// [`parse_returns`], each return with the line it was read from.
+pub fn parse_returns_lines(t: &Table, p: &mut Problems) -> Vec<(u64, Return)> {
     let mut out = Vec::new();
     if !t.require(&RETURN_COLUMNS, p) {
         return out;
     }
     for row in &t.rows {
         let mut f = Fields::new(t, row, p);
-        let turn = f.req_count("turn");
-        let men = f.req_count("men");
+        let turn = f.req_count("turn").and_then(|_| f.count_at_most("turn", MAX_TURN, "a turn"));
+        let men = f.req_count("men").and_then(|_| f.count_at_most("men", MAX_UNIT_MEN, "one return's men"));
         let kind = f.req("kind");
         let unit = f.id("unit").to_string();
         if unit.is_empty() {
             f.problem("unit", "is empty");
         }
         if let (Some(turn), Some(men), Some(kind)) = (turn, men, kind) {
-            out.push(Return { turn, unit, men, kind, battle: f.text("battle").to_string() });
+            let battle = f.text("battle").to_string();
+            out.push((f.line(), Return { turn, unit, men, kind, battle }));
         }
     }
     out

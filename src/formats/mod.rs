@@ -11,6 +11,7 @@ pub mod logistics;
 pub mod maps;
 pub mod orders;
 pub mod profile;
+pub mod record_merge;
 pub mod report;
 pub mod results;
 pub mod sow;

@@ -185,8 +185,10 @@ impl<'b, R: std::io::Read> Records<'b, R> {
             skipped: 0,
             cr_lines: None,
         };
-        let header = records.text_of(raw);
+        let header = records.text_of(raw.clone());
         records.headers = header.iter().map(|s| s.trim().to_ascii_lowercase()).collect();
+        let line = raw.position().map_or(1, csv::Position::line);
+        duplicate_columns(file, line, &records.headers, problems);
         Some(records)
     }
 
@@ -494,6 +496,27 @@ impl Table {
     /// Columns not in `known`, in file order.
     pub fn extra_columns(&self, known: &[&str]) -> Vec<String> {
         self.headers.iter().filter(|h| !known.contains(&h.as_str())).cloned().collect()
+    }
+}
+
+/// Pushes a problem for each column named twice in a header (blank names aside): only one
+/// of the two would be read, and the other silently ignored.
+fn duplicate_columns(file: &str, line: u64, headers: &[String], problems: &mut Problems) {
+    let mut seen: std::collections::BTreeMap<&str, usize> = std::collections::BTreeMap::new();
+    for (i, h) in headers.iter().enumerate().filter(|(_, h)| !h.is_empty()) {
+        if let Some(first) = seen.insert(h, i) {
+            problems.push(Problem::at(
+                file,
+                line,
+                h,
+                format!(
+                    "the column is named twice in the header (columns {} and {}): only one would be read; \
+                     remove or rename the other",
+                    first + 1,
+                    i + 1
+                ),
+            ));
+        }
     }
 }
 

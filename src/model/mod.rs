@@ -13,6 +13,7 @@ pub mod dialect;
 pub mod hex;
 pub mod kinds;
 pub mod ledger;
+pub mod limits;
 pub mod map;
 pub mod oob;
 pub mod orders;

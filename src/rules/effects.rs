@@ -78,6 +78,9 @@ pub fn apply_effects(c: &mut Campaign, effects: &[Effect], year: u32) {
                     c.oob.units().iter().filter(|u| !gone.contains(u.id.as_str())).cloned().collect();
                 let extra = std::mem::take(&mut c.oob.extra_columns);
                 c.oob = OrderOfBattle::new(kept, extra);
+                // The men due back to its units are taken with the force: they have no unit to
+                // return to (docs/rule-interpretations.md).
+                c.returns.retain(|r| !gone.contains(&r.unit));
                 let row = c.score_row(year, *by);
                 row.prisoners_taken += men;
                 row.guns_captured += guns;

@@ -368,11 +368,21 @@ mod tests {
              19,FR-LAP-a,5,stragglers,T18-20.17\n\
              21,FR-I-1-2-a,40,stragglers,T20-18.28\n\
              21,FR-I-1-2-a,10,wounded,T19-18.28\n\
-             21,FR-I-GONE,12,stragglers,T20-18.28\n\
              24,FR-I-1-1-a,28,wounded,T20-18.28\n"
                 .into(),
         );
-        parse_campaign(&files).unwrap()
+        let mut c = parse_campaign(&files).unwrap();
+        // A return to a unit no longer in the order of battle: `check` refuses one in
+        // returns.csv, but a campaign value may still hold one.
+        let gone = Return {
+            turn: 21,
+            unit: "FR-I-GONE".into(),
+            men: 12,
+            kind: ReturnKind::Stragglers,
+            battle: "T20-18.28".into(),
+        };
+        c.returns.insert(3, gone);
+        c
     }
 
     fn men(c: &Campaign, id: &str) -> u32 {

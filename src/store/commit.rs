@@ -1,5 +1,6 @@
-//! All-or-nothing writes of campaign state. A change is staged file by file under
-//! `.sowbridge/staging/`, then a manifest is written atomically: that is the commit point.
+//! All-or-nothing writes of campaign state. A change is staged file by file in a folder of
+//! its own under `.sowbridge/`, then, once the lock is proved still held, a manifest is
+//! written atomically: that is the commit point.
 //! The journal line is appended and the staged files are renamed over their targets; the
 //! manifest is removed last. Any command that takes the lock first finishes (redoes) a
 //! committed change left half-done by a crash, and throws away an uncommitted one.
@@ -14,9 +15,12 @@ use crate::error::{Error, Result};
 use super::replace::{check_replaceable, held_open_message, is_held_open, probe};
 use super::{CampaignDir, CampaignLock, atomic_write, read_optional};
 
-const WORK_DIR: &str = ".sowbridge";
-const STAGING: &str = ".sowbridge/staging";
-const MANIFEST: &str = ".sowbridge/commit.json";
+pub(super) const WORK_DIR: &str = ".sowbridge";
+/// The staging folder of a manifest written before each change had a folder of its own.
+const LEGACY_STAGING: &str = ".sowbridge/staging";
+/// The start of every staging folder's name.
+pub(super) const STAGING_PREFIX: &str = "staging";
+pub(super) const MANIFEST: &str = ".sowbridge/commit.json";
 /// The append-only journal.
 pub const JOURNAL: &str = "journal.jsonl";
 
@@ -29,14 +33,64 @@ pub struct Commit {
     pub removes: Vec<String>,
     /// JSON lines for `journal.jsonl`, with their sequence numbers (each appended once).
     pub journal: Vec<(u64, String)>,
+    /// What the command was asked to do, as [`crate::commands::operation`] names it: a
+    /// command that finds its own change interrupted finishes it and stops, instead of making
+    /// it a second time.
+    pub operation: Option<String>,
 }
 
 #[derive(Debug, Serialize, Deserialize)]
-struct Manifest {
+pub(super) struct Manifest {
     /// Staged file name → target relative path.
-    moves: Vec<(String, String)>,
-    removes: Vec<String>,
-    journal: Vec<(u64, String)>,
+    pub(super) moves: Vec<(String, String)>,
+    pub(super) removes: Vec<String>,
+    pub(super) journal: Vec<(u64, String)>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(super) operation: Option<String>,
+    /// The change's own staging folder (relative).
+    #[serde(default = "legacy_staging")]
+    pub(super) staging: String,
+    /// SHA-256 of each staged file, by move: a staged file that is missing is done only when
+    /// its target holds exactly this.
+    #[serde(default)]
+    pub(super) after: Vec<String>,
+    /// SHA-256 of each move's target when the change was committed ("" for none): what the
+    /// target must still hold for an interrupted change to be finished over it.
+    #[serde(default)]
+    pub(super) before: Vec<String>,
+    /// The journal's length when the change was committed, to take it back to.
+    #[serde(default)]
+    pub(super) journal_len: Option<u64>,
+}
+
+fn legacy_staging() -> String {
+    LEGACY_STAGING.to_string()
+}
+
+/// A staging folder no other change uses: the process and the time.
+pub(super) fn new_staging() -> String {
+    let nanos =
+        std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_nanos());
+    format!("{WORK_DIR}/{STAGING_PREFIX}-{}-{nanos}", std::process::id())
+}
+
+/// SHA-256 of a file, "" when it is absent.
+pub(super) fn file_hash(path: &std::path::Path) -> Result<String> {
+    Ok(read_optional(path)?.as_deref().map(super::journal::sha256_hex).unwrap_or_default())
+}
+/// True from a change's commit point until it is finished: what a Ctrl-C then leaves is a
+/// committed change for the next command to finish.
+static COMMITTED: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// What the umpire reads when a writing command is interrupted (Ctrl-C): one line, saying
+/// whether its change was committed.
+pub fn interrupted_message() -> &'static str {
+    if COMMITTED.load(std::sync::atomic::Ordering::SeqCst) {
+        "interrupted after its change was committed: the next sowbridge command finishes it (if you \
+         edit a file it changes first, that command takes the change back and keeps both versions)"
+    } else {
+        "interrupted before its change was committed: nothing was changed"
+    }
 }
 
 /// Hook for crash tests: `SOWBRIDGE_CRASH_AT=<point>` aborts the process at that point.
@@ -44,6 +98,23 @@ pub fn crash_point(point: &str) {
     if std::env::var("SOWBRIDGE_CRASH_AT").is_ok_and(|v| v == point) {
         crate::errln!("crash test: aborting at {point}");
         std::process::abort();
+    }
+}
+
+/// Hook for concurrency tests: `SOWBRIDGE_PAUSE_AT=<point>` with
+/// `SOWBRIDGE_PAUSE_FILE=<path>` stops the command at that point, creates `<path>.reached`,
+/// and waits (two minutes at most) until `<path>` exists.
+fn pause_point(point: &str) {
+    if !std::env::var("SOWBRIDGE_PAUSE_AT").is_ok_and(|v| v == point) {
+        return;
+    }
+    let Some(go) = std::env::var_os("SOWBRIDGE_PAUSE_FILE").map(std::path::PathBuf::from) else { return };
+    let mut reached = go.clone().into_os_string();
+    reached.push(".reached");
+    let _ = std::fs::write(&reached, point);
+    let start = std::time::Instant::now();
+    while !go.exists() && start.elapsed() < std::time::Duration::from_secs(120) {
+        std::thread::sleep(std::time::Duration::from_millis(20));
     }
 }
 
@@ -68,6 +139,26 @@ impl CampaignDir {
     /// file another program holds open is [`Error::HeldOpen`], naming it. A command that
     /// writes outside the campaign first asks this before it writes there.
     pub fn check_can_commit(&self, c: &Commit) -> Result<()> {
+        // A file is replaced whole by a rename: a symbolic link would become a plain file and
+        // the file it points to (perhaps outside the campaign folder) would keep the old state.
+        let links: Vec<String> = c
+            .writes
+            .keys()
+            .chain(&c.removes)
+            .map(String::as_str)
+            .chain([JOURNAL])
+            .filter(|rel| std::fs::symlink_metadata(self.path(rel)).is_ok_and(|m| m.file_type().is_symlink()))
+            .map(shown)
+            .collect();
+        if !links.is_empty() {
+            return Err(Error::refused(format!(
+                "{} {} a symbolic link: sowbridge replaces a file whole, and would put a plain file in \
+                 place of the link while the file it points to kept the old state. Put the file itself \
+                 in the campaign folder (and link the other way round, if a link is wanted); nothing changed",
+                links.join(", "),
+                if links.len() == 1 { "is" } else { "are" }
+            )));
+        }
         let paths: Vec<(String, std::path::PathBuf)> = c
             .writes
             .keys()
@@ -79,36 +170,46 @@ impl CampaignDir {
         check_replaceable(paths.iter().map(|(s, p)| (s.clone(), p.as_path())), probe)
     }
 
-    /// Applies a change all-or-nothing. The lock proves the caller holds it.
-    pub fn commit(&self, c: Commit, _lock: &CampaignLock) -> Result<()> {
+    /// Applies a change all-or-nothing. The lock proves the caller holds it, and is proved
+    /// still held (its file still the one at its path) just before the commit point.
+    pub fn commit(&self, c: Commit, lock: &CampaignLock) -> Result<()> {
         // Nothing changes unless every file can be replaced (Excel holds the CSVs it shows).
         self.check_can_commit(&c)?;
-        let staging = self.path(STAGING);
-        if staging.exists() {
-            std::fs::remove_dir_all(&staging).map_err(|e| Error::io(&staging, e))?;
-        }
-        std::fs::create_dir_all(&staging).map_err(|e| Error::io(&staging, e))?;
-        let mut moves = Vec::new();
-        // Battle records go last: a record saying "applied" is never seen before the state
-        // it speaks of, even by a reader that does not recover.
-        let mut ordered: Vec<(&String, &Vec<u8>)> = c.writes.iter().collect();
-        ordered.sort_by_key(|(rel, _)| (rel.starts_with("battles/"), (*rel).clone()));
-        for (i, (rel, bytes)) in ordered.into_iter().enumerate() {
-            let name = format!("{i:06}");
-            let p = staging.join(&name);
-            write_synced(&p, bytes)?;
-            moves.push((name, rel.clone()));
-            if i == 0 {
-                crash_point("staging");
+        let staging_rel = new_staging();
+        let staging = self.path(&staging_rel);
+        let staged = self.stage(&c, &staging);
+        let (moves, after, before) = match staged {
+            Ok(s) => s,
+            Err(e) => {
+                let _ = std::fs::remove_dir_all(&staging);
+                return Err(e);
             }
-        }
-        let manifest = Manifest { moves, removes: c.removes, journal: c.journal };
+        };
+        let journal_len = std::fs::metadata(self.path(JOURNAL)).ok().map(|m| m.len());
+        let manifest = Manifest {
+            moves,
+            removes: c.removes,
+            journal: c.journal,
+            operation: c.operation,
+            staging: staging_rel,
+            after,
+            before,
+            journal_len,
+        };
         let json = serde_json::to_vec(&manifest).map_err(|e| Error::Other(e.to_string()))?;
         crash_point("before-manifest");
-        atomic_write(&self.path(MANIFEST), &json)?;
+        pause_point("before-manifest");
+        if let Err(e) = lock.verify().and_then(|()| atomic_write(&self.path(MANIFEST), &json)) {
+            let _ = std::fs::remove_dir_all(&staging);
+            let _ = std::fs::remove_dir(self.path(WORK_DIR));
+            return Err(e);
+        }
+        COMMITTED.store(true, std::sync::atomic::Ordering::SeqCst);
         crash_point("after-manifest");
-        let journal_len = std::fs::metadata(self.path(JOURNAL)).ok().map(|m| m.len());
-        match self.finish(&manifest, true) {
+        pause_point("after-manifest");
+        let finished = self.finish(&manifest, true);
+        COMMITTED.store(false, std::sync::atomic::Ordering::SeqCst);
+        match finished {
             Ok(()) => Ok(()),
             Err(e) => {
                 // The same command takes its change back, so that it leaves no half-commit.
@@ -123,47 +224,38 @@ impl CampaignDir {
         }
     }
 
-    /// True when an interrupted command left a committed change to finish: until it is
-    /// finished, the campaign's files are half old and half new.
-    pub fn has_unfinished_change(&self) -> bool {
-        self.path(MANIFEST).is_file()
-    }
-
-    /// Finishes a committed change left by a crash, and clears an uncommitted one. Returns
-    /// true when a change was finished.
-    pub fn recover(&self, _lock: &CampaignLock) -> Result<bool> {
-        match read_optional(&self.path(MANIFEST))? {
-            Some(bytes) => {
-                let m: Manifest = serde_json::from_slice(&bytes).map_err(|e| {
-                    Error::Other(format!(
-                        "{}: unreadable commit manifest: {e}",
-                        self.path(MANIFEST).display()
-                    ))
-                })?;
-                self.finish(&m, false).map_err(|e| match e {
-                    Error::HeldOpen(why) => Error::HeldOpen(format!(
-                        "an interrupted sowbridge command left a change to finish, and {why}"
-                    )),
-                    e => e,
-                })?;
-                crate::errln!("finished a change that an interrupted sowbridge command had committed");
-                Ok(true)
-            }
-            None => {
-                let staging = self.path(STAGING);
-                if staging.exists() {
-                    std::fs::remove_dir_all(&staging).map_err(|e| Error::io(&staging, e))?;
-                }
-                Ok(false)
+    /// Writes the staged files of `c` into `staging`. Returns the moves (staged name, target),
+    /// each staged file's hash, and each target's hash as it is now.
+    #[allow(clippy::type_complexity)]
+    fn stage(
+        &self,
+        c: &Commit,
+        staging: &std::path::Path,
+    ) -> Result<(Vec<(String, String)>, Vec<String>, Vec<String>)> {
+        std::fs::create_dir_all(staging).map_err(|e| Error::io(staging, e))?;
+        let (mut moves, mut after, mut before) = (Vec::new(), Vec::new(), Vec::new());
+        // Battle records go last: a record saying "applied" is never seen before the state
+        // it speaks of, even by a reader that does not recover.
+        let mut ordered: Vec<(&String, &Vec<u8>)> = c.writes.iter().collect();
+        ordered.sort_by_key(|(rel, _)| (rel.starts_with("battles/"), (*rel).clone()));
+        for (i, (rel, bytes)) in ordered.into_iter().enumerate() {
+            let name = format!("{i:06}");
+            write_synced(&staging.join(&name), bytes)?;
+            moves.push((name, rel.clone()));
+            after.push(super::journal::sha256_hex(bytes));
+            before.push(file_hash(&self.path(rel))?);
+            if i == 0 {
+                crash_point("staging");
             }
         }
+        Ok((moves, after, before))
     }
 
     /// Carries out a committed change: the journal lines, then each staged file renamed
     /// over its target. With `keep_old`, each replaced or removed file stays linked (or
     /// copied) in the staging folder until the end, so that [`Self::roll_back`] can put it
     /// back. Idempotent: what was done before is skipped.
-    fn finish(&self, m: &Manifest, keep_old: bool) -> Result<()> {
+    pub(super) fn finish(&self, m: &Manifest, keep_old: bool) -> Result<()> {
         let targets: Vec<(String, std::path::PathBuf)> = m
             .moves
             .iter()
@@ -177,11 +269,26 @@ impl CampaignDir {
         }
         crash_point("after-journal");
         fail_point("after-journal")?;
-        let staging = self.path(STAGING);
+        let staging = self.path(&m.staging);
         for (i, (name, rel)) in m.moves.iter().enumerate() {
             let from = staging.join(name);
             let to = self.path(rel);
-            if from.exists() {
+            if !from.exists() {
+                // Done before, or damage: only the target holding what was staged is done.
+                if let Some(want) = m.after.get(i)
+                    && file_hash(&to)? != *want
+                {
+                    return Err(Error::Other(format!(
+                        "{}: the change that an interrupted sowbridge command committed cannot be \
+                         finished: its staged copy of {} is missing, and {} is not what the change \
+                         wrote. Nothing more was changed. Restore the campaign folder from a backup, or \
+                         see docs/journal.md (\"After a crash\")",
+                        self.path(MANIFEST).display(),
+                        shown(rel),
+                        shown(rel)
+                    )));
+                }
+            } else {
                 if let Some(dir) = to.parent() {
                     std::fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))?;
                 }
@@ -225,8 +332,8 @@ impl CampaignDir {
     /// its place, removed files come back, the journal is cut back to `journal_len` bytes,
     /// and the manifest goes last. Until then the change stays committed and whole: if the
     /// roll-back stops half-way, the next command finishes the change instead.
-    fn roll_back(&self, m: &Manifest, journal_len: Option<u64>) -> Result<()> {
-        let staging = self.path(STAGING);
+    pub(super) fn roll_back(&self, m: &Manifest, journal_len: Option<u64>) -> Result<()> {
+        let staging = self.path(&m.staging);
         for (name, rel) in &m.moves {
             let staged = staging.join(name);
             let old = staging.join(format!("{name}.old"));
@@ -309,7 +416,7 @@ impl CampaignDir {
 }
 
 /// A relative `/` path as the platform writes it.
-fn shown(rel: &str) -> String {
+pub(super) fn shown(rel: &str) -> String {
     super::join_rel(std::path::Path::new(""), rel).display().to_string()
 }
 

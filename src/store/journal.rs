@@ -35,6 +35,11 @@ pub const STATE_FILES: [&str; 14] = [
 /// Folder of the baseline copies.
 pub const BASELINE_DIR: &str = "journal-baseline";
 
+/// The journal's head: the sequence number of the journal's last entry, written in the same
+/// commit as the files that entry changed. A journal that does not end there is short (an
+/// older copy restored, a sync conflict) or ahead of the files, never a manual edit.
+pub const HEAD: &str = "journal-head.txt";
+
 /// What an entry records.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
@@ -322,6 +327,35 @@ impl Journal {
     /// The next sequence number.
     pub fn next_seq(&self) -> u64 {
         self.entries.last().map_or(1, |e| e.seq + 1)
+    }
+
+    /// The apply entries that stand, in journal order: an apply stands until an undo of its
+    /// battle follows it. The journal, not the battle records, is the authority on what was
+    /// applied: a record restored from a backup does not take an apply back. Two standing
+    /// applies of one battle are a result counted twice (`audit` fails on them).
+    pub fn standing_applies(&self) -> Vec<&Entry> {
+        let mut by_battle: BTreeMap<&str, Vec<&Entry>> = BTreeMap::new();
+        for e in &self.entries {
+            let Some(b) = e.battle.as_deref() else { continue };
+            match e.kind {
+                EntryKind::Apply => by_battle.entry(b).or_default().push(e),
+                EntryKind::Undo if e.undoes.is_none() => {
+                    by_battle.entry(b).or_default().pop();
+                }
+                _ => {}
+            }
+        }
+        let mut out: Vec<&Entry> = by_battle.into_values().flatten().collect();
+        out.sort_by_key(|e| e.seq);
+        out
+    }
+
+    /// The standing apply of a battle, or of a result with this content hash.
+    pub fn standing_apply(&self, battle: Option<&str>, hash: Option<&str>) -> Option<&Entry> {
+        self.standing_applies().into_iter().find(|e| {
+            (battle.is_some() && e.battle.as_deref() == battle)
+                || (hash.is_some() && e.result_hash.as_deref() == hash)
+        })
     }
 
     /// State hashes after the last entry.

@@ -9,6 +9,7 @@ pub mod journal;
 pub mod lock;
 pub mod logistics;
 pub mod profile;
+pub mod recover;
 pub mod replace;
 pub mod results;
 pub mod state;

@@ -9,8 +9,8 @@ use std::collections::{BTreeMap, BTreeSet};
 use crate::error::Result;
 
 use super::journal::{
-    BASELINE_DIR, Entry, EntryKind, Journal, STATE_FILES, StateFiles, diff_file, entry_line, sha256_hex,
-    state_hashes,
+    BASELINE_DIR, Entry, EntryKind, HEAD, Journal, STATE_FILES, StateFiles, diff_file, entry_line,
+    sha256_hex, state_hashes,
 };
 use super::{CampaignDir, CampaignLock, Commit};
 
@@ -55,10 +55,44 @@ impl CampaignDir {
         Ok((journal.next_seq() + u64::from(edited), edited))
     }
 
+    /// Where the journal stands against the files: `None` when it ends where the files' head
+    /// says (or no head was written yet and nothing says a journal was begun), else what is
+    /// wrong, in the umpire's words.
+    pub fn journal_gap(&self, journal: &Journal) -> Result<Option<String>> {
+        let last = journal.entries.last().map_or(0, |e| e.seq);
+        let head = self.read(HEAD)?.map(|b| String::from_utf8_lossy(&b).trim().to_string());
+        let advice = "restore journal.jsonl from the same backup as the campaign's files (see \
+                      docs/journal.md, \"After a crash, a restore from backup, or a sync conflict\")";
+        match head.map(|h| h.split_whitespace().next().unwrap_or("").parse::<u64>()) {
+            Some(Ok(n)) if n == last => Ok(None),
+            Some(Ok(n)) if n > last => Ok(Some(format!(
+                "journal.jsonl ends at entry {last}, but the campaign's files were written with entry {n} \
+                 ({HEAD}): the journal is {} (an older copy restored, a sync conflict?); {advice}",
+                if last == 0 { "missing" } else { "short" }
+            ))),
+            Some(Ok(n)) => Ok(Some(format!(
+                "journal.jsonl goes on to entry {last}, but the campaign's files were written with entry \
+                 {n} ({HEAD}): the files are older than the journal (restored from an older copy?); \
+                 restore the files from the same backup as the journal (see docs/journal.md)"
+            ))),
+            Some(Err(_)) => Ok(Some(format!("{HEAD}: not a journal entry number; {advice}"))),
+            None if last == 0 && self.path(BASELINE_DIR).is_dir() => Ok(Some(format!(
+                "journal.jsonl is missing, but {BASELINE_DIR}/ shows a journal was begun: the journal was \
+                 deleted or lost; {advice}"
+            ))),
+            None => Ok(None),
+        }
+    }
+
     /// Opens a journalled change: recovers an interrupted commit, then records manual edits.
+    /// A journal that does not end where the files say (see [`Self::journal_gap`]) is refused:
+    /// such a gap is never journalled as a manual edit.
     pub fn begin<'a>(&'a self, lock: &'a CampaignLock) -> Result<StateTxn<'a>> {
         self.recover(lock)?;
         let journal = self.read_journal()?;
+        if let Some(gap) = self.journal_gap(&journal)? {
+            return Err(crate::error::Error::refused(format!("{gap}; nothing changed")));
+        }
         let mut txn = StateTxn {
             dir: self,
             lock,
@@ -210,6 +244,9 @@ impl StateTxn<'_> {
                 Some(b) => extra.write(f, b),
                 None => extra.removes.push(f),
             }
+        }
+        if let Some((last, _)) = lines.last() {
+            extra.write(HEAD, format!("{last}\n").into_bytes());
         }
         extra.journal = lines;
         dir.commit(extra, lock)?;

@@ -19,7 +19,7 @@ pub fn fixture(name: &str) -> PathBuf {
 /// What sowbridge writes into a campaign folder: left out when a fixture is copied, so
 /// that tests start from the campaign as shipped even after someone ran the README's
 /// command on it.
-pub const WRITTEN_STATE: [&str; 16] = [
+pub const WRITTEN_STATE: [&str; 17] = [
     "battles",
     "avoidance.csv",
     "turns",
@@ -31,6 +31,7 @@ pub const WRITTEN_STATE: [&str; 16] = [
     "map/battle-maps.csv",
     "journal.jsonl",
     "journal-baseline",
+    "journal-head.txt",
     "returns.csv",
     "score.csv",
     "campaign.lock",

@@ -121,7 +121,7 @@ fn hand_result(c: &Camp, sep: &str) -> String {
 }
 
 #[test]
-fn the_hand_result_reader_names_the_true_line_with_lf_crlf_cr_and_an_open_last_line() {
+fn the_hand_result_reader_names_the_true_line_with_lf_crlf_cr_and_refuses_an_open_last_line() {
     let c = Camp::new("peninsula");
     export_medellin(&c, &[]);
     let good = hand_result(&c, ",");
@@ -135,7 +135,13 @@ fn the_hand_result_reader_names_the_true_line_with_lf_crlf_cr_and_an_open_last_l
         assert_code(&o, 1);
         let err = stderr(&o);
         assert!(err.contains("medellin.result.csv:3: killed: '-4' is negative"), "{e:?}: {err}");
-        assert!(err.contains(&format!("medellin.result.csv:{last}: wounded: 'lots'")), "{e:?}: {err}");
+        if matches!(e, Ending::CrLfOpenEnd | Ending::LfOpenEnd) {
+            // A last line with no line ending may be cut inside its last number: refused as cut.
+            let cut = format!("medellin.result.csv:{last}: truncated: the last line has no line ending");
+            assert!(err.contains(&cut), "{e:?}: {err}");
+        } else {
+            assert!(err.contains(&format!("medellin.result.csv:{last}: wounded: 'lots'")), "{e:?}: {err}");
+        }
         assert_eq!(c.snapshot(), before, "{e:?}: a refused result changed the campaign");
     }
 }
@@ -453,7 +459,11 @@ fn a_bad_campaign_toml_value_names_the_key_and_what_it_expects() {
                 line_of("turn = ")
             ),
         ),
-        ("turn = 20", "turn = 0", "campaign.toml: turn: must be 1 or more (1 = early June 1808)".to_string()),
+        (
+            "turn = 20",
+            "turn = 0",
+            "campaign.toml: turn: must be from 1 to 1000 (1 = early June 1808)".to_string(),
+        ),
     ];
     for (from, to, want) in cases {
         c.write("campaign.toml", &toml.replace(from, to));

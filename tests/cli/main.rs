@@ -16,11 +16,13 @@ mod final_dumps;
 mod golden;
 #[cfg(windows)]
 mod held;
+mod interrupted;
 mod layers;
 mod march;
 mod mutation;
 mod names;
 mod newcomer;
+mod nothing_lost;
 mod one_truth;
 mod pictures;
 mod pipes;

@@ -261,21 +261,18 @@ fn a_dry_run_reports_and_changes_no_byte() {
 }
 
 #[test]
-fn a_return_to_a_unit_no_longer_in_the_order_of_battle_is_kept_and_reported() {
+fn a_return_to_a_unit_no_longer_in_the_order_of_battle_is_refused_before_the_turn_advances() {
     let c = Camp::new("peninsula");
     c.write(
         "returns.csv",
         "turn,unit,men,kind,battle\n21,FR-I-GONE,12,stragglers,T19-18.28\n21,FR-I-RUF-1-9L1,30,wounded,T17-18.28\n",
     );
-    let before = forces(&c);
-    let o = advance(&c);
-    let text = stdout(&o);
-    assert!(text.contains("Not applied"), "{text}");
-    assert!(text.contains("FR-I-GONE            12 stragglers from T19-18.28, due turn 21"), "{text}");
-    assert_eq!(returns(&c), [(21, "FR-I-GONE".to_string(), 12, "stragglers".to_string())], "kept, not lost");
-    assert_eq!(forces(&c)["FR-I-RUF-1-9L1"].men, before["FR-I-RUF-1-9L1"].men + 30);
-    assert_eq!(last_entry(&c)["returned"], serde_json::json!([["FR-I-RUF-1-9L1", 30]]));
-    assert_audited(&c);
+    let before = c.snapshot();
+    let o = c.run(&["turn", "advance"]);
+    assert_code(&o, 1);
+    let err = stderr(&o);
+    assert!(err.contains("returns.csv:2: unit: 'FR-I-GONE' is not in forces.csv, so its 12 men"), "{err}");
+    assert!(c.snapshot() == before, "a refused turn advance changed the campaign");
 }
 
 #[test]

@@ -130,6 +130,11 @@ pub fn run(dir: &CampaignDir, a: &crate::cli::ApplyArgs) -> anyhow::Result<()> {
     Ok(())
 }
 
+/// The operation of applying the result with this content hash (see [`super::operation`]).
+pub fn operation(hash: &str) -> String {
+    format!("apply {hash}")
+}
+
 /// The battle to which a content hash was applied, with the file name it was applied as.
 pub fn applied_hash(dir: &CampaignDir, hash: &str) -> Result<Option<(String, String)>> {
     Ok(dir
@@ -218,6 +223,16 @@ pub fn apply_result(dir: &CampaignDir, req: &ApplyRequest) -> Result<Applied> {
     if let Some(l) = &lock {
         dir.recover(l)?;
     }
+    // The journal is the authority on what was applied: a battle record restored from a
+    // backup (or an older checkout) does not make a result applicable again.
+    let journal = dir.read_journal()?;
+    if let Some(e) = journal.standing_apply(None, Some(&hash)) {
+        return Err(Error::refused(format!(
+            "{name}: this result (same content) was already applied to battle {} by journal entry {}; nothing to do",
+            e.battle.as_deref().unwrap_or("?"),
+            e.seq
+        )));
+    }
     if let Some((battle, as_file)) = applied_hash(dir, &hash)? {
         return Err(Error::refused(format!(
             "{name}: this result (same content) was already applied to battle {battle} as {as_file}; nothing to do"
@@ -232,6 +247,21 @@ pub fn apply_result(dir: &CampaignDir, req: &ApplyRequest) -> Result<Applied> {
         Ok(b) => b.clone(),
         Err(e) => return Err(with_details(e, req, &battles, &rf)),
     };
+    if let Some(e) = journal.standing_apply(Some(&battle.id), None)
+        && battle.state.is_pending()
+    {
+        return Err(Error::Settled(format!(
+            "{name}: battle {id} was applied by journal entry {seq} ({summary}), but its record {rec} says \
+             {state}: restored from a backup or an older copy? The journal is the authority: the battle \
+             stands applied. `sowbridge undo {id}` takes that result back, then a result can be applied; \
+             nothing changed",
+            id = battle.id,
+            seq = e.seq,
+            summary = e.summary,
+            rec = record_path(&battle.id),
+            state = battle.state.word(),
+        )));
+    }
     if !battle.state.is_pending() {
         return Err(Error::Settled(format!(
             "{name}: a result of battle {} ({}, {}), which is {}: nothing to do",
@@ -335,7 +365,7 @@ pub fn apply_result(dir: &CampaignDir, req: &ApplyRequest) -> Result<Applied> {
         evidence,
     };
     let Some(txn) = txn else { return Ok(applied) };
-    let mut extra = Commit::default();
+    let mut extra = Commit { operation: Some(operation(&hash)), ..Commit::default() };
     extra.write(record_path(&record.id), record_bytes(&record)?);
     extra.write(report_path(&record.id), applied.report.clone().into_bytes());
     extra.write(aftermath_path(&record.id), aftermath);

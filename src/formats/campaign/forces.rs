@@ -1,6 +1,7 @@
 //! `forces.csv`, the order of battle: by far the largest file of a campaign, read as it is parsed
 //! (from its bytes, or from the file the store opens) and built into units on threads of its own.
 
+use crate::model::limits::{MAX_UNIT_GUNS, MAX_UNIT_MEN, MAX_UNIT_SQUADRONS};
 use std::sync::mpsc;
 
 use compact_str::CompactString;
@@ -255,9 +256,9 @@ impl<'g> UnitBuilder<'g> {
         let level: Option<Level> = f.req(c_level);
         let nation: Option<Nation> = f.req(c_nation);
         let arm: Option<Arm> = f.opt(c_arm);
-        let men = f.count(c_men);
-        let squadrons = f.count(c_squadrons);
-        let guns = f.count(c_guns);
+        let men = f.count_at_most(c_men, MAX_UNIT_MEN, "one row's men");
+        let squadrons = f.count_at_most(c_squadrons, MAX_UNIT_SQUADRONS, "one row's squadrons");
+        let guns = f.count_at_most(c_guns, MAX_UNIT_GUNS, "one row's guns");
         let hex = hex_on_map(&mut f, c_hex, grid, false);
         let moving_to = hex_on_map(&mut f, c_moving_to, grid, false);
         let supply = f.opt::<Supply>(c_supply).unwrap_or(Supply::In);

@@ -139,6 +139,8 @@ fn required<'a>(files: &'a CampaignFiles, name: &str, problems: &mut Problems) -
     f
 }
 
+use crate::model::limits::MAX_TURN;
+
 /// Parses `campaign.toml`.
 pub fn parse_config(bytes: &[u8], problems: &mut Problems) -> Option<CampaignConfig> {
     let (text, _) = decode(bytes);
@@ -150,8 +152,8 @@ pub fn parse_config(bytes: &[u8], problems: &mut Problems) -> Option<CampaignCon
                     ..Problem::in_file(names::CAMPAIGN, message)
                 })
             };
-            if c.turn == 0 {
-                bad("turn", "must be 1 or more (1 = early June 1808)");
+            if c.turn == 0 || c.turn > MAX_TURN {
+                bad("turn", &format!("must be from 1 to {MAX_TURN} (1 = early June 1808)"));
             }
             for (field, n) in [("map.columns", c.map.columns), ("map.rows", c.map.rows)] {
                 if n == 0 || n > 100 {
@@ -171,10 +173,42 @@ pub fn parse_config(bytes: &[u8], problems: &mut Problems) -> Option<CampaignCon
 pub fn parse_rules(bytes: Option<&[u8]>, problems: &mut Problems) -> RulesConfig {
     let Some(bytes) = bytes else { return RulesConfig::default() };
     let (text, _) = decode(bytes);
-    toml::from_str(&text).unwrap_or_else(|e| {
+    let rules: RulesConfig = toml::from_str(&text).unwrap_or_else(|e| {
         problems.push(toml_problem(names::RULES, &text, &e));
         RulesConfig::default()
-    })
+    });
+    check_rules(&rules, problems);
+    rules
+}
+
+/// The values of `rules.toml` that read but that no command could use: refused by `check` as
+/// `export` and `apply` would refuse (or misuse) them.
+fn check_rules(r: &RulesConfig, problems: &mut Problems) {
+    let mut bad = |field: &str, message: String| {
+        problems.push(Problem { field: Some(field.to_string()), ..Problem::in_file(names::RULES, message) })
+    };
+    let b = &r.battle;
+    if super::sow::scenario::parse_time(&b.start_time).is_none() {
+        bad(
+            "battle.start_time",
+            format!("'{}' is not a time of day HH:MM:SS (00:00:00 to 23:59:59)", b.start_time),
+        );
+    }
+    if b.length_minutes == 0 || b.length_minutes > 1440 {
+        bad(
+            "battle.length_minutes",
+            format!("{} is not a battle's length: 1 to 1440 minutes", b.length_minutes),
+        );
+    }
+    if r.verdict.win_ratio < rust_decimal::Decimal::ONE {
+        bad(
+            "verdict.win_ratio",
+            format!(
+                "{} is below 1: a side would win with less than the other's score (1.25 is the default)",
+                r.verdict.win_ratio
+            ),
+        );
+    }
 }
 
 /// Every file of the campaign but the order of battle.
@@ -187,7 +221,7 @@ struct Rest {
     commanders: Vec<Commander>,
     commander_columns: Vec<String>,
     battle_maps: BTreeMap<HexId, BattleMapChoice>,
-    returns: Vec<crate::model::ledger::Return>,
+    returns: Vec<(u64, crate::model::ledger::Return)>,
     score: Vec<crate::model::ledger::ScoreRow>,
     /// How each file read was saved.
     dialects: BTreeMap<&'static str, Dialect>,
@@ -232,7 +266,7 @@ fn parse_rest(files: &CampaignFiles, grid: &HexGrid, p: &mut Problems) -> Rest {
         Some(_) => parse_battle_maps(&table(names::BATTLE_MAPS, p, false), grid, p),
         None => BTreeMap::new(),
     };
-    let returns = super::ledger::parse_returns(&table(names::RETURNS, p, false), p);
+    let returns = super::ledger::parse_returns_lines(&table(names::RETURNS, p, false), p);
     let score = super::ledger::parse_score(&table(names::SCORE, p, false), p);
     Rest {
         hexes,
@@ -303,6 +337,36 @@ pub fn parse_campaign_with(
     let (supply, avoidance) = parse_memory(files, &mut p, &mut dialects);
     let map = CampaignMap { grid, hexes, roads, rivers, settlements };
     validate_tree(&oob, &lines, &map, &commanders, &listed, &mut p);
+    // Men due back to a unit that is not there would never return: a unit renamed in
+    // forces.csv must be renamed in returns.csv too.
+    for (line, r) in &returns {
+        if !r.unit.is_empty() && oob.get(&r.unit).is_none() {
+            p.push(Problem::at(
+                names::RETURNS,
+                *line,
+                "unit",
+                format!(
+                    "'{}' is not in forces.csv, so its {} men due back on turn {} would never return \
+                     (renamed in forces.csv? rename it here too)",
+                    r.unit, r.men, r.turn
+                ),
+            ));
+        }
+    }
+    let returns: Vec<crate::model::ledger::Return> = returns.into_iter().map(|(_, r)| r).collect();
+    let total: u64 = oob.units().iter().map(|u| u64::from(u.men)).sum();
+    if total > crate::model::limits::MAX_TOTAL_MEN {
+        p.push(Problem {
+            field: Some("men".to_string()),
+            ..Problem::in_file(
+                names::FORCES,
+                format!(
+                    "the order of battle counts {total} men, more than any campaign can hold (at most {})",
+                    crate::model::limits::MAX_TOTAL_MEN
+                ),
+            )
+        });
+    }
     if !p.is_empty() {
         p.0.sort();
         p.0.dedup();

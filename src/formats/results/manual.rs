@@ -112,17 +112,17 @@ pub fn write_template(
     )
 }
 
-/// The last line of a file that was cut before its line ending, with its field count, when
-/// it has fewer fields than the header: the file was still being written.
-fn cut_last_line(bytes: &[u8], header_len: usize) -> Option<usize> {
+/// The field count of the last line of a file that has no line ending after it: the file was
+/// cut while being written. Even a last line with all its fields is cut, since a cut inside
+/// its last number (`18` cut to `1`) cannot be told from a whole one.
+fn cut_last_line(bytes: &[u8]) -> Option<usize> {
     if bytes.is_empty() || bytes.ends_with(b"\n") || bytes.ends_with(b"\r") {
         return None;
     }
     let (text, _) = crate::formats::text::decode(bytes);
     let last = text.rsplit('\n').next().unwrap_or("");
     let mut r = csv::ReaderBuilder::new().has_headers(false).flexible(true).from_reader(last.as_bytes());
-    let n = r.records().next().and_then(Result::ok).map_or(0, |rec| rec.len());
-    (n < header_len).then_some(n)
+    Some(r.records().next().and_then(Result::ok).map_or(0, |rec| rec.len()))
 }
 
 /// Reads sowbridge's result CSV for a battle settled by hand:
@@ -145,7 +145,7 @@ pub fn parse_manual(file: &str, bytes: &[u8]) -> Result<ManualResult, Problems> 
              name,side,force,men,guns are read past)",
         ));
     }
-    let cut = cut_last_line(bytes, table.headers.len());
+    let cut = cut_last_line(bytes);
     let last_line = table.rows.last().map(|r| Fields::new(&table, r, &mut Problems::default()).line());
     let mut seen: BTreeMap<String, u64> = BTreeMap::new();
     let mut first_battle: Option<(String, u64)> = None;
@@ -155,8 +155,9 @@ pub fn parse_manual(file: &str, bytes: &[u8]) -> Result<ManualResult, Problems> 
             && f.line() == last
         {
             let msg = format!(
-                "truncated: the last line has no line ending and {n} of the header's {} fields; \
-                 the file was cut while being written (save it again, whole)",
+                "truncated: the last line has no line ending ({n} of the header's {} fields); the file \
+                 may have been cut while being written, even inside its last number: check the line \
+                 and end it with a line break (Enter) before saving",
                 table.headers.len()
             );
             f.problem("", msg);
@@ -329,11 +330,16 @@ T20-18.28,br-48,12,,8,0,1,120
         assert_eq!(
             shown(cut),
             [
-                "result.csv:4: truncated: the last line has no line ending and 5 of the header's 8 fields; the file was cut while being written (save it again, whole)"
+                "result.csv:4: truncated: the last line has no line ending (5 of the header's 8 fields); the file may have been cut while being written, even inside its last number: check the line and end it with a line break (Enter) before saving"
             ]
         );
-        // A whole last row without its line ending is read as it is.
-        assert!(parse_manual("r.csv", GOOD.trim_end().as_bytes()).is_ok());
+        // A last row with all its fields but no line ending may be cut inside its last number.
+        let whole = shown(GOOD.trim_end().as_bytes());
+        assert_eq!(whole.len(), 1, "{whole:?}");
+        assert!(
+            whole[0].contains("truncated: the last line has no line ending (8 of the header's 8"),
+            "{whole:?}"
+        );
     }
 
     #[test]

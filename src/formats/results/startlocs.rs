@@ -74,6 +74,26 @@ pub fn parse_startlocs(file: &str, bytes: &[u8]) -> Result<StartLocs, Problems> 
     };
     let head = engine_fields(header.text);
     locs.time = head.last().filter(|t| looks_like_time(t)).cloned();
+    // Columns are read by their place; a label named twice is a file of another layout.
+    let labels = if locs.time.is_some() { &head[..head.len() - 1] } else { &head[..] };
+    for (i, label) in labels.iter().enumerate() {
+        let name = label.trim();
+        if let Some(first) = labels[..i].iter().position(|l| l.trim().eq_ignore_ascii_case(name))
+            && !name.is_empty()
+        {
+            problems.push(Problem::at(
+                file,
+                header.number,
+                name,
+                format!(
+                    "the column is named twice in the header (columns {} and {i_1}): not the layout \
+                     dumplocs writes (Name,Ammo,dir x,dir z,loc x,loc z,Formation,Head Count,Fatigue,Morale)",
+                    first + 1,
+                    i_1 = i + 1
+                ),
+            ));
+        }
+    }
     for (i, line) in body.iter().enumerate() {
         // The engine skips empty lines and lines starting with a comma (§1.1).
         if line.text.trim().is_empty() || line.text.starts_with(',') {
