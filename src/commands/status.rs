@@ -37,7 +37,7 @@ pub fn run(dir: &CampaignDir, json: bool) -> Result<()> {
                 .forces
                 .iter()
                 .find(|x| x.force == f.id.as_str())
-                .map(super::supply::describe)
+                .map(crate::formats::report::supply::describe)
                 .unwrap_or_default(),
             strength: c.oob.strength(&f.id),
         })

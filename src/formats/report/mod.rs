@@ -2,4 +2,5 @@
 //! outcomes (`rules::turn`, `rules::intel`). With `svg/` and `html.rs` this is the one part
 //! of `formats/` that reads the rules.
 
+pub mod supply;
 pub mod turn;

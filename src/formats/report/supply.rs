@@ -1,31 +1,15 @@
-//! `supply`: every force's supply line, every settlement's computed control and production,
-//! and every French force's line of communications (rules 2.1, 2.3, 3.1–3.5), with the working.
-//! Reads only; `turn advance` writes the same results into the campaign.
+//! The supply text: every force's supply line, every settlement's computed control and
+//! production, and every French force's line of communications (rules 2.1, 2.3, 3.1–3.5),
+//! with the working, as `supply` prints it; the supply phase's section of the turn's report;
+//! and the side's own supply in its briefing and turn report. Built from `rules::supply`'s
+//! report, never from rendered text.
 
 use std::fmt::Write as _;
 
-use anyhow::Result;
 use serde_json::{Value, json};
 
-use crate::formats::supply::{SUPPLY, with_state, write_records};
 use crate::model::{Campaign, Side, Supply};
 use crate::rules::supply::{ForceSupply, SupplyPhase, SupplyReport};
-use crate::store::CampaignDir;
-use crate::store::journal::StateFiles;
-
-const SETTLEMENTS: &str = "settlements.csv";
-
-/// Runs `supply`.
-pub fn run(dir: &CampaignDir, json: bool) -> Result<()> {
-    let (c, r) = crate::ops::campaign_now(dir)?;
-    if json {
-        super::print_json(&report_json(&r))?;
-    } else {
-        crate::out!("{}", render(&c, &r));
-    }
-    super::done_with(c);
-    Ok(())
-}
 
 fn force_json(f: &ForceSupply) -> Value {
     json!({
@@ -170,22 +154,6 @@ pub fn render(c: &Campaign, r: &SupplyReport) -> String {
     }
     let _ = c;
     s
-}
-
-/// The files of the campaign's memory of supply that `turn advance` writes from the campaign
-/// value it leaves: `settlements.csv` with each place's control and investment (every other
-/// field as it was), `supply.csv` with what the next turn must remember. `forces.csv` (the
-/// forces' `supply`) is written by the turn with its own changes.
-pub fn phase_files(c: &Campaign, current: &StateFiles, new_files: &mut StateFiles) -> crate::Result<()> {
-    if let Some(Some(bytes)) = current.get(SETTLEMENTS) {
-        let patched = with_state(bytes, &c.map.settlements)?;
-        if &patched != bytes {
-            new_files.insert(SETTLEMENTS.to_string(), Some(patched));
-        }
-    }
-    let records = write_records(&c.supply, c.dialect(SUPPLY));
-    new_files.insert(SUPPLY.to_string(), Some(records));
-    Ok(())
 }
 
 /// The phase's section of the turn's report.
