@@ -106,7 +106,7 @@ pub fn run(dir: &CampaignDir, json: bool) -> Result<()> {
         crate::outln!("no forces in contact");
     }
     for k in &list {
-        crate::out!("{}", super::contacts::describe(&c, k));
+        crate::out!("{}", crate::formats::report::contacts::describe(&c, k));
     }
     Ok(())
 }

@@ -2,5 +2,6 @@
 //! outcomes (`rules::turn`, `rules::intel`). With `svg/` and `html.rs` this is the one part
 //! of `formats/` that reads the rules.
 
+pub mod contacts;
 pub mod supply;
 pub mod turn;
