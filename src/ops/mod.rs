@@ -3,6 +3,7 @@
 //! asks the rules; only the store commits.
 
 pub mod contacts;
+pub mod status;
 pub mod turn_files;
 
 use crate::error::Result;

@@ -3,5 +3,6 @@
 //! of `formats/` that reads the rules.
 
 pub mod contacts;
+pub mod status;
 pub mod supply;
 pub mod turn;
