@@ -4,6 +4,7 @@
 
 pub mod check;
 pub mod contacts;
+pub mod map;
 pub mod sieges;
 pub mod status;
 pub mod turn_files;
