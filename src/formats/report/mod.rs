@@ -2,6 +2,7 @@
 //! outcomes (`rules::turn`, `rules::intel`). With `svg/` and `html.rs` this is the one part
 //! of `formats/` that reads the rules.
 
+pub mod battles;
 pub mod check;
 pub mod contacts;
 pub mod map;
