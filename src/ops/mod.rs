@@ -9,6 +9,7 @@ pub mod map;
 pub mod sieges;
 pub mod status;
 pub mod turn_files;
+pub mod watch;
 
 use crate::error::Result;
 use crate::model::Campaign;
