@@ -26,7 +26,7 @@ pub enum Shown {
     /// The battle's record.
     Record {
         /// The record.
-        record: BattleRecord,
+        record: Box<BattleRecord>,
         /// Its report once a result is applied, when asked for; read after the record, so
         /// that the record is shown before a report that cannot be read is reported.
         report: Result<Option<Vec<u8>>>,
@@ -44,7 +44,7 @@ pub fn show(dir: &CampaignDir, id: &str, briefing: Option<(Side, bool)>, with_re
         return Ok(Shown::Briefing(text));
     }
     let report = if with_report { dir.read(&report_path(id)) } else { Ok(None) };
-    Ok(Shown::Record { record, report })
+    Ok(Shown::Record { record: Box::new(record), report })
 }
 
 /// Writes the battle as one self-contained page to `out`. The umpire's page holds the
