@@ -2,6 +2,15 @@
 //! out, no argument parsing and no printing. Each reads the campaign through the store and
 //! asks the rules; only the store commits.
 
+pub mod battles;
+pub mod check;
+pub mod contacts;
+pub mod map;
+pub mod sieges;
+pub mod status;
+pub mod turn_files;
+pub mod watch;
+
 use crate::error::Result;
 use crate::model::Campaign;
 use crate::rules::supply::SupplyReport;

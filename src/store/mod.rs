@@ -133,6 +133,14 @@ impl CampaignDir {
         Ok(lock)
     }
 
+    /// [`Self::lock_for_change`] waiting at most `wait` (the watcher's short waits between
+    /// files), with whether a change an interrupted command committed was finished.
+    pub fn lock_for_change_within(&self, wait: std::time::Duration) -> Result<(CampaignLock, bool)> {
+        let lock = CampaignLock::acquire(self, wait)?;
+        let finished = self.recover(&lock)?;
+        Ok((lock, finished))
+    }
+
     /// [`Self::lock_for_change`], or no lock for a dry run, which writes nothing.
     pub fn lock_unless_dry_run(&self, dry_run: bool) -> Result<Option<CampaignLock>> {
         if dry_run { Ok(None) } else { self.lock_for_change().map(Some) }

@@ -2,4 +2,11 @@
 //! outcomes (`rules::turn`, `rules::intel`). With `svg/` and `html.rs` this is the one part
 //! of `formats/` that reads the rules.
 
+pub mod battles;
+pub mod check;
+pub mod contacts;
+pub mod map;
+pub mod sieges;
+pub mod status;
+pub mod supply;
 pub mod turn;
