@@ -2,6 +2,8 @@
 //! out, no argument parsing and no printing. Each reads the campaign through the store and
 //! asks the rules; only the store commits.
 
+pub mod vocab;
+
 use crate::error::Result;
 use crate::model::Campaign;
 use crate::rules::supply::SupplyReport;

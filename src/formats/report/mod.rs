@@ -3,3 +3,4 @@
 //! of `formats/` that reads the rules.
 
 pub mod turn;
+pub mod vocab;

@@ -1,16 +1,15 @@
-//! `vocab check` and `vocab init`: prove that every SoW id the campaign's vocabulary will
-//! write into a battle (class, drill, weapon, attribute level) exists in the umpire's
-//! installed NapMod, and write a starting vocabulary from that install. An unknown id makes
-//! the game log "Can't find unit class type" or "Formation not found" and field a unit
-//! without its look or formation, so export must never depend on a guess.
+//! The vocabulary's use cases: `vocab check` proves that every SoW id the campaign's
+//! vocabulary will write into a battle (class, drill, weapon, attribute level) exists in the
+//! umpire's installed NapMod, and `vocab init` writes a starting vocabulary from that install.
+//! An unknown id makes the game log "Can't find unit class type" or "Formation not found" and
+//! field a unit without its look or formation, so export must never depend on a guess.
 
-mod init;
+pub mod init;
 
 use std::path::PathBuf;
 
 use anyhow::Result;
 
-use crate::cli::{VocabArgs, VocabCommand, VocabSource};
 use crate::error::{Problem, Problems};
 use crate::formats::logistics::{ClassType, Logistics, read_logistics};
 use crate::formats::sow::names::{is_sowbridge_tag, read_names};
@@ -19,45 +18,101 @@ use crate::model::{Arm, ArmClass};
 use crate::store::CampaignDir;
 use crate::store::profile::{campaign_profile, load_profile};
 
-pub use init::init_vocabulary;
+pub use init::{InitOutcome, InitReport, InitRequest, init, init_vocabulary};
 
-/// Runs `vocab check` or `vocab init`.
-pub fn run(dir: &CampaignDir, args: VocabArgs) -> Result<()> {
-    match args.command {
-        VocabCommand::Check(a) => check(dir, &a.source, a.json),
-        VocabCommand::Init(a) => init::run(dir, &a.source, a.out, a.force),
-    }
+/// The install and the vocabulary a vocab use case works on.
+#[derive(Debug, Clone, Default)]
+pub struct Install {
+    /// The mod's Logistics folder (or the mod's own folder holding `Logistics`).
+    pub dir: PathBuf,
+    /// Folders layered under `dir`, lowest first (the base game's Logistics): files the mod
+    /// does not ship come from them.
+    pub base: Vec<PathBuf>,
+    /// The profile whose vocabulary to use (default: `profile` in campaign.toml).
+    pub profile: Option<String>,
 }
 
-/// The profile name to use: `--profile`, else campaign.toml's, else the default.
-fn profile_name(dir: &CampaignDir, source: &VocabSource) -> Result<String> {
-    if let Some(p) = &source.profile {
+/// What a vocab use case tells the umpire on its way, before its outcome or its refusal.
+#[derive(Debug)]
+pub enum Note {
+    /// No campaign.toml in this folder: the default profile napmod-g1 is used.
+    DefaultProfile {
+        /// The campaign folder looked in.
+        root: PathBuf,
+    },
+    /// The install's files have these problems; `vocab init` goes on without them.
+    InstallWarnings(Problems),
+}
+
+/// What the install's names file showed (x64 profiles).
+#[derive(Debug, Clone)]
+pub enum NamesCheck {
+    /// The profile writes no names file: nothing to check.
+    NotAsked,
+    /// No names file beside the folders given.
+    NotFound {
+        /// The file looked for (`Layout/Media/Language/OOBNames.xml`).
+        names_file: String,
+    },
+    /// The names file read.
+    Read(NamesSeen),
+}
+
+/// The install's names file as read.
+#[derive(Debug, Clone)]
+pub struct NamesSeen {
+    /// The file, shown as its path.
+    pub file: String,
+    /// How many tags it holds.
+    pub tags: usize,
+    /// Whether it begins with a byte-order mark.
+    pub bom: bool,
+    /// Why it is no well-formed XML, when it is not (then read tag by tag).
+    pub not_xml: Option<String>,
+    /// The ids of sowbridge's scheme the game already names.
+    pub sowbridge_ids: Vec<String>,
+}
+
+/// What `vocab check` found.
+#[derive(Debug)]
+pub struct CheckOutcome {
+    /// The vocabulary checked.
+    pub vocabulary: Vocabulary,
+    /// What the install defines.
+    pub logistics: Logistics,
+    /// What the install's names file showed.
+    pub names: NamesCheck,
+    /// Every finding, sorted, each once: the install's own problems, the ids it lacks, and the
+    /// ids of sowbridge's scheme its names file already names.
+    pub problems: Problems,
+}
+
+/// The profile name to use: the one given, else campaign.toml's, else the default.
+fn profile_name(dir: &CampaignDir, install: &Install, note: &mut dyn FnMut(Note)) -> Result<String> {
+    if let Some(p) = &install.profile {
         return Ok(p.clone());
     }
     match campaign_profile(dir)? {
         Some(p) => Ok(p),
         None => {
-            crate::errln!(
-                "note: no campaign.toml in {}: using profile napmod-g1 (give --profile or --campaign)",
-                dir.root().display()
-            );
+            note(Note::DefaultProfile { root: dir.root().to_path_buf() });
             Ok("napmod-g1".to_string())
         }
     }
 }
 
-/// Reads the install's layers (`--base` folders first, then DIR).
-fn read_install(source: &VocabSource) -> Result<(Logistics, Problems)> {
-    let mut layers: Vec<PathBuf> = source.base.clone();
-    layers.push(source.dir.clone());
+/// Reads the install's layers (`base` folders first, then `dir`).
+fn read_install(install: &Install) -> Result<(Logistics, Problems)> {
+    let mut layers: Vec<PathBuf> = install.base.clone();
+    layers.push(install.dir.clone());
     Ok(read_logistics(&layers)?)
 }
 
 /// The install's unit names file (`Layout/Media/Language/OOBNames.xml` beside a `Logistics`
 /// folder, or inside a folder given): the last layer that has one, as the game layers files.
-fn install_names_file(source: &VocabSource, names_file: &str) -> Option<PathBuf> {
-    let mut layers: Vec<&PathBuf> = source.base.iter().collect();
-    layers.push(&source.dir);
+fn install_names_file(install: &Install, names_file: &str) -> Option<PathBuf> {
+    let mut layers: Vec<&PathBuf> = install.base.iter().collect();
+    layers.push(&install.dir);
     layers
         .iter()
         .rev()
@@ -73,73 +128,43 @@ fn install_names_file(source: &VocabSource, names_file: &str) -> Option<PathBuf>
 
 /// What the install's names file says (x64 profiles): which ids the game already names of
 /// sowbridge's scheme (each a finding: the game's name and the campaign's would meet).
-fn check_install_names(source: &VocabSource, names_file: &str) -> Result<(serde_json::Value, Problems)> {
+fn check_install_names(install: &Install, names_file: &str) -> Result<(NamesCheck, Problems)> {
     let mut p = Problems::default();
-    let Some(path) = install_names_file(source, names_file) else {
-        crate::errln!(
-            "note: no {names_file} beside the folders given: which ids the game already names is not checked"
-        );
-        return Ok((serde_json::Value::Null, p));
+    let Some(path) = install_names_file(install, names_file) else {
+        return Ok((NamesCheck::NotFound { names_file: names_file.to_string() }, p));
     };
     let bytes = crate::store::read_optional(&path)?.unwrap_or_default();
     let n = read_names(&bytes);
     let shown = path.display().to_string();
-    let ours: Vec<&String> = n.tags.keys().filter(|t| is_sowbridge_tag(t)).collect();
+    let ours: Vec<String> = n.tags.keys().filter(|t| is_sowbridge_tag(t)).cloned().collect();
     for t in &ours {
         p.push(Problem::in_file(
             &shown,
             format!("{t}: the game already names an id of sowbridge's scheme (OOB_ and six numbers); an exported unit with that id may show the game's name"),
         ));
     }
-    crate::errln!(
-        "names: {shown}: {} tags{}{}",
-        n.tags.len(),
-        if n.bom { ", byte-order mark" } else { "" },
-        n.not_xml.as_ref().map_or(String::new(), |w| format!(", no well-formed XML ({w}): read tag by tag"))
-    );
-    let json = serde_json::json!({
-        "file": shown, "tags": n.tags.len(), "bom": n.bom, "not_xml": n.not_xml, "sowbridge_ids": ours,
-    });
-    Ok((json, p))
+    let seen =
+        NamesSeen { file: shown, tags: n.tags.len(), bom: n.bom, not_xml: n.not_xml, sowbridge_ids: ours };
+    Ok((NamesCheck::Read(seen), p))
 }
 
-fn check(dir: &CampaignDir, source: &VocabSource, json: bool) -> Result<()> {
-    let name = profile_name(dir, source)?;
+/// `vocab check`: the vocabulary of the profile held against the install. The findings are
+/// the outcome's, not a refusal: the caller shows them, then refuses with them.
+pub fn check(dir: &CampaignDir, install: &Install, note: &mut dyn FnMut(Note)) -> Result<CheckOutcome> {
+    let name = profile_name(dir, install, note)?;
     let (profile, v) = load_profile(dir, &name)?;
-    let (l, mut problems) = read_install(source)?;
+    let (l, mut problems) = read_install(install)?;
     problems.0.extend(check_vocabulary(&v, &l).0);
     let names = if profile.names_file.is_empty() {
-        serde_json::Value::Null
+        NamesCheck::NotAsked
     } else {
-        let (j, p) = check_install_names(source, &profile.names_file)?;
+        let (n, p) = check_install_names(install, &profile.names_file)?;
         problems.0.extend(p.0);
-        j
+        n
     };
     problems.0.sort();
     problems.0.dedup();
-    if json {
-        super::print_json(&serde_json::json!({
-            "ok": problems.is_empty(),
-            "vocabulary": v.source,
-            "logistics": l.files,
-            "names": names,
-            "findings": problems.0,
-        }))?;
-    } else if problems.is_empty() {
-        crate::outln!(
-            "{}: all {} rows and {} quality rows are defined in {} ({} classes, {} drills, {} small arms, {} guns, {} attribute tables)",
-            v.source,
-            v.entries.len(),
-            v.qualities.len(),
-            source.dir.display(),
-            l.classes.len(),
-            l.drills.len(),
-            l.rifles.len(),
-            l.artillery.len(),
-            l.attributes.len()
-        );
-    }
-    Ok(problems.into_result()?)
+    Ok(CheckOutcome { vocabulary: v, logistics: l, names, problems })
 }
 
 /// The unit type a row's class must have, `None` when any will do. Commanders take the type
