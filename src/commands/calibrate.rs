@@ -89,7 +89,7 @@ pub fn run(dir: &CampaignDir, out: Option<&Path>, profile: Option<&str>) -> Resu
     let (profile, vocab) = load_profile(dir, &profile_name)?;
     let id = format!("CAL-{profile_name}");
     // The smallest stock map of the catalogue (ties by id): little to walk before the fight.
-    let cat = super::export::catalogue(dir)?;
+    let cat = crate::ops::export::catalogue(dir)?;
     let map = cat
         .iter()
         .filter(|m| m.source.eq_ignore_ascii_case("stock"))
@@ -137,7 +137,7 @@ pub fn run(dir: &CampaignDir, out: Option<&Path>, profile: Option<&str>) -> Resu
         None if !real.config.paths.sow_work.is_empty() => PathBuf::from(&real.config.paths.sow_work),
         None => PathBuf::from("calibration"),
     };
-    let names = super::export::existing_names(&out, &profile.names_file)?;
+    let names = crate::ops::export::existing_names(&out, &profile.names_file)?;
     let input = ScenarioInput {
         profile: &profile,
         vocab: &vocab,

@@ -2,6 +2,7 @@
 //! out, no argument parsing and no printing. Each reads the campaign through the store and
 //! asks the rules; only the store commits.
 
+pub mod export;
 pub mod vocab;
 
 use crate::error::Result;

@@ -2,5 +2,7 @@
 //! outcomes (`rules::turn`, `rules::intel`). With `svg/` and `html.rs` this is the one part
 //! of `formats/` that reads the rules.
 
+pub mod export;
+pub mod supply;
 pub mod turn;
 pub mod vocab;
