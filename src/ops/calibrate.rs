@@ -14,11 +14,12 @@ use serde::{Deserialize, Serialize};
 
 use crate::error::Error;
 use crate::formats::campaign::{names, parse_campaign};
+use crate::formats::profile::Profile;
 use crate::formats::sow::deploy::{Anchor, deploy};
-use crate::formats::sow::oob::{SideInput, build_side};
+use crate::formats::sow::oob::{SideInput, SowRow, build_side};
 use crate::formats::sow::scenario::{Objective, ScenarioInput, chain_map, format_time, parse_time, render};
 use crate::model::battle::ChainEntry;
-use crate::model::{Side, Unit};
+use crate::model::{Campaign, Side, Unit};
 use crate::store::profile::load_profile;
 use crate::store::{CampaignDir, atomic_write, journal::sha256_hex};
 
@@ -78,14 +79,66 @@ fn calibration_forces() -> String {
     s
 }
 
-/// Runs `calibrate`.
-pub fn run(dir: &CampaignDir, out: Option<&Path>, profile: Option<&str>) -> Result<()> {
+/// `calibrate`: where to write, and in which profile.
+#[derive(Debug, Clone, Default)]
+pub struct CalibrateRequest {
+    /// Output folder (default: [paths] sow_work of campaign.toml, else ./calibration).
+    pub out: Option<PathBuf>,
+    /// SoW profile (default: the campaign's).
+    pub profile: Option<String>,
+}
+
+/// What `calibrate` wrote.
+#[derive(Debug)]
+pub struct Calibration {
+    /// The record written beside the scenario.
+    pub record: CalibrationRecord,
+    /// How many rows the order of battle has.
+    pub rows: usize,
+    /// The output folder.
+    pub out: PathBuf,
+    /// The umpire's instruction (`CALIBRATION.txt` in the scenario folder).
+    pub instructions: PathBuf,
+    /// The unit names file, when the profile writes one.
+    pub names: Option<PathBuf>,
+}
+
+/// Both sides' rows, 300 yards apart across the middle of the map, facing each other.
+fn calibration_rows(c: &Campaign, profile: &Profile, world: f64) -> Result<Vec<SowRow>> {
+    let mut rows = Vec::new();
+    let skip = Default::default();
+    for (side, force) in [(Side::French, "CAL-FR"), (Side::Allies, "CAL-SP")] {
+        let forces: Vec<&Unit> = c.oob.get(force).into_iter().collect();
+        let input = SideInput {
+            campaign: c,
+            side,
+            army_index: 1,
+            forces,
+            skip: &skip,
+            place: "the calibration ground".to_string(),
+            profile,
+        };
+        rows.extend(build_side(&input)?);
+    }
+    let yd = 30.0;
+    let centre = world / 2.0;
+    let anchors = BTreeMap::from([
+        ("CAL-FR".to_string(), Anchor { at: (centre - 150.0 * yd, centre), facing: 180.0, second: None }),
+        ("CAL-SP".to_string(), Anchor { at: (centre + 150.0 * yd, centre), facing: 0.0, second: None }),
+    ]);
+    deploy(&mut rows, &anchors, world, yd);
+    Ok(rows)
+}
+
+/// `calibrate`: writes the calibration battle, its record and the umpire's instruction into
+/// the output folder. Nothing of the campaign changes.
+pub fn calibrate(dir: &CampaignDir, req: &CalibrateRequest) -> Result<Calibration> {
     let mut files = dir.read_files()?;
     let real = parse_campaign(&files).map_err(Error::Rejected)?;
     files.forces_path = None;
     files.files.insert(names::FORCES, calibration_forces().into_bytes());
     let c = parse_campaign(&files).map_err(Error::Rejected)?;
-    let profile_name = profile.map_or_else(|| real.config.profile.clone(), str::to_string);
+    let profile_name = req.profile.clone().unwrap_or_else(|| real.config.profile.clone());
     let (profile, vocab) = load_profile(dir, &profile_name)?;
     let id = format!("CAL-{profile_name}");
     // The smallest stock map of the catalogue (ties by id): little to walk before the fight.
@@ -97,29 +150,8 @@ pub fn run(dir: &CampaignDir, out: Option<&Path>, profile: Option<&str>) -> Resu
         .or_else(|| cat.first())
         .ok_or_else(|| Error::refused("the map catalogue is empty"))?;
     let world = f64::from(map.multiplier) * f64::from(profile.world_per_multiplier);
-    let mut rows = Vec::new();
-    let skip = Default::default();
-    for (side, force) in [(Side::French, "CAL-FR"), (Side::Allies, "CAL-SP")] {
-        let forces: Vec<&Unit> = c.oob.get(force).into_iter().collect();
-        let input = SideInput {
-            campaign: &c,
-            side,
-            army_index: 1,
-            forces,
-            skip: &skip,
-            place: "the calibration ground".to_string(),
-            profile: &profile,
-        };
-        rows.extend(build_side(&input)?);
-    }
-    // 300 yards apart across the middle of the map, facing each other.
-    let yd = 30.0;
     let centre = world / 2.0;
-    let anchors = BTreeMap::from([
-        ("CAL-FR".to_string(), Anchor { at: (centre - 150.0 * yd, centre), facing: 180.0, second: None }),
-        ("CAL-SP".to_string(), Anchor { at: (centre + 150.0 * yd, centre), facing: 0.0, second: None }),
-    ]);
-    deploy(&mut rows, &anchors, world, yd);
+    let rows = calibration_rows(&c, &profile, world)?;
     let start = real.rules.battle.start_time.clone();
     let start_secs = parse_time(&start)
         .ok_or_else(|| Error::refused(format!("rules.toml [battle] start_time '{start}' is not HH:MM:SS")))?;
@@ -132,8 +164,8 @@ pub fn run(dir: &CampaignDir, out: Option<&Path>, profile: Option<&str>) -> Resu
     );
     let script: [(u32, &str); 4] =
         [(0, "dumpoobscen"), (0, "dumpscen"), (120, "dumpgamedb"), (300, "dumpgamedb")];
-    let out: PathBuf = match out {
-        Some(o) => o.to_path_buf(),
+    let out: PathBuf = match &req.out {
+        Some(o) => o.clone(),
         None if !real.config.paths.sow_work.is_empty() => PathBuf::from(&real.config.paths.sow_work),
         None => PathBuf::from("calibration"),
     };
@@ -171,93 +203,20 @@ pub fn run(dir: &CampaignDir, out: Option<&Path>, profile: Option<&str>) -> Resu
         record.files.insert(f.path.clone(), sha256_hex(&f.bytes));
         atomic_write(&out.join(Path::new(&f.path)), &f.bytes)?;
     }
-    let scenario = out.join(Path::new(&record.scenario_dir));
-    let json = serde_json::to_vec_pretty(&record)?;
-    atomic_write(&scenario.join(RECORD), &json)?;
     let names = (!profile.names_file.is_empty()).then(|| crate::store::join_rel(&out, &profile.names_file));
-    atomic_write(&scenario.join(INSTRUCTIONS), instructions(&record, &out, names.as_deref()).as_bytes())?;
-    crate::outln!("{}", scenario.join(INSTRUCTIONS).display());
-    crate::errln!(
-        "wrote calibration battle {id} ({} rows, map {}) into {}; read {} for what to do",
-        rows.len(),
-        map.id,
-        out.display(),
-        scenario.join(INSTRUCTIONS).display()
-    );
-    crate::errln!("final dumps: {} (profile {profile_name})", record.final_dumps.describe());
-    if !profile.names_file.is_empty() {
-        crate::errln!(
-            "unit names: {} names every unit; check in the game that the names show",
-            crate::store::join_rel(&out, &profile.names_file).display()
-        );
-    }
-    Ok(())
+    let instructions = write_beside(&record, &out, names.as_deref())?;
+    Ok(Calibration { record, rows: rows.len(), out, instructions, names })
 }
 
-/// The umpire's one page: where to copy the battle, what to do in the game, what to bring back.
-fn instructions(r: &CalibrationRecord, out: &Path, names: Option<&Path>) -> String {
-    let title = format!("sowbridge calibration battle {}", r.battle);
-    let oob = crate::store::join_rel(out, &r.oob);
-    let scen = crate::store::join_rel(out, &r.scenario_dir);
-    let d = r.final_dumps;
-    let copy_names = names.map_or(String::new(), |n| {
-        format!(
-            "   On the Remastered (x64) game, copy also\r\n   {}\r\n   \
-             into the same folder's Layout\\Media\\Language folder. Copy the whole output folder\r\n   \
-             (OOBs, Scenarios, Layout) as a mod of its own into the game's Mods folder, never over\r\n   \
-             the game's own Layout folder, and activate that mod.\r\n",
-            n.display()
-        )
-    });
-    let check_names = names.map_or(String::new(), |_| {
-        "   Check the unit names: click a battalion and a commander of each side. Their\r\n   \
-         names must read \"Calibration French 1st Bn\" and the like, not an id such as\r\n   \
-         OOB_1_1_1_1_1_1 and not a blank. Write down what you see, with the second line of\r\n   \
-         the unit panel (its brigade's name) if the game shows one.\r\n"
-            .to_string()
-    });
-    format!(
-        "{title}\r\n{underline}\r\n\r\n\
-         Ten minutes on your own install settle what no public file shows: how your NapMod\r\n\
-         build writes its battle dumps and startlocs.csv, and whether it reads sowbridge's\r\n\
-         order of battle as intended.\r\n\r\n\
-         1. Copy. Unless {out} is your SoW Work folder, copy the file\r\n   \
-         {oob}\r\n   \
-         into the Work folder's OOBs folder, and the folder\r\n   \
-         {scen}\r\n   \
-         into its Scenarios folder (keep the names).\r\n\
-         {copy_names}\
-         2. Play. Start Scourge of War with NapMod active, choose the scenario {id}\r\n   \
-         (single player is enough) and let it run: the two brigades stand 300 yards apart.\r\n   \
-         Order them forward so that both sides take losses. The battle ends by itself at\r\n   \
-         {end} game time, after ten game minutes; do not quit before.\r\n   \
-         Its script makes the game write, into the Work folder: at the start, the order of\r\n   \
-         battle and the scenario as the engine loaded them (the commands dumpoobscen and\r\n   \
-         dumpscen); a battle dump (sowgb_gamedb_*.csv) at two and at five minutes; and at the\r\n   \
-         end startlocs.csv ({locs} s before the end), deadbods.csv ({dead} s before) and the\r\n   \
-         final battle dump ({gamedb} s before), the margins of the profile.\r\n\
-         {check_names}\
-         3. Bring back those files from the Work folder, all written during that game, and put\r\n   \
-         them in one folder together with this scenario folder. Check that the final battle\r\n   \
-         dump arrived whole: its last line is a unit's row, like the lines above it, and a\r\n   \
-         second look a minute later shows the same size. If it was cut, raise the margins\r\n   \
-         (dumplocs_before_end, dumpdead_before_end, dumpgamedb_before_end in the profile).\r\n\
-         4. Inspect. Run:\r\n     \
-         sowbridge inspect <that folder>\r\n   \
-         It reports what sowbridge understood and what it did not, fact by fact, and the\r\n   \
-         profile settings your install needs. Then:\r\n     \
-         sowbridge inspect <that folder> --write\r\n   \
-         writes those settings into your campaign's own templates folder, and every export\r\n   \
-         after uses them. Keep the report (sowbridge inspect --json) with your campaign.\r\n\r\n\
-         Nothing here touches your campaign: the calibration battle is no campaign battle.\r\n",
-        underline = "=".repeat(title.chars().count()),
-        id = r.battle,
-        out = out.display(),
-        oob = oob.display(),
-        scen = scen.display(),
-        end = r.end_time,
-        locs = d.dumplocs,
-        dead = d.dumpdead,
-        gamedb = d.dumpgamedb,
-    )
+/// Writes the record and the umpire's instruction into the scenario folder; the
+/// instruction's path.
+fn write_beside(record: &CalibrationRecord, out: &Path, names: Option<&Path>) -> Result<PathBuf> {
+    let scenario = out.join(Path::new(&record.scenario_dir));
+    let json = serde_json::to_vec_pretty(record)?;
+    atomic_write(&scenario.join(RECORD), &json)?;
+    let oob = crate::store::join_rel(out, &record.oob);
+    let scen = crate::store::join_rel(out, &record.scenario_dir);
+    let text = crate::formats::report::calibrate::instructions(record, out, &oob, &scen, names);
+    atomic_write(&scenario.join(INSTRUCTIONS), text.as_bytes())?;
+    Ok(scenario.join(INSTRUCTIONS))
 }

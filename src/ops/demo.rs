@@ -2,12 +2,13 @@
 //! its example result, copied into a new folder, and the battle of Medellín exported there.
 //! A newcomer's first command, which leaves the shipped campaign as it is.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use anyhow::Result;
 
-use crate::cli::ExportHexArgs;
 use crate::error::Error;
+use crate::model::HexId;
+use crate::ops::export::{ExportOptions, ExportOutcome, ExportRequest};
 use crate::store::{CampaignDir, atomic_write, free_for_new_folder};
 
 /// The example campaign's files, by path inside the campaign folder (the fixture's
@@ -35,8 +36,31 @@ pub const EXAMPLE_ORDERS: [(&str, &[u8]); 2] = [
     ("allies.csv", include_bytes!("../../fixtures/orders/allies.csv")),
 ];
 
-/// Runs `demo DIR`.
-pub fn run(folder: &Path) -> Result<()> {
+/// The hex of the example battle, Medellín.
+const MEDELLIN: HexId = HexId::new(18, 28);
+
+/// `demo DIR`: the folder to create.
+#[derive(Debug, Clone)]
+pub struct DemoRequest {
+    /// The folder (must not exist, or be empty).
+    pub folder: PathBuf,
+}
+
+/// What `demo` wrote: the example campaign, its result beside it, and the battle exported.
+#[derive(Debug)]
+pub struct Demo {
+    /// The example campaign's folder.
+    pub campaign: PathBuf,
+    /// The example result.
+    pub result: PathBuf,
+    /// The export of Medellín.
+    pub export: ExportOutcome,
+}
+
+/// `demo DIR`: copies the example campaign, its result and its orders into a new folder and
+/// exports the battle of Medellín into its `out` folder.
+pub fn demo(req: &DemoRequest) -> Result<Demo> {
+    let folder = &req.folder;
     if !free_for_new_folder(folder) {
         return Err(Error::refused(format!(
             "{}: already exists and is not empty; give `sowbridge demo` a new folder",
@@ -53,28 +77,10 @@ pub fn run(folder: &Path) -> Result<()> {
     for (name, bytes) in EXAMPLE_ORDERS {
         atomic_write(&folder.join("orders").join(name), bytes)?;
     }
-    let out = folder.join("out");
-    let args = ExportHexArgs { hex: "18.28".to_string(), out: Some(out.clone()), ..ExportHexArgs::default() };
-    super::export::run(&CampaignDir::new(&campaign), &args)?;
-    crate::errln!(
-        "\nThe example campaign is in {}, its battle of Medellín exported into {}.\nNext, the battle day:\n  \
-         sowbridge --campaign {c} battle show T20-18.28 --briefing allies\n  \
-         sowbridge --campaign {c} apply {r}\n  \
-         sowbridge --campaign {c} battle show T20-18.28\n  \
-         sowbridge --campaign {c} undo T20-18.28\n  \
-         sowbridge --campaign {c} turn advance",
-        campaign.display(),
-        out.display(),
-        c = quoted(&campaign),
-        r = quoted(&result),
-    );
-    Ok(())
-}
-
-/// A path as it can be typed back into a shell: quoted when it holds a space.
-fn quoted(p: &Path) -> String {
-    let s = p.display().to_string();
-    if s.contains(' ') { format!("\"{s}\"") } else { s }
+    let options = ExportOptions { out: Some(folder.join("out")), ..ExportOptions::default() };
+    let req = ExportRequest { hex: MEDELLIN, options };
+    let export = crate::ops::export::export_hex(&CampaignDir::new(&campaign), &req)?;
+    Ok(Demo { campaign, result, export })
 }
 
 #[cfg(test)]

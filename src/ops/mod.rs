@@ -2,6 +2,8 @@
 //! out, no argument parsing and no printing. Each reads the campaign through the store and
 //! asks the rules; only the store commits.
 
+pub mod calibrate;
+pub mod demo;
 pub mod export;
 pub mod vocab;
 

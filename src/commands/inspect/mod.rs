@@ -15,10 +15,10 @@ use serde::Serialize;
 
 use crate::commands::apply::matching::{listed_in, naming, recognised_in};
 use crate::commands::apply::{ApplyRequest, apply_result};
-use crate::commands::calibrate::{CalibrationRecord, RECORD};
 use crate::formats::inspect::{FileFacts, FileKind, LineEnds, facts};
 use crate::formats::results::{parse_gamedb, parse_manual, parse_startlocs};
 use crate::model::battle::{BattleRecord, ChainEntry};
+use crate::ops::calibrate::{CalibrationRecord, RECORD};
 use crate::store::{CampaignDir, read_optional};
 
 /// One fact of the formats, held against a file.

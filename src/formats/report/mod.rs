@@ -2,6 +2,8 @@
 //! outcomes (`rules::turn`, `rules::intel`). With `svg/` and `html.rs` this is the one part
 //! of `formats/` that reads the rules.
 
+pub mod calibrate;
+pub mod demo;
 pub mod export;
 pub mod supply;
 pub mod turn;

@@ -1,0 +1,21 @@
+//! `demo`: the example campaign copied into a new folder and the battle of Medellín exported
+//! there (`ops::demo`), leaving the shipped campaign as it is.
+
+use std::path::Path;
+
+use anyhow::Result;
+
+use crate::formats::report;
+use crate::ops::demo::DemoRequest;
+
+pub use crate::ops::demo::{EXAMPLE_CAMPAIGN, EXAMPLE_ORDERS, EXAMPLE_RESULT};
+
+/// Runs `demo DIR`.
+pub fn run(folder: &Path) -> Result<()> {
+    let d = crate::ops::demo::demo(&DemoRequest { folder: folder.to_path_buf() })?;
+    crate::out!("{}", report::export::plan_text(&d.export.plan));
+    crate::errln!("{}", report::export::exported_line(&d.export.plan));
+    crate::errln!("{}", report::demo::next_steps(&d));
+    super::done_with(d.export.campaign);
+    Ok(())
+}
