@@ -5,6 +5,7 @@
 pub mod calibrate;
 pub mod demo;
 pub mod export;
+pub mod inspect;
 pub mod supply;
 pub mod turn;
 pub mod vocab;
