@@ -82,7 +82,7 @@ fn calibration_forces() -> String {
 /// `calibrate`: where to write, and in which profile.
 #[derive(Debug, Clone, Default)]
 pub struct CalibrateRequest {
-    /// Output folder (default: [paths] sow_work of campaign.toml, else ./calibration).
+    /// Output folder (default: `[paths] sow_work` of campaign.toml, else ./calibration).
     pub out: Option<PathBuf>,
     /// SoW profile (default: the campaign's).
     pub profile: Option<String>,

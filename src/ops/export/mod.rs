@@ -54,7 +54,7 @@ pub struct JoinerSummary {
 /// How the umpire wants the battle at a hex exported.
 #[derive(Debug, Clone, Default)]
 pub struct ExportOptions {
-    /// Output folder (default: [paths] sow_work of campaign.toml, else ./out).
+    /// Output folder (default: `[paths] sow_work` of campaign.toml, else ./out).
     pub out: Option<PathBuf>,
     /// The attacking side (default: the side that moved into contact).
     pub attacker: Option<Side>,
