@@ -3,12 +3,17 @@
 //! asks the rules; only the store commits.
 
 pub mod battles;
+pub mod calibrate;
 pub mod check;
 pub mod contacts;
+pub mod demo;
+pub mod export;
+pub mod inspect;
 pub mod map;
 pub mod sieges;
 pub mod status;
 pub mod turn_files;
+pub mod vocab;
 pub mod watch;
 
 use crate::error::Result;

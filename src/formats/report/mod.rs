@@ -3,10 +3,15 @@
 //! of `formats/` that reads the rules.
 
 pub mod battles;
+pub mod calibrate;
 pub mod check;
 pub mod contacts;
+pub mod demo;
+pub mod export;
+pub mod inspect;
 pub mod map;
 pub mod sieges;
 pub mod status;
 pub mod supply;
 pub mod turn;
+pub mod vocab;

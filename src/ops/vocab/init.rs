@@ -11,7 +11,6 @@ use std::path::{Path, PathBuf};
 
 use anyhow::Result;
 
-use crate::cli::VocabSource;
 use crate::error::Error;
 use crate::formats::logistics::{ClassType, FILES, IdDef, Logistics};
 use crate::formats::profile::load;
@@ -22,7 +21,7 @@ use crate::store::profile::profile_files;
 use crate::store::replace::check_paths_replaceable;
 use crate::store::{CampaignDir, atomic_write};
 
-use super::{profile_name, read_install, required_type};
+use super::{Install, Note, profile_name, read_install, required_type};
 
 /// How many rows kept their ids, had ids chosen, or found nothing fitting.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -37,21 +36,44 @@ pub struct InitReport {
     pub clamped: usize,
 }
 
-/// Runs `vocab init`.
-pub fn run(dir: &CampaignDir, source: &VocabSource, out: Option<PathBuf>, force: bool) -> Result<()> {
-    let name = profile_name(dir, source)?;
+/// `vocab init`: the install, and where to write.
+#[derive(Debug, Clone, Default)]
+pub struct InitRequest {
+    /// The install and the vocabulary whose rows to fill.
+    pub install: Install,
+    /// Folder to write into (default: the campaign's `templates/<profile>/`).
+    pub out: Option<PathBuf>,
+    /// Overwrite existing files.
+    pub force: bool,
+}
+
+/// What `vocab init` wrote.
+#[derive(Debug)]
+pub struct InitOutcome {
+    /// The folder written into.
+    pub target: PathBuf,
+    /// The vocabulary written.
+    pub vocabulary: Vocabulary,
+    /// How its rows were filled.
+    pub report: InitReport,
+}
+
+/// `vocab init`: writes `vocabulary.csv`, `quality.csv` and `profile.toml` of a starting
+/// vocabulary chosen from the install, refusing to overwrite them without `force`.
+pub fn init(dir: &CampaignDir, req: &InitRequest, note: &mut dyn FnMut(Note)) -> Result<InitOutcome> {
+    let name = profile_name(dir, &req.install, note)?;
     let files = profile_files(dir, &name)?;
     let (_, current) =
         load(&files.label, &files.profile, &files.vocabulary, &files.quality).map_err(Error::Rejected)?;
-    let (l, problems) = read_install(source)?;
+    let (l, problems) = read_install(&req.install)?;
     if FILES.iter().any(|f| !l.files.contains_key(*f)) {
         return Err(Error::Rejected(problems).into());
     }
     if !problems.is_empty() {
-        crate::errout!("warning: the install's files have {problems}");
+        note(Note::InstallWarnings(problems));
     }
-    let target = match out {
-        Some(o) => o,
+    let target = match &req.out {
+        Some(o) => o.clone(),
         None if dir.root().is_dir() => dir.path(&format!("templates/{name}")),
         None => {
             return Err(Error::refused(format!(
@@ -68,7 +90,7 @@ pub fn run(dir: &CampaignDir, source: &VocabSource, out: Option<PathBuf>, force:
         .filter(|p| p.exists())
         .map(|p| p.display().to_string())
         .collect();
-    if !existing.is_empty() && !force {
+    if !existing.is_empty() && !req.force {
         return Err(Error::refused(format!(
             "{} already exist: give --force to overwrite",
             existing.join(", ")
@@ -77,20 +99,11 @@ pub fn run(dir: &CampaignDir, source: &VocabSource, out: Option<PathBuf>, force:
     }
     // A vocabulary open in Excel stops the command before any of the three is replaced.
     check_paths_replaceable(&outputs.map(|n| target.join(n)))?;
-    let (v, report) = init_vocabulary(&current, &l, &plain(&source.dir.display().to_string()));
+    let (v, report) = init_vocabulary(&current, &l, &plain(&req.install.dir.display().to_string()));
     atomic_write(&target.join("vocabulary.csv"), &write_vocabulary(&v))?;
     atomic_write(&target.join("quality.csv"), &write_quality(&v))?;
     atomic_write(&target.join("profile.toml"), files.profile.as_bytes())?;
-    crate::outln!(
-        "wrote {}: {} rows ({} kept, {} chosen, {} without a fitting id), {} quality values lowered into range; review the comment column",
-        target.display(),
-        v.entries.len(),
-        report.kept,
-        report.chosen,
-        report.unresolved,
-        report.clamped
-    );
-    Ok(())
+    Ok(InitOutcome { target, vocabulary: v, report })
 }
 
 /// Text safe for a vocabulary field: no commas or quotes.

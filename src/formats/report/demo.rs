@@ -1,0 +1,28 @@
+//! What `demo` tells a newcomer once the example campaign is written: where it is, and the
+//! battle day's commands to try next.
+
+use std::path::Path;
+
+use crate::ops::demo::Demo;
+
+/// Where the example is and what to run next (stderr, after the export's own lines).
+pub fn next_steps(d: &Demo) -> String {
+    format!(
+        "\nThe example campaign is in {}, its battle of Medellín exported into {}.\nNext, the battle day:\n  \
+         sowbridge --campaign {c} battle show T20-18.28 --briefing allies\n  \
+         sowbridge --campaign {c} apply {r}\n  \
+         sowbridge --campaign {c} battle show T20-18.28\n  \
+         sowbridge --campaign {c} undo T20-18.28\n  \
+         sowbridge --campaign {c} turn advance",
+        d.campaign.display(),
+        d.export.plan.out.display(),
+        c = quoted(&d.campaign),
+        r = quoted(&d.result),
+    )
+}
+
+/// A path as it can be typed back into a shell: quoted when it holds a space.
+fn quoted(p: &Path) -> String {
+    let s = p.display().to_string();
+    if s.contains(' ') { format!("\"{s}\"") } else { s }
+}

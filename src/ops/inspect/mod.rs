@@ -1,0 +1,312 @@
+//! `inspect FILE|DIR…`: what sowbridge understands of the files the game wrote — a dump,
+//! `startlocs.csv`, the OOB and scenario `dumpoobscen`/`dumpscen` wrote, or a whole `Work`
+//! folder — and what it does not: each file's facts, the battle (pending, applied or
+//! calibration) it belongs to, what `apply` would do with it, and every fact of the SoW
+//! formats it confirms or contradicts, by name. Nothing is changed but, when asked, the
+//! campaign's own profile; an unknown layout or `Status` value is a finding, never a failure.
+
+mod file;
+mod names;
+
+use std::path::{Path, PathBuf};
+
+use anyhow::Result;
+use serde::Serialize;
+
+use crate::formats::inspect::{FileFacts, FileKind};
+use crate::formats::profile::{Profile, parse_profile};
+use crate::formats::results::{GameDump, StartLocs};
+use crate::model::Side;
+use crate::model::battle::{BattleRecord, ChainEntry};
+use crate::ops::calibrate::{CalibrationRecord, RECORD};
+use crate::store::{CampaignDir, read_optional};
+
+/// One fact of the formats, held against a file.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Finding {
+    /// The fact, as the formats' notes name it.
+    pub fact: String,
+    /// `confirmed`, `contradicted`, or `seen` (a fact the notes mark unknown, now seen).
+    pub verdict: &'static str,
+    /// What this file shows.
+    pub detail: String,
+}
+
+/// The report on one file.
+#[derive(Debug, Clone, Serialize)]
+pub struct FileReport {
+    /// The file.
+    pub path: String,
+    /// Its facts.
+    pub facts: FileFacts,
+    /// The battle it belongs to, with its state, when one was found.
+    pub battle: Option<String>,
+    /// How its units are named (dumps, `startlocs.csv`): by id, by name, by name with a player.
+    pub naming: Option<String>,
+    /// What `apply` would do with it.
+    pub apply: Option<String>,
+    /// What sowbridge's readers refuse in it.
+    pub problems: Vec<String>,
+    /// Facts of the formats it confirms or contradicts.
+    pub findings: Vec<Finding>,
+    /// For an OOB or scenario the engine dumped: the header it wrote, when it is of a
+    /// calibration battle.
+    #[serde(skip)]
+    pub dumped_header: Option<String>,
+}
+
+/// A setting of the campaign's profile that the game's files show.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Setting {
+    /// The key of `profile.toml`.
+    pub key: &'static str,
+    /// Its value, as TOML writes it.
+    pub value: String,
+    /// What showed it.
+    pub why: String,
+}
+
+/// What the files show of the profile's switches: whether the engine's own OOB has the
+/// `OOBMOD` column, and how the install names its battle dumps. Only what differs from the
+/// profile in use is a setting to make.
+pub fn learned(reports: &[FileReport], profile: &Profile, peers: &Peers) -> Vec<Setting> {
+    let mut out = Vec::new();
+    for r in reports {
+        if let (FileKind::Oob, Some(h)) = (r.facts.kind, &r.dumped_header) {
+            let has = h.split(',').any(|c| c.trim().eq_ignore_ascii_case("OOBMOD"));
+            if has != profile.oobmod_column && !out.iter().any(|s: &Setting| s.key == "oobmod_column") {
+                out.push(Setting {
+                    key: "oobmod_column",
+                    value: has.to_string(),
+                    why: format!(
+                        "the OOB the engine dumped ({}) {} an OOBMOD column",
+                        r.path,
+                        if has { "has" } else { "has no" }
+                    ),
+                });
+            }
+        }
+        let name =
+            Path::new(&r.path).file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+        let lower = name.to_ascii_lowercase();
+        if r.facts.kind == FileKind::GameDump
+            && !(peers.glob_match)(&profile.gamedb_pattern, &name)
+            && let Some(at) = lower.find("_gamedb_")
+            && lower.ends_with(".csv")
+            && !out.iter().any(|s: &Setting| s.key == "gamedb_pattern")
+        {
+            out.push(Setting {
+                key: "gamedb_pattern",
+                value: format!("\"{}_gamedb_*.csv\"", &name[..at]),
+                why: format!("the install names its dumps like {name}, not {}", profile.gamedb_pattern),
+            });
+        }
+    }
+    out
+}
+
+/// `profile.toml` with each setting's line replaced (or added at the end).
+pub fn with_settings(profile_toml: &str, settings: &[Setting]) -> String {
+    let mut lines: Vec<String> = profile_toml.lines().map(str::to_string).collect();
+    for s in settings {
+        let line = format!("{} = {}", s.key, s.value);
+        let found = lines.iter().position(|l| l.split('=').next().is_some_and(|k| k.trim() == s.key));
+        match found {
+            Some(i) => lines[i] = line,
+            None => lines.push(line),
+        }
+    }
+    lines.join("\n") + "\n"
+}
+
+/// What inspect asks of `apply` and of the watcher, handed in by the caller: how a battle's
+/// rows are found in a dump or a `startlocs.csv`, whether a file name is one of the profile's
+/// dumps, and what `apply --dry-run` makes of a dump.
+#[derive(Debug, Clone, Copy)]
+pub struct Peers {
+    /// How many of a dump's units are the battle's rows.
+    pub recognised_in: fn(&[ChainEntry], &GameDump) -> usize,
+    /// How a dump names the battle's rows: (by SoW id, by display name, by display name with
+    /// a player's name after it).
+    pub naming: fn(&[ChainEntry], &GameDump) -> (usize, usize, usize),
+    /// How many of the battle's rows a `startlocs.csv` lists.
+    pub listed_in: fn(&[ChainEntry], &StartLocs) -> usize,
+    /// Whether a file name matches a `*`-pattern (case-insensitive).
+    pub glob_match: fn(&str, &str) -> bool,
+    /// What applying the file with `--dry-run` would do, or the refusal in words.
+    pub would_apply: fn(&CampaignDir, &Path) -> std::result::Result<ApplyPreview, String>,
+}
+
+/// What applying a result would do, as `apply --dry-run` tells it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ApplyPreview {
+    /// The battle.
+    pub battle: String,
+    /// The journal entry it would be.
+    pub journal_seq: u64,
+    /// The winner (None: a draw).
+    pub winner: Option<Side>,
+    /// Which evidence makes the result final, in words.
+    pub evidence: String,
+}
+
+/// `inspect`: the files and folders to read, whether to write the settings they show, and
+/// what inspect asks of `apply` and the watcher.
+#[derive(Debug, Clone)]
+pub struct InspectRequest {
+    /// Files or folders to read.
+    pub paths: Vec<PathBuf>,
+    /// Write the profile settings the files show into the campaign's own
+    /// `templates/<profile>/profile.toml`.
+    pub write: bool,
+    /// What inspect asks of `apply` and the watcher.
+    pub peers: Peers,
+}
+
+/// What `inspect` found.
+#[derive(Debug)]
+pub struct Inspection {
+    /// The calibration records found below the folders given, with their paths.
+    pub records: Vec<(PathBuf, CalibrationRecord)>,
+    /// The report on each file read.
+    pub reports: Vec<FileReport>,
+    /// The profile settings the files show.
+    pub settings: Vec<Setting>,
+    /// The profile written, relative to the campaign, when the settings were written.
+    pub written: Option<String>,
+    /// The campaign's profile, when the campaign loads.
+    pub profile: Option<String>,
+}
+
+/// A battle a file may belong to: a campaign battle or a calibration battle.
+struct Known<'a> {
+    label: String,
+    chains: &'a [ChainEntry],
+    battle: Option<&'a BattleRecord>,
+}
+
+fn finding(fact: &str, ok: bool, detail: impl Into<String>) -> Finding {
+    Finding {
+        fact: fact.to_string(),
+        verdict: if ok { "confirmed" } else { "contradicted" },
+        detail: detail.into(),
+    }
+}
+
+fn seen(fact: &str, detail: impl Into<String>) -> Finding {
+    Finding { fact: fact.to_string(), verdict: "seen", detail: detail.into() }
+}
+
+/// The files to read: each file given, the files directly in each folder given, and the
+/// calibration records below them (`Scenarios/*/sowbridge-calibration.json`).
+fn expand(paths: &[PathBuf]) -> (Vec<PathBuf>, Vec<(PathBuf, CalibrationRecord)>) {
+    let mut files = Vec::new();
+    let mut records = Vec::new();
+    for p in paths {
+        if p.is_dir() {
+            for e in
+                walkdir::WalkDir::new(p).max_depth(4).sort_by_file_name().into_iter().filter_map(|e| e.ok())
+            {
+                if !e.file_type().is_file() {
+                    continue;
+                }
+                let name = e.file_name().to_string_lossy().to_ascii_lowercase();
+                if name == RECORD {
+                    if let Ok(Some(b)) = read_optional(e.path())
+                        && let Ok(r) = serde_json::from_slice::<CalibrationRecord>(&b)
+                    {
+                        records.push((e.path().to_path_buf(), r));
+                    }
+                } else if (e.depth() == 1
+                    && (name.ends_with(".csv") || name.ends_with(".txt") || name.ends_with(".xml")))
+                    || (e.depth() == 4 && name == "oobnames.xml")
+                {
+                    // The game's files, and the names file of Layout/Media/Language.
+                    files.push(e.path().to_path_buf());
+                }
+            }
+        } else {
+            files.push(p.clone());
+        }
+    }
+    (files, records)
+}
+
+/// `inspect`: reads each file given and the files directly in each folder given, says what
+/// each is and which battle it belongs to, and gathers the profile settings they show; with
+/// `write`, those settings go into the campaign's own `templates/<profile>/profile.toml`.
+pub fn inspect(dir: &CampaignDir, req: &InspectRequest) -> Result<Inspection> {
+    let absent: Vec<String> =
+        req.paths.iter().filter(|p| !p.exists()).map(|p| p.display().to_string()).collect();
+    if !absent.is_empty() {
+        return Err(crate::error::Error::refused(format!(
+            "inspect: no such file or folder: {}",
+            absent.join(", ")
+        ))
+        .into());
+    }
+    let (files, records) = expand(&req.paths);
+    let battles = dir.battles().unwrap_or_default();
+    // The campaign is loaded once: its profile, and whether `apply` could run at all.
+    let profile_name = dir.load().ok().map(|c| c.config.profile);
+    let campaign_ok = profile_name.is_some();
+    let mut known: Vec<Known<'_>> = battles
+        .iter()
+        .map(|b| Known {
+            label: format!("battle {} ({})", b.id, b.state.word()),
+            chains: &b.chains,
+            battle: Some(b),
+        })
+        .collect();
+    known.extend(records.iter().map(|(_, r)| Known {
+        label: format!("calibration battle {}", r.battle),
+        chains: &r.chains,
+        battle: None,
+    }));
+    let seen_by = file::Inspector { dir, known: &known, records: &records, campaign_ok, peers: &req.peers };
+    let reports: Vec<FileReport> = files.iter().map(|f| seen_by.read(f)).collect();
+    let parsed = profile_name.as_ref().and_then(|n| campaign_profile(dir, n));
+    let settings =
+        parsed.as_ref().map_or_else(Vec::new, |(_, _, p)| settings(&files, &reports, p, &req.peers));
+    let mut written = None;
+    if req.write {
+        let Some((name, text, _)) = &parsed else {
+            return Err(crate::error::Error::refused("inspect --write: the campaign does not load, so its profile is unknown; run `sowbridge check`").into());
+        };
+        if !settings.is_empty() {
+            written = Some(write_settings(dir, name, text, &settings)?);
+        }
+    }
+    Ok(Inspection { records, reports, settings, written, profile: profile_name })
+}
+
+/// The campaign's profile: its name, its `profile.toml` as written, and parsed; none when
+/// either fails.
+fn campaign_profile(dir: &CampaignDir, name: &str) -> Option<(String, String, Profile)> {
+    let f = crate::store::profile::profile_files(dir, name).ok()?;
+    parse_profile(name, &f.profile).ok().map(|p| (name.to_string(), f.profile.clone(), p))
+}
+
+/// The settings the files show against the profile: the engine's OOB and dump names
+/// ([`learned`]), then the second-name suffix of the game's own names files.
+fn settings(files: &[PathBuf], reports: &[FileReport], p: &Profile, peers: &Peers) -> Vec<Setting> {
+    let mut settings = learned(reports, p, peers);
+    for (f, r) in files.iter().zip(reports).filter(|(_, r)| r.facts.kind == FileKind::Names) {
+        if let Ok(Some(b)) = read_optional(f)
+            && let Some(s) = names::learned_suffix(r, &b, p)
+            && !settings.iter().any(|x| x.key == s.key)
+        {
+            settings.push(s);
+        }
+    }
+    settings
+}
+
+/// Writes the settings into the campaign's `templates/<name>/profile.toml` under the
+/// campaign lock; the file written, relative to the campaign.
+fn write_settings(dir: &CampaignDir, name: &str, text: &str, settings: &[Setting]) -> Result<String> {
+    let rel = format!("templates/{name}/profile.toml");
+    let _lock = dir.lock_for_change()?;
+    crate::store::atomic_write(&dir.path(&rel), with_settings(text, settings).as_bytes())?;
+    Ok(rel)
+}
