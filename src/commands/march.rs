@@ -125,22 +125,11 @@ pub fn run(dir: &CampaignDir, a: &crate::cli::MoveArgs) -> Result<()> {
             new_files
                 .insert(AVOIDANCE.to_string(), Some(write_avoidance(&c.avoidance, c.dialect(AVOIDANCE))));
         }
-        let entry = Entry {
-            seq: 0,
-            kind: EntryKind::Move,
-            battle: None,
-            turn: c.config.turn,
-            summary: summary(&r, &a.orders),
-            changes: Vec::new(),
-            state: BTreeMap::new(),
-            dice: Vec::new(),
-            result_hash: None,
-            carryover: Vec::new(),
-            returned: Vec::new(),
-            marched: r.forces.iter().map(|m| (m.force.clone(), m.used)).collect(),
-            undoes: None,
-            lost: Vec::new(),
-        };
+        let entry = Entry::moved(
+            c.config.turn,
+            summary(&r, &a.orders),
+            r.forces.iter().map(|m| (m.force.clone(), m.used)).collect(),
+        );
         r.journal_seq = txn.finish(
             new_files,
             Some(entry),

@@ -241,22 +241,13 @@ pub fn advance_turn(dir: &CampaignDir, dry_run: bool) -> Result<Advanced> {
         (side_report(&run, &c, Side::Allies) + &super::supply::side_section(&run.supply_after, Side::Allies))
             .into_bytes(),
     );
-    let entry = Entry {
-        seq: txn.next_seq(),
-        kind: EntryKind::TurnAdvance,
-        battle: None,
-        turn: ch.to.turn,
-        summary: summary(&r),
-        changes: Vec::new(),
-        state: BTreeMap::new(),
-        dice: run.dice.clone(),
-        result_hash: None,
-        carryover: Vec::new(),
-        returned: r.returned_by_unit.iter().map(|(u, m)| (u.clone(), *m)).collect(),
-        marched: Vec::new(),
-        undoes: None,
-        lost: run.lost.clone(),
-    };
+    let entry = Entry::turn_advance(
+        ch.to.turn,
+        summary(&r),
+        run.dice.clone(),
+        r.returned_by_unit.iter().map(|(u, m)| (u.clone(), *m)).collect(),
+        run.lost.clone(),
+    );
     r.journal_seq = txn.finish(new_files, Some(entry), extra)?;
     crate::commands::done_with(c);
     Ok(r)

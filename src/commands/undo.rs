@@ -2,7 +2,6 @@
 //! edits made since are kept; an edit that touched the same lines is a conflict, refused.
 //! `undo move` and `undo turn` revert the newest move or turn advance the same way.
 
-use std::collections::BTreeMap;
 use std::time::Duration;
 
 use anyhow::Result;
@@ -84,22 +83,7 @@ pub fn run(dir: &CampaignDir, id: &str, dry_run: bool) -> Result<()> {
     extra.write(record_path(id), record_bytes(&record)?);
     extra.removes.push(report_path(id));
     extra.removes.push(aftermath_path(id));
-    let entry = Entry {
-        seq: 0,
-        kind: EntryKind::Undo,
-        battle: Some(id.to_string()),
-        turn: apply.turn,
-        summary: format!("undo of battle {id} (journal entry {})", apply.seq),
-        changes: Vec::new(),
-        state: BTreeMap::new(),
-        dice: Vec::new(),
-        result_hash: apply.result_hash.clone(),
-        carryover: Vec::new(),
-        returned: Vec::new(),
-        marched: Vec::new(),
-        undoes: None,
-        lost: Vec::new(),
-    };
+    let entry = Entry::undo_battle(&apply, format!("undo of battle {id} (journal entry {})", apply.seq));
     let seq = txn.finish(state, Some(entry), extra)?;
     crate::errln!(
         "battle {id} undone (journal entry {seq}); it is pending again (undone), waiting for a result"
@@ -185,22 +169,7 @@ fn position(journal: &Journal, e: &Entry) -> usize {
 
 /// The undo entry of journal entry `e`.
 fn undo_entry(e: &Entry, summary: String) -> Entry {
-    Entry {
-        seq: 0,
-        kind: EntryKind::Undo,
-        battle: None,
-        turn: e.turn,
-        summary,
-        changes: Vec::new(),
-        state: BTreeMap::new(),
-        dice: Vec::new(),
-        result_hash: None,
-        carryover: Vec::new(),
-        returned: Vec::new(),
-        marched: Vec::new(),
-        undoes: Some(e.seq),
-        lost: Vec::new(),
-    }
+    Entry::undo_of(e, summary)
 }
 
 /// `--dry-run` of `undo move` and `undo turn`: what would be reverted.

@@ -175,6 +175,79 @@ pub struct Entry {
     pub lost: Vec<(String, u32)>,
 }
 
+/// The constructors of journal entries: the only place an entry is built. The store gives
+/// each its sequence number, file changes and state hashes when it commits.
+impl Entry {
+    fn new(kind: EntryKind, turn: u32, summary: String) -> Entry {
+        Entry {
+            seq: 0,
+            kind,
+            battle: None,
+            turn,
+            summary,
+            changes: Vec::new(),
+            state: BTreeMap::new(),
+            dice: Vec::new(),
+            result_hash: None,
+            carryover: Vec::new(),
+            returned: Vec::new(),
+            marched: Vec::new(),
+            undoes: None,
+            lost: Vec::new(),
+        }
+    }
+
+    /// A battle's result applied: its dice, the result file's hash and every unit's carry-over
+    /// (for the conservation audit).
+    pub fn apply(
+        battle: &str,
+        turn: u32,
+        summary: String,
+        dice: Vec<Roll>,
+        result_hash: String,
+        carryover: Vec<UnitCarryover>,
+    ) -> Entry {
+        Entry {
+            battle: Some(battle.to_string()),
+            dice,
+            result_hash: Some(result_hash),
+            carryover,
+            ..Entry::new(EntryKind::Apply, turn, summary)
+        }
+    }
+
+    /// An applied battle taken back: the apply entry it reverts.
+    pub fn undo_battle(apply: &Entry, summary: String) -> Entry {
+        Entry {
+            battle: apply.battle.clone(),
+            result_hash: apply.result_hash.clone(),
+            ..Entry::new(EntryKind::Undo, apply.turn, summary)
+        }
+    }
+
+    /// A move or a turn advance taken back: the entry it reverts, by sequence number.
+    pub fn undo_of(e: &Entry, summary: String) -> Entry {
+        Entry { undoes: Some(e.seq), ..Entry::new(EntryKind::Undo, e.turn, summary) }
+    }
+
+    /// The campaign moved to turn `turn`: the dice of its phases, the men returned to each
+    /// unit and lost by each (for the conservation audit).
+    pub fn turn_advance(
+        turn: u32,
+        summary: String,
+        dice: Vec<Roll>,
+        returned: Vec<(String, u32)>,
+        lost: Vec<(String, u32)>,
+    ) -> Entry {
+        Entry { dice, returned, lost, ..Entry::new(EntryKind::TurnAdvance, turn, summary) }
+    }
+
+    /// Forces marched on their orders: the units of its turn's allowance each has used.
+    pub fn moved(turn: u32, summary: String, marched: Vec<(String, u64)>) -> Entry {
+        Entry { marched, ..Entry::new(EntryKind::Move, turn, summary) }
+    }
+}
+
 /// SHA-256 in hex.
 pub fn sha256_hex(bytes: &[u8]) -> String {
     Sha256::digest(bytes).iter().map(|b| format!("{b:02x}")).collect()

@@ -24,7 +24,7 @@ use crate::rules::dice::SeededDice;
 use crate::rules::finality::{Finality, LocsEvidence, finality};
 use crate::rules::verdict::Presence;
 use crate::store::battles::{aftermath_path, record_bytes, record_path, report_path};
-use crate::store::journal::{Entry, EntryKind, STATE_FILES, sha256_hex};
+use crate::store::journal::{Entry, STATE_FILES, sha256_hex};
 use crate::store::{CampaignDir, CampaignLock, Commit};
 
 use matching::{dump_belongs, match_dump, match_manual, rows_listed, units_recognised};
@@ -373,26 +373,18 @@ pub fn apply_result(dir: &CampaignDir, req: &ApplyRequest) -> Result<Applied> {
     if let (ResultFile::GameDump(_), Some(b)) = (&rf, startlocs_bytes) {
         extra.write(format!("battles/{}/results/startlocs.csv", record.id), b);
     }
-    let entry = Entry {
-        seq,
-        kind: EntryKind::Apply,
-        battle: Some(record.id.clone()),
-        turn: c.config.turn,
-        summary: format!(
+    let entry = Entry::apply(
+        &record.id,
+        c.config.turn,
+        format!(
             "battle {}: {}",
             record.id,
             outcome.verdict.winner.map_or("draw".to_string(), |w| format!("{w} victory"))
         ),
-        changes: Vec::new(),
-        state: BTreeMap::new(),
-        dice: outcome.dice.clone(),
-        result_hash: Some(hash),
-        carryover: outcome.carryover.clone(),
-        returned: Vec::new(),
-        marched: Vec::new(),
-        undoes: None,
-        lost: Vec::new(),
-    };
+        outcome.dice.clone(),
+        hash,
+        outcome.carryover.clone(),
+    );
     applied.journal_seq = txn.finish(new_files, Some(entry), extra)?;
     Ok(applied)
 }
