@@ -51,18 +51,18 @@ pub fn run(dir: &CampaignDir, a: &ExportHexArgs) -> Result<()> {
     let plan = &done.plan;
     if !done.written {
         if a.json {
-            super::print_json(&report::plan_json(plan))?;
+            super::print_json(&report::plan_json(&plan.view()))?;
         } else {
-            crate::out!("{}", report::plan_text(plan));
+            crate::out!("{}", report::plan_text(&plan.view()));
         }
-        crate::errln!("{}", report::dry_run_line(plan));
+        crate::errln!("{}", report::dry_run_line(&plan.view()));
         return Ok(());
     }
     if a.json {
         super::print_json(&plan.summary)?;
     } else {
-        crate::out!("{}", report::plan_text(plan));
-        crate::errln!("{}", report::exported_line(plan));
+        crate::out!("{}", report::plan_text(&plan.view()));
+        crate::errln!("{}", report::exported_line(&plan.view()));
     }
     super::done_with(done.campaign);
     Ok(())

@@ -3,6 +3,7 @@
 pub mod battle;
 pub mod books;
 pub mod calendar;
+pub mod calibration;
 pub mod campaign;
 pub mod carryover;
 pub mod catalogue;

@@ -10,7 +10,6 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use anyhow::Result;
-use serde::{Deserialize, Serialize};
 
 use crate::error::Error;
 use crate::formats::campaign::{names, parse_campaign};
@@ -18,7 +17,6 @@ use crate::formats::profile::Profile;
 use crate::formats::sow::deploy::{Anchor, deploy};
 use crate::formats::sow::oob::{SideInput, SowRow, build_side};
 use crate::formats::sow::scenario::{Objective, ScenarioInput, chain_map, format_time, parse_time, render};
-use crate::model::battle::ChainEntry;
 use crate::model::{Campaign, Side, Unit};
 use crate::store::profile::load_profile;
 use crate::store::{CampaignDir, atomic_write, journal::sha256_hex};
@@ -27,34 +25,11 @@ use crate::store::{CampaignDir, atomic_write, journal::sha256_hex};
 pub const RECORD: &str = "sowbridge-calibration.json";
 /// The umpire's instruction, written beside it.
 pub const INSTRUCTIONS: &str = "CALIBRATION.txt";
+pub use crate::formats::report::calibrate::Calibration;
+pub use crate::model::calibration::CalibrationRecord;
+
 /// Game minutes the calibration battle lasts.
 const LENGTH_MINUTES: u32 = 10;
-
-/// What `calibrate` wrote: enough for `inspect` to recognise the game's files of it.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct CalibrationRecord {
-    /// Battle id (file and folder names): `CAL-<profile>`.
-    pub battle: String,
-    /// SoW profile.
-    pub profile: String,
-    /// SoW map id.
-    pub map: String,
-    /// Start and end times.
-    pub start_time: String,
-    /// End time (final dumps just before it).
-    pub end_time: String,
-    /// When the final dumps ran before the end (3, 2 and 1 s in records that predate it).
-    #[serde(default = "crate::model::battle::legacy_final_dumps")]
-    pub final_dumps: crate::model::battle::FinalDumps,
-    /// Every row written.
-    pub chains: Vec<ChainEntry>,
-    /// The OOB file, relative to the output folder.
-    pub oob: String,
-    /// The scenario folder, relative to the output folder.
-    pub scenario_dir: String,
-    /// SHA-256 of each written file, by path relative to the output folder.
-    pub files: BTreeMap<String, String>,
-}
 
 /// The calibration order of battle: one division a side with a brigade of two battalions
 /// and a battery, French against Spanish (the nation whose SoW ids are least known).
@@ -86,21 +61,6 @@ pub struct CalibrateRequest {
     pub out: Option<PathBuf>,
     /// SoW profile (default: the campaign's).
     pub profile: Option<String>,
-}
-
-/// What `calibrate` wrote.
-#[derive(Debug)]
-pub struct Calibration {
-    /// The record written beside the scenario.
-    pub record: CalibrationRecord,
-    /// How many rows the order of battle has.
-    pub rows: usize,
-    /// The output folder.
-    pub out: PathBuf,
-    /// The umpire's instruction (`CALIBRATION.txt` in the scenario folder).
-    pub instructions: PathBuf,
-    /// The unit names file, when the profile writes one.
-    pub names: Option<PathBuf>,
 }
 
 /// Both sides' rows, 300 yards apart across the middle of the map, facing each other.

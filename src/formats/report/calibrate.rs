@@ -1,9 +1,24 @@
 //! What `calibrate` tells the umpire: the one-page instruction written beside the
 //! calibration battle (`CALIBRATION.txt`), and its lines on what it wrote.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
-use crate::ops::calibrate::{Calibration, CalibrationRecord};
+use crate::model::calibration::CalibrationRecord;
+
+/// What `calibrate` wrote.
+#[derive(Debug)]
+pub struct Calibration {
+    /// The record written beside the scenario.
+    pub record: CalibrationRecord,
+    /// How many rows the order of battle has.
+    pub rows: usize,
+    /// The output folder.
+    pub out: PathBuf,
+    /// The umpire's instruction (`CALIBRATION.txt` in the scenario folder).
+    pub instructions: PathBuf,
+    /// The unit names file, when the profile writes one.
+    pub names: Option<PathBuf>,
+}
 
 /// The umpire's one page: where to copy the battle (the OOB `oob` and the scenario folder
 /// `scen` written into `out`), what to do in the game, what to bring back.

@@ -3,10 +3,8 @@
 
 use std::path::Path;
 
-use crate::ops::demo::Demo;
-
 /// Where the example is and what to run next (stderr, after the export's own lines).
-pub fn next_steps(d: &Demo) -> String {
+pub fn next_steps(campaign: &Path, out: &Path, result: &Path) -> String {
     format!(
         "\nThe example campaign is in {}, its battle of Medellín exported into {}.\nNext, the battle day:\n  \
          sowbridge --campaign {c} battle show T20-18.28 --briefing allies\n  \
@@ -14,10 +12,10 @@ pub fn next_steps(d: &Demo) -> String {
          sowbridge --campaign {c} battle show T20-18.28\n  \
          sowbridge --campaign {c} undo T20-18.28\n  \
          sowbridge --campaign {c} turn advance",
-        d.campaign.display(),
-        d.export.plan.out.display(),
-        c = quoted(&d.campaign),
-        r = quoted(&d.result),
+        campaign.display(),
+        out.display(),
+        c = quoted(campaign),
+        r = quoted(result),
     )
 }
 

@@ -2,20 +2,36 @@
 //! on what was (or would be) written.
 
 use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
 
 use serde_json::{Value, json};
 
-use crate::model::battle::{Role, RowKind};
-use crate::ops::export::ExportPlan;
+use crate::model::battle::{BattleRecord, Role, RowKind};
+
+/// What the export text shows of a plan: its battle record, where its files go, and the
+/// summary's folder names.
+#[derive(Debug)]
+pub struct PlanView<'a> {
+    /// The battle record.
+    pub record: &'a BattleRecord,
+    /// The scenario folder, as written.
+    pub scenario_dir: &'a str,
+    /// The OOB file, as written.
+    pub oob: &'a str,
+    /// The output folder.
+    pub out: &'a Path,
+    /// Where each SoW file goes, in the order of the record's files.
+    pub paths: Vec<PathBuf>,
+}
 
 /// The plan of a dry run, for scripts.
-pub fn plan_json(plan: &ExportPlan) -> Value {
+pub fn plan_json(plan: &PlanView<'_>) -> Value {
     let r = &plan.record;
     json!({
         "dry_run": true,
         "battle": r.id,
-        "scenario_dir": plan.summary.scenario_dir,
-        "oob": plan.summary.oob,
+        "scenario_dir": plan.scenario_dir,
+        "oob": plan.oob,
         "map": r.map.id,
         "orientation": r.map.orientation,
         "map_reason": r.map.reason,
@@ -28,7 +44,7 @@ pub fn plan_json(plan: &ExportPlan) -> Value {
 }
 
 /// The plan for the umpire: the battle, who fights and how, the order of battle, the files.
-pub fn plan_text(plan: &ExportPlan) -> String {
+pub fn plan_text(plan: &PlanView<'_>) -> String {
     let r = &plan.record;
     let mut s = String::new();
     let _ = writeln!(s, "battle {} at {} ({}), turn {}", r.id, r.hex, r.place, r.turn);
@@ -77,14 +93,14 @@ pub fn plan_text(plan: &ExportPlan) -> String {
         r.chains.iter().filter(|e| matches!(e.kind, RowKind::Unit | RowKind::Gun)).map(|e| e.men).sum();
     let guns = r.chains.iter().filter(|e| e.kind == RowKind::Gun).count();
     let _ = writeln!(s, "OOB: {} rows, {men} men, {guns} guns", r.chains.len());
-    for path in plan.file_paths() {
+    for path in &plan.paths {
         let _ = writeln!(s, "  {}", path.display());
     }
     s
 }
 
 /// The line of a dry run: nothing written, and where it would go.
-pub fn dry_run_line(plan: &ExportPlan) -> String {
+pub fn dry_run_line(plan: &PlanView<'_>) -> String {
     format!(
         "dry run: nothing written; without --dry-run, battle {} and its SoW files would go to {}",
         plan.record.id,
@@ -93,6 +109,6 @@ pub fn dry_run_line(plan: &ExportPlan) -> String {
 }
 
 /// The line of an export done.
-pub fn exported_line(plan: &ExportPlan) -> String {
+pub fn exported_line(plan: &PlanView<'_>) -> String {
     format!("exported battle {} into {}", plan.record.id, plan.out.display())
 }

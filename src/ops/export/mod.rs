@@ -123,6 +123,17 @@ impl ExportPlan {
     pub fn file_paths(&self) -> Vec<PathBuf> {
         self.record.files.keys().map(|f| join_rel(&self.out, f)).collect()
     }
+
+    /// What the export text shows of the plan.
+    pub fn view(&self) -> crate::formats::report::export::PlanView<'_> {
+        crate::formats::report::export::PlanView {
+            record: &self.record,
+            scenario_dir: &self.summary.scenario_dir,
+            oob: &self.summary.oob,
+            out: &self.out,
+            paths: self.file_paths(),
+        }
+    }
 }
 
 /// What `export hex` did: the plan, written unless it was a dry run, and the campaign it was
