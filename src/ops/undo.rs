@@ -1,28 +1,62 @@
-//! `undo BATTLE`: reverts the newest applied battle exactly, from its journal entry. Manual
-//! edits made since are kept; an edit that touched the same lines is a conflict, refused.
-//! `undo move` and `undo turn` revert the newest move or turn advance the same way.
+//! Undoing the newest change (`undo BATTLE`, `undo move`, `undo turn`): an applied battle,
+//! a move or a turn advance reverted exactly, from its journal entry. Manual edits made since
+//! are kept; an edit that touched the same lines is a conflict, refused.
 
-use std::time::Duration;
-
-use anyhow::Result;
-
-use crate::error::Error;
+use crate::error::{Error, Result};
 use crate::formats::record_merge::revert_records;
+use crate::formats::report::undo::{Undid, Undone};
 use crate::model::battle::BattleState;
 use crate::store::battles::{aftermath_path, record_bytes, record_path, report_path};
 use crate::store::journal::{Entry, EntryKind, Journal, StateFiles, apply_change};
-use crate::store::{CampaignDir, CampaignLock, Commit};
+use crate::store::state::StateTxn;
+use crate::store::{CampaignDir, Commit};
 
-/// Runs `undo`.
-pub fn run(dir: &CampaignDir, id: &str, dry_run: bool) -> Result<()> {
-    if id == "move" {
-        return undo_move(dir, dry_run);
+/// What to undo.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum UndoTarget {
+    /// The applied battle of this id.
+    Battle(String),
+    /// The newest move that stands.
+    Move,
+    /// The newest turn advance that stands.
+    Turn,
+}
+
+/// An undo, as the umpire asks it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct UndoRequest {
+    /// What to undo.
+    pub target: UndoTarget,
+    /// Only say what would be reverted.
+    pub dry_run: bool,
+}
+
+/// Undoes the newest change of the kind asked (or, with `dry_run`, says what it would revert).
+/// The lock is taken even for a dry run: the journal and the files are read as one.
+pub fn undo(dir: &CampaignDir, req: &UndoRequest) -> Result<Undone> {
+    let lock = dir.lock_for_change()?;
+    let txn = dir.begin(&lock)?;
+    match &req.target {
+        UndoTarget::Battle(id) => undo_battle(dir, txn, id, req.dry_run),
+        UndoTarget::Move => undo_move(dir, txn, req.dry_run),
+        UndoTarget::Turn => undo_turn(dir, txn, req.dry_run),
     }
-    if id.eq_ignore_ascii_case("turn") {
-        return undo_turn(dir, dry_run);
+}
+
+/// The outcome of reverting entry `e`, before the undo's own entry is written.
+fn undone(undid: Undid, e: &Entry) -> Undone {
+    Undone {
+        undid,
+        reverted_seq: e.seq,
+        reverted_summary: e.summary.clone(),
+        files: e.changes.iter().map(|ch| ch.file().to_string()).collect(),
+        seq: 0,
     }
-    let lock = CampaignLock::acquire(dir, Duration::from_secs(60))?;
-    let mut txn = dir.begin(&lock)?;
+}
+
+/// `undo BATTLE`: reverts the newest applied battle, when nothing but manual edits (and
+/// changes undone again) came after its apply entry.
+fn undo_battle(dir: &CampaignDir, mut txn: StateTxn<'_>, id: &str, dry_run: bool) -> Result<Undone> {
     let mut record = dir.read_battle(id)?;
     // A record restored from a backup may say pending while the journal, the authority,
     // still has the battle applied: the undo goes by the journal.
@@ -30,52 +64,26 @@ pub fn run(dir: &CampaignDir, id: &str, dry_run: bool) -> Result<()> {
         return Err(Error::refused(format!(
             "battle {id} is {}: only an applied battle can be undone",
             record.state.word()
-        ))
-        .into());
+        )));
     }
     let state = txn.current()?.clone();
-    let entries = &txn.journal.entries;
+    let journal = &txn.journal;
     let Some(pos) =
-        entries.iter().rposition(|e| e.kind == EntryKind::Apply && e.battle.as_deref() == Some(id))
+        journal.entries.iter().rposition(|e| e.kind == EntryKind::Apply && e.battle.as_deref() == Some(id))
     else {
-        return Err(Error::refused(format!("battle {id} has no apply entry in journal.jsonl")).into());
+        return Err(Error::refused(format!("battle {id} has no apply entry in journal.jsonl")));
     };
-    // Later battles that were applied and undone again do not count; anything else that
-    // came after (a battle still applied, a turn advance) blocks.
-    let mut open: Vec<&Entry> = Vec::new();
-    let mut blocking = None;
-    let undone_moves: Vec<u64> = entries.iter().filter_map(|e| e.undoes).collect();
-    for e in &entries[pos + 1..] {
-        match e.kind {
-            EntryKind::ManualEdit => {}
-            // A move or turn advance undone again, and its undo, change nothing.
-            EntryKind::Move | EntryKind::TurnAdvance if undone_moves.contains(&e.seq) => {}
-            EntryKind::Undo if e.undoes.is_some() => {}
-            EntryKind::Apply => open.push(e),
-            EntryKind::Undo if open.last().is_some_and(|a| a.battle == e.battle) => {
-                open.pop();
-            }
-            _ => {
-                blocking = Some(e);
-                break;
-            }
-        }
-    }
-    if let Some(later) = blocking.or_else(|| open.first().copied()) {
+    let apply = &journal.entries[pos];
+    if let Some(later) = newer_change(journal, apply) {
         return Err(Error::refused(format!(
             "battle {id} is not the newest change: journal entry {} ({}) came after it; only the newest applied battle can be undone",
             later.seq, later.summary
-        ))
-        .into());
+        )));
     }
-    let apply = &entries[pos];
-    let state = reverted(dir, &txn.journal, pos, state, &format!("battle {id}"))?;
+    let state = reverted(dir, journal, pos, state, &format!("battle {id}"))?;
+    let mut outcome = undone(Undid::Battle(id.to_string()), apply);
     if dry_run {
-        crate::outln!("undo of battle {id} would revert journal entry {} ({})", apply.seq, apply.summary);
-        for ch in &apply.changes {
-            crate::outln!("  {}", ch.file());
-        }
-        return Ok(());
+        return Ok(outcome);
     }
     record.state = BattleState::Undone;
     record.result = None;
@@ -83,34 +91,51 @@ pub fn run(dir: &CampaignDir, id: &str, dry_run: bool) -> Result<()> {
     extra.write(record_path(id), record_bytes(&record)?);
     extra.removes.push(report_path(id));
     extra.removes.push(aftermath_path(id));
-    let entry = Entry::undo_battle(&apply, format!("undo of battle {id} (journal entry {})", apply.seq));
-    let seq = txn.finish(state, Some(entry), extra)?;
-    crate::errln!(
-        "battle {id} undone (journal entry {seq}); it is pending again (undone), waiting for a result"
-    );
-    Ok(())
+    let entry = Entry::undo_battle(apply, format!("undo of battle {id} (journal entry {})", apply.seq));
+    outcome.seq = txn.finish(state, Some(entry), extra)?;
+    Ok(outcome)
 }
 
-/// The newest entry of `kind` that stands, when nothing but manual edits, undo entries and
-/// moves or turn advances undone already came after it (`what`: "move", "turn advance").
-fn newest_standing<'j>(entries: &'j [Entry], kind: EntryKind, what: &str) -> Result<&'j Entry> {
-    let undone: Vec<u64> = entries.iter().filter_map(|e| e.undoes).collect();
-    for e in entries.iter().rev() {
-        match e.kind {
-            EntryKind::ManualEdit => {}
-            EntryKind::Undo if e.undoes.is_some() => {}
-            EntryKind::Move | EntryKind::TurnAdvance if undone.contains(&e.seq) => {}
-            k if k == kind => return Ok(e),
-            _ => {
-                return Err(Error::refused(format!(
-                    "no {what} to undo: journal entry {} ({}) is newer than any {what}; only the newest change can be undone",
-                    e.seq, e.summary
-                ))
-                .into());
-            }
+/// The change after entry `e` that keeps it from being undone, if any: a later battle
+/// still applied, or anything else that stands (a turn advance, a move) or that undid an
+/// entry from before it. Manual edits are kept, and a change undone again since changes
+/// nothing; a standing change other than an apply is named first.
+fn newer_change<'j>(journal: &'j Journal, e: &Entry) -> Option<&'j Entry> {
+    let standing: std::collections::BTreeSet<u64> = journal.standing().iter().map(|x| x.seq).collect();
+    let later: Vec<&Entry> = journal
+        .entries
+        .iter()
+        .filter(|x| x.seq > e.seq && x.kind != EntryKind::ManualEdit)
+        .filter(|x| match x.kind {
+            EntryKind::Undo => journal.taken_back_by(x).is_none_or(|t| t.seq <= e.seq),
+            _ => standing.contains(&x.seq),
+        })
+        .collect();
+    later.iter().find(|x| x.kind != EntryKind::Apply).or(later.first()).copied()
+}
+
+/// The newest entry of `kind` that stands, when nothing but manual edits and moves or turn
+/// advances undone already (with their undos) came after it (`what`: "move", "turn advance").
+/// An applied battle, and the undo of one, are changes that come after.
+fn newest_standing<'j>(journal: &'j Journal, kind: EntryKind, what: &str) -> Result<&'j Entry> {
+    let moved = |e: &Entry| matches!(e.kind, EntryKind::Move | EntryKind::TurnAdvance);
+    let standing: std::collections::BTreeSet<u64> = journal.standing().iter().map(|x| x.seq).collect();
+    for e in journal.entries.iter().rev() {
+        let quiet = e.kind == EntryKind::ManualEdit
+            || (moved(e) && !standing.contains(&e.seq))
+            || journal.taken_back_by(e).is_some_and(moved);
+        if quiet {
+            continue;
         }
+        if e.kind == kind {
+            return Ok(e);
+        }
+        return Err(Error::refused(format!(
+            "no {what} to undo: journal entry {} ({}) is newer than any {what}; only the newest change can be undone",
+            e.seq, e.summary
+        )));
     }
-    Err(Error::refused(format!("no {what} to undo: journal.jsonl has no {what} that stands")).into())
+    Err(Error::refused(format!("no {what} to undo: journal.jsonl has no {what} that stands")))
 }
 
 /// The state files with the changes of journal entry `pos` taken back, newest first; `what`
@@ -134,9 +159,7 @@ fn reverted(
         let before = match apply_change(cur.clone(), ch, false) {
             Ok(b) => b,
             Err(err) if !file.ends_with(".csv") => {
-                return Err(
-                    Error::refused(format!("cannot undo {what}: {err} (edited by hand since?)")).into()
-                );
+                return Err(Error::refused(format!("cannot undo {what}: {err} (edited by hand since?)")));
             }
             Err(_) => {
                 if around.is_none() {
@@ -162,67 +185,41 @@ fn reverted(
     Ok(state)
 }
 
-/// The index of an entry of the journal.
-fn position(journal: &Journal, e: &Entry) -> usize {
-    journal.entries.iter().position(|x| x.seq == e.seq).unwrap_or(0)
-}
-
-/// The undo entry of journal entry `e`.
-fn undo_entry(e: &Entry, summary: String) -> Entry {
-    Entry::undo_of(e, summary)
-}
-
-/// `--dry-run` of `undo move` and `undo turn`: what would be reverted.
-fn print_dry_run(what: &str, e: &Entry) {
-    crate::outln!("undo {what} would revert journal entry {} ({})", e.seq, e.summary);
-    for ch in &e.changes {
-        crate::outln!("  {}", ch.file());
-    }
-}
-
 /// `undo move`: reverts the newest move entry, when nothing but manual edits (and moves
 /// undone already) came after it. The forces stand where they stood before it, with their
 /// `moving_to`, and the retreats it recorded (`avoidance.csv`) are gone.
-fn undo_move(dir: &CampaignDir, dry_run: bool) -> Result<()> {
-    let lock = CampaignLock::acquire(dir, Duration::from_secs(60))?;
-    let mut txn = dir.begin(&lock)?;
+fn undo_move(dir: &CampaignDir, mut txn: StateTxn<'_>, dry_run: bool) -> Result<Undone> {
     let current = txn.current()?.clone();
-    let mv = newest_standing(&txn.journal.entries, EntryKind::Move, "move")?;
-    let pos = position(&txn.journal, mv);
+    let mv = newest_standing(&txn.journal, EntryKind::Move, "move")?;
+    let pos = txn.journal.index_of(mv.seq).unwrap_or(0);
     let state = reverted(dir, &txn.journal, pos, current, &format!("the move of journal entry {}", mv.seq))?;
+    let mut outcome = undone(Undid::Move { forces: mv.marched.len() }, mv);
     if dry_run {
-        print_dry_run("move", mv);
-        return Ok(());
+        return Ok(outcome);
     }
-    let entry = undo_entry(mv, format!("undo of the move of journal entry {} ({})", mv.seq, mv.summary));
-    let (seq_undone, forces) = (mv.seq, mv.marched.len());
-    let seq =
+    let entry = Entry::undo_of(mv, format!("undo of the move of journal entry {} ({})", mv.seq, mv.summary));
+    outcome.seq =
         txn.finish(state, Some(entry), Commit { operation: Some("undo move".into()), ..Commit::default() })?;
-    crate::errln!(
-        "move of journal entry {seq_undone} undone ({forces} forces back where they stood; journal entry {seq})"
-    );
-    Ok(())
+    Ok(outcome)
 }
 
 /// `undo turn`: reverts the newest turn advance that stands, when nothing but manual edits
 /// (and moves or turn advances undone already) came after it, and removes its reports.
-fn undo_turn(dir: &CampaignDir, dry_run: bool) -> Result<()> {
-    let lock = CampaignLock::acquire(dir, Duration::from_secs(60))?;
-    let mut txn = dir.begin(&lock)?;
+fn undo_turn(dir: &CampaignDir, mut txn: StateTxn<'_>, dry_run: bool) -> Result<Undone> {
     let current = txn.current()?.clone();
-    let adv = newest_standing(&txn.journal.entries, EntryKind::TurnAdvance, "turn advance")?;
-    let pos = position(&txn.journal, adv);
+    let adv = newest_standing(&txn.journal, EntryKind::TurnAdvance, "turn advance")?;
+    let pos = txn.journal.index_of(adv.seq).unwrap_or(0);
     let state = reverted(dir, &txn.journal, pos, current, &format!("the turn advance to turn {}", adv.turn))?;
+    let mut outcome = undone(Undid::Turn(adv.turn), adv);
     if dry_run {
-        print_dry_run("turn", adv);
-        return Ok(());
+        return Ok(outcome);
     }
     let mut extra = Commit { operation: Some("undo turn".into()), ..Commit::default() };
-    extra.removes.extend(super::turn::report_paths(adv.turn));
-    let entry =
-        undo_entry(adv, format!("undo of the turn advance to turn {} (journal entry {})", adv.turn, adv.seq));
-    let turn = adv.turn;
-    let seq = txn.finish(state, Some(entry), extra)?;
-    crate::errln!("the turn advance to turn {turn} is undone (journal entry {seq}); its reports are removed");
-    Ok(())
+    extra.removes.extend(crate::ops::turn_files::report_paths(adv.turn));
+    let entry = Entry::undo_of(
+        adv,
+        format!("undo of the turn advance to turn {} (journal entry {})", adv.turn, adv.seq),
+    );
+    outcome.seq = txn.finish(state, Some(entry), extra)?;
+    Ok(outcome)
 }
