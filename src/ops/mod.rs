@@ -2,6 +2,8 @@
 //! out, no argument parsing and no printing. Each reads the campaign through the store and
 //! asks the rules; only the store commits.
 
+pub mod apply;
+pub mod audit;
 pub mod battles;
 pub mod calibrate;
 pub mod check;
@@ -13,6 +15,7 @@ pub mod map;
 pub mod sieges;
 pub mod status;
 pub mod turn_files;
+pub mod undo;
 pub mod vocab;
 pub mod watch;
 

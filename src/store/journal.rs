@@ -402,35 +402,6 @@ impl Journal {
         self.entries.last().map_or(1, |e| e.seq + 1)
     }
 
-    /// The apply entries that stand, in journal order: an apply stands until an undo of its
-    /// battle follows it. The journal, not the battle records, is the authority on what was
-    /// applied: a record restored from a backup does not take an apply back. Two standing
-    /// applies of one battle are a result counted twice (`audit` fails on them).
-    pub fn standing_applies(&self) -> Vec<&Entry> {
-        let mut by_battle: BTreeMap<&str, Vec<&Entry>> = BTreeMap::new();
-        for e in &self.entries {
-            let Some(b) = e.battle.as_deref() else { continue };
-            match e.kind {
-                EntryKind::Apply => by_battle.entry(b).or_default().push(e),
-                EntryKind::Undo if e.undoes.is_none() => {
-                    by_battle.entry(b).or_default().pop();
-                }
-                _ => {}
-            }
-        }
-        let mut out: Vec<&Entry> = by_battle.into_values().flatten().collect();
-        out.sort_by_key(|e| e.seq);
-        out
-    }
-
-    /// The standing apply of a battle, or of a result with this content hash.
-    pub fn standing_apply(&self, battle: Option<&str>, hash: Option<&str>) -> Option<&Entry> {
-        self.standing_applies().into_iter().find(|e| {
-            (battle.is_some() && e.battle.as_deref() == battle)
-                || (hash.is_some() && e.result_hash.as_deref() == hash)
-        })
-    }
-
     /// State hashes after the last entry.
     pub fn last_state(&self) -> Option<&BTreeMap<String, String>> {
         self.entries.last().map(|e| &e.state)

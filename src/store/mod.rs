@@ -6,6 +6,7 @@ pub mod battles;
 pub mod commit;
 pub mod forces;
 pub mod journal;
+mod journal_queries;
 pub mod lock;
 pub mod logistics;
 pub mod profile;

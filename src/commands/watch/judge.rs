@@ -5,12 +5,12 @@
 use std::collections::BTreeMap;
 use std::path::Path;
 
-use crate::commands::apply::matching::rows_listed;
-use crate::commands::apply::{ApplyRequest, INCOMPLETE, apply_result, still_being_written};
 use crate::error::Error;
 use crate::formats::results::{STARTLOCS, parse_startlocs};
 use crate::inbox::{Judge, Judgement};
 use crate::model::battle::BattleRecord;
+use crate::ops::apply::matching::rows_listed;
+use crate::ops::apply::{ApplyRequest, INCOMPLETE, apply_result, still_being_written};
 use crate::ops::watch::{LOCK_WAIT, applied_results, dump_patterns, glob_match, startlocs_applied};
 use crate::store::CampaignDir;
 

@@ -12,9 +12,6 @@ use crate::cli::WatchArgs;
 use crate::inbox::{self, SystemClock, WatchOptions};
 use crate::store::CampaignDir;
 
-// Where `inspect` still finds the match of a dump's name against a profile's pattern.
-pub use crate::ops::watch::glob_match;
-
 /// Runs `watch`.
 pub fn run(dir: &CampaignDir, a: &WatchArgs) -> Result<()> {
     let inbox_dir = crate::ops::watch::inbox_folder(dir, a.inbox.as_ref())?;

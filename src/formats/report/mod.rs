@@ -2,6 +2,8 @@
 //! outcomes (`rules::turn`, `rules::intel`). With `svg/` and `html.rs` this is the one part
 //! of `formats/` that reads the rules.
 
+pub mod audit;
+pub mod battle;
 pub mod battles;
 pub mod calibrate;
 pub mod check;
@@ -14,4 +16,5 @@ pub mod sieges;
 pub mod status;
 pub mod supply;
 pub mod turn;
+pub mod undo;
 pub mod vocab;

@@ -8,20 +8,21 @@ use std::path::{Path, PathBuf};
 use crate::formats::inspect::{FileFacts, LineEnds, facts};
 use crate::formats::results::{parse_gamedb, parse_manual, parse_startlocs};
 use crate::model::battle::{BattleRecord, ChainEntry};
+use crate::ops::apply::matching::{listed_in, naming, recognised_in};
+use crate::ops::apply::{ApplyRequest, apply_result};
 use crate::ops::calibrate::CalibrationRecord;
 use crate::store::{CampaignDir, read_optional};
 
-use super::{FileKind, FileReport, Known, Peers, finding, names, seen};
+use super::{FileKind, FileReport, Known, finding, names, seen};
 
 /// What one file is held against: the campaign, the battles known, the calibration records
-/// found, and what inspect asks of `apply` and the watcher.
+/// found.
 pub(super) struct Inspector<'a> {
     pub(super) dir: &'a CampaignDir,
     pub(super) known: &'a [Known<'a>],
     pub(super) records: &'a [(PathBuf, CalibrationRecord)],
     /// Whether the campaign loads (else `apply` could not run at all).
     pub(super) campaign_ok: bool,
-    pub(super) peers: &'a Peers,
 }
 
 impl Inspector<'_> {
@@ -99,12 +100,12 @@ impl Inspector<'_> {
             }
             Ok(d) => d,
         };
-        let Some((k, n)) = best(self.known, |chains| (self.peers.recognised_in)(chains, &d)) else {
+        let Some((k, n)) = best(self.known, |chains| recognised_in(chains, &d)) else {
             r.battle = Some("none: no battle sowbridge exported has its units".to_string());
             return;
         };
         r.battle = Some(format!("{}: {n} of the dump's {} units recognised", k.label, d.units.len()));
-        let (by_id, by_name, with_player) = (self.peers.naming)(k.chains, &d);
+        let (by_id, by_name, with_player) = naming(k.chains, &d);
         r.naming = Some(format!(
             "{by_id} by SoW id, {by_name} by display name, {with_player} by name with a player"
         ));
@@ -133,7 +134,7 @@ impl Inspector<'_> {
             Ok(l) => l,
         };
         let repeated = l.units.values().filter(|v| v.len() > 1).count();
-        let Some((k, n)) = best(self.known, |chains| (self.peers.listed_in)(chains, &l)) else {
+        let Some((k, n)) = best(self.known, |chains| listed_in(chains, &l)) else {
             r.battle = Some("none: it lists the units of no battle sowbridge exported".to_string());
             return;
         };
@@ -151,7 +152,8 @@ impl Inspector<'_> {
         if !self.campaign_ok {
             return "the campaign does not load: run `sowbridge check`".to_string();
         }
-        match (self.peers.would_apply)(self.dir, f) {
+        let req = ApplyRequest { path: f.to_path_buf(), dry_run: true, ..ApplyRequest::default() };
+        match apply_result(self.dir, &req) {
             Ok(a) => format!(
                 "apply it to battle {} as journal entry {}: {}; result {}",
                 a.battle,
@@ -159,7 +161,7 @@ impl Inspector<'_> {
                 a.winner.map_or("a draw".to_string(), |w| format!("{w} victory")),
                 a.evidence
             ),
-            Err(e) => format!("refuse it (battle {}): {}", b.id, e.lines().next().unwrap_or("")),
+            Err(e) => format!("refuse it (battle {}): {}", b.id, e.to_string().lines().next().unwrap_or("")),
         }
     }
 }

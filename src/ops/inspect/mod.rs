@@ -15,10 +15,9 @@ use serde::Serialize;
 
 use crate::formats::inspect::{FileFacts, FileKind};
 use crate::formats::profile::{Profile, parse_profile};
-use crate::formats::results::{GameDump, StartLocs};
-use crate::model::Side;
 use crate::model::battle::{BattleRecord, ChainEntry};
 use crate::ops::calibrate::{CalibrationRecord, RECORD};
+use crate::ops::watch::glob_match;
 use crate::store::{CampaignDir, read_optional};
 
 /// One fact of the formats, held against a file.
@@ -69,7 +68,7 @@ pub struct Setting {
 /// What the files show of the profile's switches: whether the engine's own OOB has the
 /// `OOBMOD` column, and how the install names its battle dumps. Only what differs from the
 /// profile in use is a setting to make.
-pub fn learned(reports: &[FileReport], profile: &Profile, peers: &Peers) -> Vec<Setting> {
+pub fn learned(reports: &[FileReport], profile: &Profile) -> Vec<Setting> {
     let mut out = Vec::new();
     for r in reports {
         if let (FileKind::Oob, Some(h)) = (r.facts.kind, &r.dumped_header) {
@@ -90,7 +89,7 @@ pub fn learned(reports: &[FileReport], profile: &Profile, peers: &Peers) -> Vec<
             Path::new(&r.path).file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
         let lower = name.to_ascii_lowercase();
         if r.facts.kind == FileKind::GameDump
-            && !(peers.glob_match)(&profile.gamedb_pattern, &name)
+            && !glob_match(&profile.gamedb_pattern, &name)
             && let Some(at) = lower.find("_gamedb_")
             && lower.ends_with(".csv")
             && !out.iter().any(|s: &Setting| s.key == "gamedb_pattern")
@@ -119,39 +118,7 @@ pub fn with_settings(profile_toml: &str, settings: &[Setting]) -> String {
     lines.join("\n") + "\n"
 }
 
-/// What inspect asks of `apply` and of the watcher, handed in by the caller: how a battle's
-/// rows are found in a dump or a `startlocs.csv`, whether a file name is one of the profile's
-/// dumps, and what `apply --dry-run` makes of a dump.
-#[derive(Debug, Clone, Copy)]
-pub struct Peers {
-    /// How many of a dump's units are the battle's rows.
-    pub recognised_in: fn(&[ChainEntry], &GameDump) -> usize,
-    /// How a dump names the battle's rows: (by SoW id, by display name, by display name with
-    /// a player's name after it).
-    pub naming: fn(&[ChainEntry], &GameDump) -> (usize, usize, usize),
-    /// How many of the battle's rows a `startlocs.csv` lists.
-    pub listed_in: fn(&[ChainEntry], &StartLocs) -> usize,
-    /// Whether a file name matches a `*`-pattern (case-insensitive).
-    pub glob_match: fn(&str, &str) -> bool,
-    /// What applying the file with `--dry-run` would do, or the refusal in words.
-    pub would_apply: fn(&CampaignDir, &Path) -> std::result::Result<ApplyPreview, String>,
-}
-
-/// What applying a result would do, as `apply --dry-run` tells it.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct ApplyPreview {
-    /// The battle.
-    pub battle: String,
-    /// The journal entry it would be.
-    pub journal_seq: u64,
-    /// The winner (None: a draw).
-    pub winner: Option<Side>,
-    /// Which evidence makes the result final, in words.
-    pub evidence: String,
-}
-
-/// `inspect`: the files and folders to read, whether to write the settings they show, and
-/// what inspect asks of `apply` and the watcher.
+/// `inspect`: the files and folders to read, and whether to write the settings they show.
 #[derive(Debug, Clone)]
 pub struct InspectRequest {
     /// Files or folders to read.
@@ -159,8 +126,6 @@ pub struct InspectRequest {
     /// Write the profile settings the files show into the campaign's own
     /// `templates/<profile>/profile.toml`.
     pub write: bool,
-    /// What inspect asks of `apply` and the watcher.
-    pub peers: Peers,
 }
 
 /// What `inspect` found.
@@ -263,11 +228,10 @@ pub fn inspect(dir: &CampaignDir, req: &InspectRequest) -> Result<Inspection> {
         chains: &r.chains,
         battle: None,
     }));
-    let seen_by = file::Inspector { dir, known: &known, records: &records, campaign_ok, peers: &req.peers };
+    let seen_by = file::Inspector { dir, known: &known, records: &records, campaign_ok };
     let reports: Vec<FileReport> = files.iter().map(|f| seen_by.read(f)).collect();
     let parsed = profile_name.as_ref().and_then(|n| campaign_profile(dir, n));
-    let settings =
-        parsed.as_ref().map_or_else(Vec::new, |(_, _, p)| settings(&files, &reports, p, &req.peers));
+    let settings = parsed.as_ref().map_or_else(Vec::new, |(_, _, p)| settings(&files, &reports, p));
     let mut written = None;
     if req.write {
         let Some((name, text, _)) = &parsed else {
@@ -289,8 +253,8 @@ fn campaign_profile(dir: &CampaignDir, name: &str) -> Option<(String, String, Pr
 
 /// The settings the files show against the profile: the engine's OOB and dump names
 /// ([`learned`]), then the second-name suffix of the game's own names files.
-fn settings(files: &[PathBuf], reports: &[FileReport], p: &Profile, peers: &Peers) -> Vec<Setting> {
-    let mut settings = learned(reports, p, peers);
+fn settings(files: &[PathBuf], reports: &[FileReport], p: &Profile) -> Vec<Setting> {
+    let mut settings = learned(reports, p);
     for (f, r) in files.iter().zip(reports).filter(|(_, r)| r.facts.kind == FileKind::Names) {
         if let Ok(Some(b)) = read_optional(f)
             && let Some(s) = names::learned_suffix(r, &b, p)

@@ -1,16 +1,59 @@
-//! The battle report (`battles/<id>/report.md`) and the diff `--dry-run` prints.
+//! The battle report (`battles/<id>/report.md`), the diff `apply --dry-run` prints, and what
+//! `apply` says when it is done.
 
 use std::fmt::Write as _;
 
 use crate::formats::svg::aftermath::{AftermathScene, Retreat, SideLosses};
 use crate::model::battle::BattleRecord;
 use crate::model::{ArmClass, Campaign, Side, Unit};
+use crate::rules::aftermath::Withdrawal;
 use crate::rules::carryover::{RiverPenalties, UnitCarryover};
 use crate::rules::dice::Roll;
 use crate::rules::verdict::Verdict;
-use crate::store::journal::{FileChange, STATE_FILES, StateFiles, diff_file};
 
-use super::Withdrawal;
+/// The evidence of a result settled by hand.
+pub const MANUAL: &str = "settled by hand";
+
+/// What applying did (or would do).
+#[derive(Debug, Clone, serde::Serialize)]
+pub struct Applied {
+    /// The battle.
+    pub battle: String,
+    /// The winner (None: draw).
+    pub winner: Option<Side>,
+    /// Journal sequence number (on a dry run, the one the real run would write).
+    pub journal_seq: u64,
+    /// True when an entry recording manual edits of the state files comes (or would come)
+    /// just before it.
+    pub manual_edit_first: bool,
+    /// The report (markdown).
+    pub report: String,
+    /// Every change to the state files, as a diff for people.
+    pub diff: String,
+    /// The SHA-256 of the `startlocs.csv` read with the result, when one was.
+    pub startlocs_sha256: Option<String>,
+    /// Which evidence made the result final, in words (the report's `Result:` line).
+    pub evidence: String,
+}
+
+/// A state file's change, as the dry run shows it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum FileDiff {
+    /// Lines changed in place: each line before and after.
+    Lines {
+        /// The file.
+        file: String,
+        /// Each changed line, before and after.
+        lines: Vec<(String, String)>,
+    },
+    /// The whole file rewritten: its text after, when it is text.
+    Whole {
+        /// The file.
+        file: String,
+        /// The text after (None: removed, or not text).
+        text: Option<String>,
+    },
+}
 
 /// What the report says.
 #[derive(Debug)]
@@ -76,6 +119,16 @@ impl Tot {
 /// Renders the report.
 pub fn render(c: &Campaign, b: &BattleRecord, r: &ReportInput<'_>) -> String {
     let mut s = String::new();
+    verdict(b, r, &mut s);
+    losses(c, b, r, &mut s);
+    returns(r, &mut s);
+    withdrawals(c, r, &mut s);
+    penalties_and_dice(r, &mut s);
+    s
+}
+
+/// The report's title, its result file and the verdict.
+fn verdict(b: &BattleRecord, r: &ReportInput<'_>, s: &mut String) {
     let _ = writeln!(s, "# Battle {} at {} ({})\n", b.id, b.place, b.hex);
     let _ = writeln!(
         s,
@@ -105,6 +158,10 @@ pub fn render(c: &Campaign, b: &BattleRecord, r: &ReportInput<'_>) -> String {
             r.missing.len()
         );
     }
+}
+
+/// Each side's losses, then each brigade's.
+fn losses(c: &Campaign, b: &BattleRecord, r: &ReportInput<'_>, s: &mut String) {
     let _ = writeln!(s, "## Losses\n");
     let _ = writeln!(
         s,
@@ -169,6 +226,10 @@ pub fn render(c: &Campaign, b: &BattleRecord, r: &ReportInput<'_>) -> String {
             t.before, t.after, t.killed, t.wounded, t.stragglers, t.returning, t.captured
         );
     }
+}
+
+/// The men due back, by turn.
+fn returns(r: &ReportInput<'_>, s: &mut String) {
     let _ = writeln!(s, "\n## Returns scheduled\n");
     let mut returns: std::collections::BTreeMap<(u32, &str), u64> = std::collections::BTreeMap::new();
     for co in r.carryover {
@@ -179,6 +240,10 @@ pub fn render(c: &Campaign, b: &BattleRecord, r: &ReportInput<'_>) -> String {
     for ((turn, kind), men) in returns.iter().filter(|(_, m)| **m > 0) {
         let _ = writeln!(s, "- turn {turn}, {}: {men} {kind}", crate::model::Turn(*turn).date());
     }
+}
+
+/// The loser's withdrawals (8.4).
+fn withdrawals(c: &Campaign, r: &ReportInput<'_>, s: &mut String) {
     let _ = writeln!(s, "\n## Withdrawal (8.4)\n");
     if r.withdrawals.is_empty() {
         let _ = writeln!(s, "No withdrawal: the battle was drawn.");
@@ -227,6 +292,10 @@ pub fn render(c: &Campaign, b: &BattleRecord, r: &ReportInput<'_>) -> String {
             }
         }
     }
+}
+
+/// The river's penalties (6.5.2), the commanders to replace and the dice.
+fn penalties_and_dice(r: &ReportInput<'_>, s: &mut String) {
     let _ = writeln!(s, "\n## Penalties (6.5.2)\n");
     if r.river_forces.is_empty() {
         let _ = writeln!(s, "No river at the loser's back.");
@@ -257,7 +326,6 @@ pub fn render(c: &Campaign, b: &BattleRecord, r: &ReportInput<'_>) -> String {
     for d in r.dice {
         let _ = writeln!(s, "- {}: d{} = {}", d.purpose, d.sides, d.value);
     }
-    s
 }
 
 /// What the aftermath picture is drawn from: the verdict, each side's losses as the report
@@ -352,28 +420,52 @@ fn place(c: &Campaign, hex: crate::model::HexId) -> String {
 }
 
 /// A line diff of the state files for people (`--dry-run`).
-pub fn state_diff(before: &StateFiles, after: &StateFiles) -> String {
+pub fn state_diff(diffs: &[FileDiff]) -> String {
     let mut s = String::new();
-    for f in STATE_FILES {
-        let (Some(b), Some(a)) = (before.get(f), after.get(f)) else { continue };
-        match diff_file(f, b.as_deref(), a.as_deref()) {
-            None => {}
-            Some(FileChange::Lines { lines, .. }) => {
-                let _ = writeln!(s, "--- {f}");
-                for l in lines {
-                    let _ = writeln!(s, "-{}", l.before.trim_end());
-                    let _ = writeln!(s, "+{}", l.after.trim_end());
+    for d in diffs {
+        match d {
+            FileDiff::Lines { file, lines } => {
+                let _ = writeln!(s, "--- {file}");
+                for (before, after) in lines {
+                    let _ = writeln!(s, "-{}", before.trim_end());
+                    let _ = writeln!(s, "+{}", after.trim_end());
                 }
             }
-            Some(FileChange::Whole { after, .. }) => {
-                let _ = writeln!(s, "--- {f} (rewritten)");
-                if let Some(crate::store::journal::Content::Text(t)) = after {
-                    for l in t.lines() {
-                        let _ = writeln!(s, "+{l}");
-                    }
+            FileDiff::Whole { file, text } => {
+                let _ = writeln!(s, "--- {file} (rewritten)");
+                for l in text.iter().flat_map(|t| t.lines()) {
+                    let _ = writeln!(s, "+{l}");
                 }
             }
         }
     }
     s
+}
+
+/// The note `apply` gives on stderr when the result's finality was not shown by the files
+/// (`file` as the umpire named it).
+pub fn evidence_note(file: &str, a: &Applied) -> Option<String> {
+    (!a.evidence.starts_with("final") && a.evidence != MANUAL)
+        .then(|| format!("note: {file}: {}", a.evidence))
+}
+
+/// What `apply --dry-run` prints after the report: the changes it would make.
+pub fn dry_run_changes(a: &Applied) -> String {
+    format!("\n## Changes (dry run: nothing written)\n\n{}", a.diff)
+}
+
+/// The line `apply` ends with on stderr: what was applied (or, on a dry run, would be).
+pub fn applied_line(file: &str, a: &Applied, dry_run: bool) -> String {
+    if !dry_run {
+        return format!("applied {file} to battle {} (journal entry {})", a.battle, a.journal_seq);
+    }
+    let edits = if a.manual_edit_first {
+        format!(", after entry {} recording the manual edits of the state files found", a.journal_seq - 1)
+    } else {
+        String::new()
+    };
+    format!(
+        "dry run: nothing written; without --dry-run, {file} would be applied to battle {} as journal entry {}{edits}",
+        a.battle, a.journal_seq
+    )
 }

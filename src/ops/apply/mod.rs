@@ -1,17 +1,16 @@
-//! `apply FILE`: a battle's result into the campaign — matched to its battle, judged,
-//! carried over under the campaign's model, the loser withdrawn along roads, the score and
-//! records kept — exactly once, journalled, and reversible with `undo`.
+//! Applying a battle's result to the campaign (`apply FILE`, and the watcher): matched to its
+//! battle, judged, carried over under the campaign's model, the loser withdrawn along roads,
+//! the score and records kept — exactly once, journalled, and reversible with `undo`.
 
 pub mod matching;
-pub mod report;
 
 use std::collections::BTreeMap;
 use std::path::PathBuf;
-use std::time::Duration;
 
 use crate::error::{Error, Problem, Result};
 use crate::formats::campaign::{write_commanders, write_forces};
 use crate::formats::ledger::{write_returns, write_score};
+use crate::formats::report::battle::{self as report, FileDiff, MANUAL};
 use crate::formats::results::{
     ResultFile, ResultInput, STARTLOCS, StartLocs, parse_result, parse_startlocs, read_result_input,
 };
@@ -24,8 +23,10 @@ use crate::rules::dice::SeededDice;
 use crate::rules::finality::{Finality, LocsEvidence, finality};
 use crate::rules::verdict::Presence;
 use crate::store::battles::{aftermath_path, record_bytes, record_path, report_path};
-use crate::store::journal::{Entry, STATE_FILES, sha256_hex};
-use crate::store::{CampaignDir, CampaignLock, Commit};
+use crate::store::journal::{
+    Content, Entry, FileChange, Journal, STATE_FILES, StateFiles, diff_file, sha256_hex,
+};
+use crate::store::{CampaignDir, Commit};
 
 use matching::{dump_belongs, match_dump, match_manual, rows_listed, units_recognised};
 
@@ -54,83 +55,10 @@ pub struct ApplyRequest {
     pub verbose: bool,
 }
 
-/// What applying did (or would do).
-#[derive(Debug, Clone, serde::Serialize)]
-pub struct Applied {
-    /// The battle.
-    pub battle: String,
-    /// The winner (None: draw).
-    pub winner: Option<Side>,
-    /// Journal sequence number (on a dry run, the one the real run would write).
-    pub journal_seq: u64,
-    /// True when an entry recording manual edits of the state files comes (or would come)
-    /// just before it.
-    pub manual_edit_first: bool,
-    /// The report (markdown).
-    pub report: String,
-    /// Every change to the state files, as a diff for people.
-    pub diff: String,
-    /// The SHA-256 of the `startlocs.csv` read with the result, when one was.
-    pub startlocs_sha256: Option<String>,
-    /// Which evidence made the result final, in words (the report's `Result:` line).
-    pub evidence: String,
-}
-
+pub use crate::formats::report::battle::Applied;
 pub use crate::rules::aftermath::Withdrawal;
 
-/// Runs `apply`.
-pub fn run(dir: &CampaignDir, a: &crate::cli::ApplyArgs) -> anyhow::Result<()> {
-    use crate::cli::{WinnerArg, YesNo};
-    let req = ApplyRequest {
-        path: a.file.clone(),
-        battle: a.battle.clone(),
-        winner: a.winner.map(|w| match w {
-            WinnerArg::French => Some(Side::French),
-            WinnerArg::Allies => Some(Side::Allies),
-            WinnerArg::Draw => None,
-        }),
-        river_retreat: a.river_retreat.map(|r| r == YesNo::Yes),
-        withdraw_to: a.withdraw_to.clone(),
-        allow_missing: a.allow_missing,
-        dry_run: a.dry_run,
-        require_final: false,
-        interim: a.interim,
-        verbose: a.verbose,
-    };
-    let r = apply_result(dir, &req)?;
-    if a.json {
-        return super::print_json(&r);
-    }
-    crate::out!("{}", r.report);
-    if !r.evidence.starts_with("final") && r.evidence != MANUAL {
-        crate::errln!("note: {}: {}", a.file.display(), r.evidence);
-    }
-    if a.dry_run {
-        crate::outln!("\n## Changes (dry run: nothing written)\n");
-        crate::out!("{}", r.diff);
-        let edits = if r.manual_edit_first {
-            format!(", after entry {} recording the manual edits of the state files found", r.journal_seq - 1)
-        } else {
-            String::new()
-        };
-        crate::errln!(
-            "dry run: nothing written; without --dry-run, {} would be applied to battle {} as journal entry {}{edits}",
-            a.file.display(),
-            r.battle,
-            r.journal_seq
-        );
-    } else {
-        crate::errln!(
-            "applied {} to battle {} (journal entry {})",
-            a.file.display(),
-            r.battle,
-            r.journal_seq
-        );
-    }
-    Ok(())
-}
-
-/// The operation of applying the result with this content hash (see [`super::operation`]).
+/// The operation of applying the result with this content hash (see `commands::operation`).
 pub fn operation(hash: &str) -> String {
     format!("apply {hash}")
 }
@@ -219,33 +147,85 @@ pub fn apply_result(dir: &CampaignDir, req: &ApplyRequest) -> Result<Applied> {
     let ResultInput { name, bytes, .. } = &input;
     let (name, bytes) = (name.clone(), bytes.clone());
     let hash = sha256_hex(&bytes);
-    let lock = if req.dry_run { None } else { Some(CampaignLock::acquire(dir, Duration::from_secs(60))?) };
-    if let Some(l) = &lock {
-        dir.recover(l)?;
-    }
+    let lock = dir.lock_unless_dry_run(req.dry_run)?;
     // The journal is the authority on what was applied: a battle record restored from a
     // backup (or an older checkout) does not make a result applicable again.
     let journal = dir.read_journal()?;
-    if let Some(e) = journal.standing_apply(None, Some(&hash)) {
+    refuse_applied_before(dir, &journal, &name, &hash)?;
+    if req.require_final && still_being_written(&bytes) {
+        return Err(Error::Pending(format!("{INCOMPLETE}: its last line has no line ending yet")));
+    }
+    let rf = parse_result(&name, &bytes).map_err(Error::Rejected)?;
+    let battle = pending_battle(dir, &journal, &rf, req, &name)?;
+    let (startlocs, evidence) = match &rf {
+        ResultFile::GameDump(_) => final_evidence(&battle, &input, req)?,
+        ResultFile::Manual(_) => (None, MANUAL.to_string()),
+    };
+    let startlocs_bytes = startlocs.as_ref().and(input.startlocs.clone());
+    let matched = match &rf {
+        ResultFile::GameDump(d) => match_dump(&battle, d, req.allow_missing),
+        ResultFile::Manual(m) => match_manual(&battle, m, req.allow_missing),
+    }
+    .map_err(Error::Rejected)?;
+    // A template applied as it was written: nobody lost a man. Only the umpire's word makes
+    // that a battle.
+    if let ResultFile::Manual(m) = &rf
+        && req.winner.is_none()
+        && m.rows.iter().all(|r| r.killed + r.wounded + r.missing + r.captured + r.guns_lost == 0)
+    {
+        return Err(Error::refused(format!(
+            "{name}: every unit of battle {} has 0 losses: is it the template, not filled in yet? Fill in \
+             killed, wounded, missing and captured, or give --winner SIDE|draw to apply a battle in which \
+             nobody lost a man; nothing changed",
+            battle.id
+        )));
+    }
+    let judged = Judged { battle, matched, startlocs, startlocs_bytes, evidence, name, hash, bytes, rf };
+    carry_out(dir, lock.as_ref(), req, judged)
+}
+
+/// A result matched to its pending battle and judged applicable.
+struct Judged {
+    battle: BattleRecord,
+    matched: matching::Matched,
+    startlocs: Option<StartLocs>,
+    startlocs_bytes: Option<Vec<u8>>,
+    evidence: String,
+    name: String,
+    hash: String,
+    bytes: Vec<u8>,
+    rf: ResultFile,
+}
+
+/// Refuses a result whose content was applied already, by the journal or by a battle record.
+fn refuse_applied_before(dir: &CampaignDir, journal: &Journal, name: &str, hash: &str) -> Result<()> {
+    if let Some(e) = journal.standing_apply(None, Some(hash)) {
         return Err(Error::refused(format!(
             "{name}: this result (same content) was already applied to battle {} by journal entry {}; nothing to do",
             e.battle.as_deref().unwrap_or("?"),
             e.seq
         )));
     }
-    if let Some((battle, as_file)) = applied_hash(dir, &hash)? {
+    if let Some((battle, as_file)) = applied_hash(dir, hash)? {
         return Err(Error::refused(format!(
             "{name}: this result (same content) was already applied to battle {battle} as {as_file}; nothing to do"
         )));
     }
-    if req.require_final && still_being_written(&bytes) {
-        return Err(Error::Pending(format!("{INCOMPLETE}: its last line has no line ending yet")));
-    }
-    let rf = parse_result(&name, &bytes).map_err(Error::Rejected)?;
+    Ok(())
+}
+
+/// The battle of a result, refused unless it is pending by its record and by the journal.
+fn pending_battle(
+    dir: &CampaignDir,
+    journal: &Journal,
+    rf: &ResultFile,
+    req: &ApplyRequest,
+    name: &str,
+) -> Result<BattleRecord> {
     let battles = dir.battles()?;
-    let battle = match pick_battle(&battles, &rf, req.battle.as_deref()) {
+    let battle = match pick_battle(&battles, rf, req.battle.as_deref()) {
         Ok(b) => b.clone(),
-        Err(e) => return Err(with_details(e, req, &battles, &rf)),
+        Err(e) => return Err(with_details(e, req, &battles, rf)),
     };
     if let Some(e) = journal.standing_apply(Some(&battle.id), None)
         && battle.state.is_pending()
@@ -271,39 +251,26 @@ pub fn apply_result(dir: &CampaignDir, req: &ApplyRequest) -> Result<Applied> {
             state_words(&battle)
         )));
     }
-    let (startlocs, evidence) = match &rf {
-        ResultFile::GameDump(_) => final_evidence(&battle, &input, req)?,
-        ResultFile::Manual(_) => (None, MANUAL.to_string()),
-    };
-    let startlocs_bytes = startlocs.as_ref().and(input.startlocs.clone());
-    let startlocs_sha256 = startlocs_bytes.as_deref().map(sha256_hex);
-    let matched = match &rf {
-        ResultFile::GameDump(d) => match_dump(&battle, d, req.allow_missing),
-        ResultFile::Manual(m) => match_manual(&battle, m, req.allow_missing),
-    }
-    .map_err(Error::Rejected)?;
-    // A template applied as it was written: nobody lost a man. Only the umpire's word makes
-    // that a battle.
-    if let ResultFile::Manual(m) = &rf
-        && req.winner.is_none()
-        && m.rows.iter().all(|r| r.killed + r.wounded + r.missing + r.captured + r.guns_lost == 0)
-    {
-        return Err(Error::refused(format!(
-            "{name}: every unit of battle {} has 0 losses: is it the template, not filled in yet? Fill in \
-             killed, wounded, missing and captured, or give --winner SIDE|draw to apply a battle in which \
-             nobody lost a man; nothing changed",
-            battle.id
-        )));
-    }
+    Ok(battle)
+}
 
+/// Computes the aftermath of a judged result, its report and picture, and (under the lock)
+/// commits it with its journal entry; on a dry run, only reports.
+fn carry_out(
+    dir: &CampaignDir,
+    lock: Option<&crate::store::CampaignLock>,
+    req: &ApplyRequest,
+    j: Judged,
+) -> Result<Applied> {
+    let battle = &j.battle;
     // Who holds each place as the rules compute it (2.1), for the withdrawal (8.4) and 7.1.4.
     let (mut c, _) = crate::ops::campaign_now(dir)?;
     // The units' end positions, for the objectives: a row counts for the side of its id or
     // of its name (names repeat: couriers, wagons).
-    let presence: Option<Presence> = startlocs.as_ref().map(|sl| {
+    let presence: Option<Presence> = j.startlocs.as_ref().map(|sl| {
         sl.rows()
             .filter_map(|(key, loc)| {
-                matching::side_of_row(&battle, key).map(|s| ((loc.x, loc.z), s, loc.head_count))
+                matching::side_of_row(battle, key).map(|s| ((loc.x, loc.z), s, loc.head_count))
             })
             .collect()
     });
@@ -313,9 +280,8 @@ pub fn apply_result(dir: &CampaignDir, req: &ApplyRequest) -> Result<Applied> {
         withdraw_to: parse_withdraw_to(&req.withdraw_to)?,
     };
     let mut dice = SeededDice::new(c.config.seed, &format!("{}/apply", battle.id));
-    let outcome = aftermath::compute(&c, &battle, &matched, presence.as_ref(), &options, &mut dice)?;
-    let lock_ref = lock.as_ref();
-    let mut txn = match lock_ref {
+    let outcome = aftermath::compute(&c, battle, &j.matched, presence.as_ref(), &options, &mut dice)?;
+    let mut txn = match lock {
         Some(l) => Some(dir.begin(l)?),
         None => None,
     };
@@ -323,7 +289,7 @@ pub fn apply_result(dir: &CampaignDir, req: &ApplyRequest) -> Result<Applied> {
         Some(t) => (t.next_seq(), t.manual_edit().is_some()),
         None => dir.planned_seq()?,
     };
-    let hit = outcome.apply(&mut c, &battle);
+    let hit = outcome.apply(&mut c, battle);
     let input = report::ReportInput {
         verdict: &outcome.verdict,
         pursuit: &outcome.pursuit_explanation,
@@ -334,23 +300,23 @@ pub fn apply_result(dir: &CampaignDir, req: &ApplyRequest) -> Result<Applied> {
         dice: &outcome.dice,
         commanders: &hit,
         missing: &outcome.missing,
-        file: &name,
-        hash: &hash,
+        file: &j.name,
+        hash: &j.hash,
         seq,
-        evidence: &evidence,
+        evidence: &j.evidence,
     };
-    let report = report::render(&c, &battle, &input);
-    let aftermath = aftermath_picture(&report::aftermath_scene(&c, &battle, &input));
+    let report = report::render(&c, battle, &input);
+    let aftermath = aftermath_picture(&report::aftermath_scene(&c, battle, &input));
     let new_files = state_files(&c);
     let diff = match &mut txn {
-        Some(t) => report::state_diff(t.current()?, &new_files),
-        None => report::state_diff(&dir.read_state()?, &new_files),
+        Some(t) => report::state_diff(&file_diffs(t.current()?, &new_files)),
+        None => report::state_diff(&file_diffs(&dir.read_state()?, &new_files)),
     };
     let mut record = battle.clone();
     record.state = BattleState::Applied;
     record.result = Some(AppliedResult {
-        hash: hash.clone(),
-        file: name.clone(),
+        hash: j.hash.clone(),
+        file: j.name.clone(),
         journal_seq: seq,
         winner: outcome.verdict.winner,
     });
@@ -361,16 +327,16 @@ pub fn apply_result(dir: &CampaignDir, req: &ApplyRequest) -> Result<Applied> {
         manual_edit_first: manual_first,
         report,
         diff,
-        startlocs_sha256,
-        evidence,
+        startlocs_sha256: j.startlocs_bytes.as_deref().map(sha256_hex),
+        evidence: j.evidence,
     };
     let Some(txn) = txn else { return Ok(applied) };
-    let mut extra = Commit { operation: Some(operation(&hash)), ..Commit::default() };
+    let mut extra = Commit { operation: Some(operation(&j.hash)), ..Commit::default() };
     extra.write(record_path(&record.id), record_bytes(&record)?);
     extra.write(report_path(&record.id), applied.report.clone().into_bytes());
     extra.write(aftermath_path(&record.id), aftermath);
-    extra.write(format!("battles/{}/results/{name}", record.id), bytes);
-    if let (ResultFile::GameDump(_), Some(b)) = (&rf, startlocs_bytes) {
+    extra.write(format!("battles/{}/results/{}", record.id, j.name), j.bytes);
+    if let (ResultFile::GameDump(_), Some(b)) = (&j.rf, j.startlocs_bytes) {
         extra.write(format!("battles/{}/results/startlocs.csv", record.id), b);
     }
     let entry = Entry::apply(
@@ -382,11 +348,34 @@ pub fn apply_result(dir: &CampaignDir, req: &ApplyRequest) -> Result<Applied> {
             outcome.verdict.winner.map_or("draw".to_string(), |w| format!("{w} victory"))
         ),
         outcome.dice.clone(),
-        hash,
+        j.hash,
         outcome.carryover.clone(),
     );
     applied.journal_seq = txn.finish(new_files, Some(entry), extra)?;
     Ok(applied)
+}
+
+/// The changes to the state files, file by file, as the dry run shows them.
+fn file_diffs(before: &StateFiles, after: &StateFiles) -> Vec<FileDiff> {
+    let mut diffs = Vec::new();
+    for f in STATE_FILES {
+        let (Some(b), Some(a)) = (before.get(f), after.get(f)) else { continue };
+        match diff_file(f, b.as_deref(), a.as_deref()) {
+            None => {}
+            Some(FileChange::Lines { lines, .. }) => diffs.push(FileDiff::Lines {
+                file: f.to_string(),
+                lines: lines.into_iter().map(|l| (l.before, l.after)).collect(),
+            }),
+            Some(FileChange::Whole { after, .. }) => diffs.push(FileDiff::Whole {
+                file: f.to_string(),
+                text: match after {
+                    Some(Content::Text(t)) => Some(t),
+                    _ => None,
+                },
+            }),
+        }
+    }
+    diffs
 }
 
 /// `--withdraw-to [FORCE=]CC.RR`, each parsed.
@@ -421,9 +410,6 @@ pub fn state_files(c: &Campaign) -> crate::store::journal::StateFiles {
     }
     m
 }
-
-/// The evidence of a result settled by hand.
-const MANUAL: &str = "settled by hand";
 
 /// The first words of a waiting reason for a file the game is still writing.
 pub const INCOMPLETE: &str = "still being written";
