@@ -2,10 +2,74 @@
 //! profile settings the files show, as text for the umpire or JSON for scripts.
 
 use std::fmt::Write as _;
+use std::path::PathBuf;
+
+use serde::Serialize;
+
+use crate::formats::inspect::FileFacts;
+use crate::model::calibration::CalibrationRecord;
+
+/// One fact of the formats, held against a file.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Finding {
+    /// The fact, as the formats' notes name it.
+    pub fact: String,
+    /// `confirmed`, `contradicted`, or `seen` (a fact the notes mark unknown, now seen).
+    pub verdict: &'static str,
+    /// What this file shows.
+    pub detail: String,
+}
+
+/// The report on one file.
+#[derive(Debug, Clone, Serialize)]
+pub struct FileReport {
+    /// The file.
+    pub path: String,
+    /// Its facts.
+    pub facts: FileFacts,
+    /// The battle it belongs to, with its state, when one was found.
+    pub battle: Option<String>,
+    /// How its units are named (dumps, `startlocs.csv`): by id, by name, by name with a player.
+    pub naming: Option<String>,
+    /// What `apply` would do with it.
+    pub apply: Option<String>,
+    /// What sowbridge's readers refuse in it.
+    pub problems: Vec<String>,
+    /// Facts of the formats it confirms or contradicts.
+    pub findings: Vec<Finding>,
+    /// For an OOB or scenario the engine dumped: the header it wrote, when it is of a
+    /// calibration battle.
+    #[serde(skip)]
+    pub dumped_header: Option<String>,
+}
+
+/// A setting of the campaign's profile that the game's files show.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Setting {
+    /// The key of `profile.toml`.
+    pub key: &'static str,
+    /// Its value, as TOML writes it.
+    pub value: String,
+    /// What showed it.
+    pub why: String,
+}
+
+/// What `inspect` found.
+#[derive(Debug)]
+pub struct Inspection {
+    /// The calibration records found below the folders given, with their paths.
+    pub records: Vec<(PathBuf, CalibrationRecord)>,
+    /// The report on each file read.
+    pub reports: Vec<FileReport>,
+    /// The profile settings the files show.
+    pub settings: Vec<Setting>,
+    /// The profile written, relative to the campaign, when the settings were written.
+    pub written: Option<String>,
+    /// The campaign's profile, when the campaign loads.
+    pub profile: Option<String>,
+}
 
 use serde_json::{Value, json};
-
-use crate::ops::inspect::{FileReport, Inspection};
 
 /// `inspect --json`.
 pub fn inspection_json(o: &Inspection) -> Value {
