@@ -7,7 +7,8 @@ use crate::formats::logistics::{ClassType, IdDef, Logistics};
 use crate::model::vocabulary::{SowLevel, VocabEntry};
 
 use super::score::{class_score, drill_candidates, weapon_score};
-use super::{InitReport, plain, required_type};
+use super::{InitReport, plain};
+use crate::ops::vocab::required_type;
 
 /// One field's outcome: the id written and the comment part saying how.
 struct Pick {

@@ -20,7 +20,7 @@ use crate::store::profile::profile_files;
 use crate::store::replace::check_paths_replaceable;
 use crate::store::{CampaignDir, atomic_write};
 
-use super::{Install, Note, profile_name, read_install, required_type};
+use super::{Install, Note, profile_name, read_install};
 mod choose;
 mod score;
 #[cfg(test)]
