@@ -116,271 +116,306 @@ pub fn parse_books(
     };
     if let Some(t) = table(files, SIEGES, p, &SIEGE_COLUMNS[..10]) {
         seen(&t, SIEGES);
-        for row in &t.rows {
-            let mut f = Fields::new(&t, row, p);
-            let place = f.text("place").to_string();
-            if place.is_empty() {
-                f.problem("place", "is empty");
-            }
-            let h = hex(&mut f, grid, "hex", true);
-            let kind = match word(
-                &[SiegeKind::Investment, SiegeKind::Siege],
-                SiegeKind::word,
-                f.text("kind"),
-                "siege kind",
-            ) {
-                Ok(k) => Some(k),
-                Err(e) => {
-                    f.problem("kind", e);
-                    None
-                }
-            };
-            let state_text = f.text("state");
-            let state = if state_text.is_empty() {
-                Some(SiegeState::Active)
-            } else {
-                match word(&SiegeState::ALL, SiegeState::word, state_text, "siege state") {
-                    Ok(s) => Some(s),
-                    Err(e) => {
-                        f.problem("state", e);
-                        None
-                    }
-                }
-            };
-            let action = match word(
-                &[SiegeAction::None, SiegeAction::Storm, SiegeAction::Honours],
-                SiegeAction::word,
-                f.text("action"),
-                "siege action",
-            ) {
-                Ok(a) => a,
-                Err(e) => {
-                    f.problem("action", e);
-                    SiegeAction::None
-                }
-            };
-            let defender: Option<Side> = f.req("defender");
-            let began = f.req_count("began");
-            let go = f.req_count("garrison_original");
-            let io = f.req_count("investors_original");
-            let until = f.req_count("holds_until");
-            let train_since = f.count("train_since");
-            let repulsed = f.count("repulsed").unwrap_or(0);
-            let ended = f.count("ended");
-            let (garrison, investors) = (list(f.text("garrison")), list(f.text("investors")));
-            if let (
-                Some(hex),
-                Some(kind),
-                Some(state),
-                Some(defender),
-                Some(began),
-                Some(go),
-                Some(io),
-                Some(until),
-            ) = (h, kind, state, defender, began, go, io, until)
-            {
-                b.sieges.push(SiegeRecord {
-                    place,
-                    hex,
-                    kind,
-                    garrison,
-                    investors,
-                    defender,
-                    began,
-                    garrison_original: go,
-                    investors_original: io,
-                    holds_until: until,
-                    train_since,
-                    repulsed,
-                    action,
-                    state,
-                    ended,
-                });
-            }
-        }
+        b.sieges = read_sieges(&t, grid, p);
     }
     if let Some(t) = table(files, TRAINS, p, &TRAIN_COLUMNS) {
         seen(&t, TRAINS);
-        for row in &t.rows {
-            let mut f = Fields::new(&t, row, p);
-            let nation: Option<Nation> = f.req("nation");
-            let h = hex(&mut f, grid, "hex", true);
-            let arrived = f.req_count("arrived");
-            if let Some(n) = nation {
-                // 6.4: one per nation, Britain and Portugal counting as one.
-                let same = |x: Nation| {
-                    x == n || matches!((x, n), (Nation::Br, Nation::Po) | (Nation::Po, Nation::Br))
-                };
-                if b.trains.iter().any(|t| same(t.nation)) {
-                    f.problem("nation", format!("a second siege train for {n}: one per nation, Britain and Portugal counting as one (6.4)"));
-                    continue;
-                }
-            }
-            if let Some(a) = arrived
-                && matches!(crate::model::Turn(a).month_year().0, 10 | 11 | 0 | 1)
-            {
-                f.problem(
-                    "arrived",
-                    format!("turn {a} is in November–February: rivers may not carry siege trains then (6.4.1, 6.2)"),
-                );
-                continue;
-            }
-            if let (Some(nation), Some(hex), Some(arrived)) = (nation, h, arrived) {
-                b.trains.push(SiegeTrain { nation, hex, arrived });
-            }
-        }
+        b.trains = read_trains(&t, grid, p);
     }
     if let Some(t) = table(files, REVOLTS, p, &REVOLT_COLUMNS) {
         seen(&t, REVOLTS);
-        for row in &t.rows {
-            let mut f = Fields::new(&t, row, p);
-            let place = f.text("place").to_string();
-            let (began, until, lost, units) =
-                (f.req_count("began"), f.req_count("until"), f.req_count("men_lost"), f.req_count("units"));
-            if let (Some(began), Some(until), Some(men_lost), Some(units)) = (began, until, lost, units) {
-                b.revolts.push(Revolt { place, began, until, men_lost, units });
-            }
-        }
+        b.revolts = read_revolts(&t, p);
     }
     if let Some(t) = table(files, OCCUPATION, p, &OCCUPATION_COLUMNS[..6]) {
         seen(&t, OCCUPATION);
-        for row in &t.rows {
-            let mut f = Fields::new(&t, row, p);
-            let n = [
-                f.req_count("turn"),
-                f.req_count("year"),
-                f.req_count("controlled"),
-                f.req_count("taxed"),
-                f.req_count("good"),
-            ];
-            let outcome = match word(
-                &OccupationOutcome::ALL,
-                OccupationOutcome::word,
-                f.text("outcome"),
-                "occupation outcome",
-            ) {
-                Ok(o) => Some(o),
-                Err(e) => {
-                    f.problem("outcome", e);
-                    None
-                }
-            };
-            if let ([Some(turn), Some(year), Some(controlled), Some(taxed), Some(good)], Some(outcome)) =
-                (n, outcome)
-            {
-                b.occupation.push(OccupationTurn { turn, year, controlled, taxed, good, outcome });
-            }
-        }
+        b.occupation = read_occupation(&t, p);
     }
     if let Some(t) = table(files, YEARS, p, &YEAR_COLUMNS) {
         seen(&t, YEARS);
-        for row in &t.rows {
-            let mut f = Fields::new(&t, row, p);
-            let year = f.req_count("year");
-            let occupation: Option<i64> = f.req("occupation");
-            let (won, lost, drawn) = (f.req_count("won"), f.req_count("lost"), f.req_count("drawn"));
-            let score: Option<i64> = f.req("score");
-            let winner: Option<Side> = f.req("winner");
-            let fr: Option<i32> = f.req("french_reinforcements");
-            let al: Option<i32> = f.req("allied_reinforcements");
-            if let (
-                Some(year),
-                Some(occupation),
-                Some(won),
-                Some(lost),
-                Some(drawn),
-                Some(score),
-                Some(winner),
-                Some(fr),
-                Some(al),
-            ) = (year, occupation, won, lost, drawn, score, winner, fr, al)
-            {
-                b.years.push(CampaignYear {
-                    year,
-                    occupation,
-                    won,
-                    lost,
-                    drawn,
-                    score,
-                    winner,
-                    french_reinforcements: fr,
-                    allied_reinforcements: al,
-                });
-            }
-        }
+        b.years = read_years(&t, p);
     }
     if let Some(t) = table(files, INTELLIGENCE, p, &INTEL_COLUMNS) {
         seen(&t, INTELLIGENCE);
-        for row in &t.rows {
-            let mut f = Fields::new(&t, row, p);
-            let known = f.req_count("known");
-            let side: Option<Side> = f.req("side");
-            let force = f.id("force").to_string();
-            let name = f.text("name").to_string();
-            let from = hex(&mut f, grid, "from", false);
-            let h = hex(&mut f, grid, "hex", true);
-            let moved = f.req_count("moved");
-            let (men, guns, die) =
-                (f.count("men").unwrap_or(0), f.count("guns").unwrap_or(0), f.count("die").unwrap_or(0));
-            let near = f.flag("near");
-            if let (Some(known), Some(side), Some(hex), Some(moved)) = (known, side, h, moved) {
-                b.intelligence.push(Sighting {
-                    known,
-                    side,
-                    force,
-                    name,
-                    from,
-                    hex,
-                    moved,
-                    men,
-                    guns,
-                    near,
-                    die,
-                });
-            }
-        }
+        b.intelligence = read_intelligence(&t, grid, p);
     }
     if let Some(t) = table(files, JUNTAS, p, &JUNTA_COLUMNS) {
-        for row in &t.rows {
-            let mut f = Fields::new(&t, row, p);
-            let suit = f.text("suit").to_ascii_lowercase();
-            let rank = f.text("rank").to_ascii_lowercase();
-            let order = f.text("order").to_string();
-            let mut ok = true;
-            if !SUITS.contains(&suit.as_str()) {
-                f.problem("suit", format!("'{suit}' is not one of: {}", SUITS.join(", ")));
-                ok = false;
-            }
-            if !FACES.contains(&rank.as_str()) {
-                f.problem(
-                    "rank",
-                    format!("'{rank}' is not one of: {} (2–10 give no order, 5.1)", FACES.join(", ")),
-                );
-                ok = false;
-            }
-            if order.is_empty() {
-                f.problem("order", "is empty");
-                ok = false;
-            }
-            if ok {
-                if b.juntas.iter().any(|j| j.suit == suit && j.rank == rank) {
-                    f.problem("rank", format!("the {rank} of {suit} is listed twice"));
-                    continue;
-                }
-                b.juntas.push(JuntaOrder { suit, rank, order });
-            }
-        }
-        if b.juntas.len() != 16 && t.rows.len() == b.juntas.len() {
-            p.push(crate::error::Problem::in_file(
-                JUNTAS,
-                format!(
-                    "{} orders: the table needs one for each of the 16 face cards and aces (5.1)",
-                    b.juntas.len()
-                ),
-            ));
-        }
+        b.juntas = read_juntas(&t, p);
     }
     b
+}
+
+/// The siege records of `sieges.csv`.
+fn read_sieges(t: &Table, grid: &HexGrid, p: &mut Problems) -> Vec<SiegeRecord> {
+    let mut out: Vec<SiegeRecord> = Vec::new();
+    for row in &t.rows {
+        let mut f = Fields::new(t, row, p);
+        let place = f.text("place").to_string();
+        if place.is_empty() {
+            f.problem("place", "is empty");
+        }
+        let h = hex(&mut f, grid, "hex", true);
+        let kind = match word(
+            &[SiegeKind::Investment, SiegeKind::Siege],
+            SiegeKind::word,
+            f.text("kind"),
+            "siege kind",
+        ) {
+            Ok(k) => Some(k),
+            Err(e) => {
+                f.problem("kind", e);
+                None
+            }
+        };
+        let state_text = f.text("state");
+        let state = if state_text.is_empty() {
+            Some(SiegeState::Active)
+        } else {
+            match word(&SiegeState::ALL, SiegeState::word, state_text, "siege state") {
+                Ok(s) => Some(s),
+                Err(e) => {
+                    f.problem("state", e);
+                    None
+                }
+            }
+        };
+        let action = match word(
+            &[SiegeAction::None, SiegeAction::Storm, SiegeAction::Honours],
+            SiegeAction::word,
+            f.text("action"),
+            "siege action",
+        ) {
+            Ok(a) => a,
+            Err(e) => {
+                f.problem("action", e);
+                SiegeAction::None
+            }
+        };
+        let defender: Option<Side> = f.req("defender");
+        let began = f.req_count("began");
+        let go = f.req_count("garrison_original");
+        let io = f.req_count("investors_original");
+        let until = f.req_count("holds_until");
+        let train_since = f.count("train_since");
+        let repulsed = f.count("repulsed").unwrap_or(0);
+        let ended = f.count("ended");
+        let (garrison, investors) = (list(f.text("garrison")), list(f.text("investors")));
+        if let (
+            Some(hex),
+            Some(kind),
+            Some(state),
+            Some(defender),
+            Some(began),
+            Some(go),
+            Some(io),
+            Some(until),
+        ) = (h, kind, state, defender, began, go, io, until)
+        {
+            out.push(SiegeRecord {
+                place,
+                hex,
+                kind,
+                garrison,
+                investors,
+                defender,
+                began,
+                garrison_original: go,
+                investors_original: io,
+                holds_until: until,
+                train_since,
+                repulsed,
+                action,
+                state,
+                ended,
+            });
+        }
+    }
+    out
+}
+
+/// The siege trains of `trains.csv`, one per nation (6.4).
+fn read_trains(t: &Table, grid: &HexGrid, p: &mut Problems) -> Vec<SiegeTrain> {
+    let mut out: Vec<SiegeTrain> = Vec::new();
+    for row in &t.rows {
+        let mut f = Fields::new(t, row, p);
+        let nation: Option<Nation> = f.req("nation");
+        let h = hex(&mut f, grid, "hex", true);
+        let arrived = f.req_count("arrived");
+        if let Some(n) = nation {
+            // 6.4: one per nation, Britain and Portugal counting as one.
+            let same =
+                |x: Nation| x == n || matches!((x, n), (Nation::Br, Nation::Po) | (Nation::Po, Nation::Br));
+            if out.iter().any(|t| same(t.nation)) {
+                f.problem("nation", format!("a second siege train for {n}: one per nation, Britain and Portugal counting as one (6.4)"));
+                continue;
+            }
+        }
+        if let Some(a) = arrived
+            && matches!(crate::model::Turn(a).month_year().0, 10 | 11 | 0 | 1)
+        {
+            f.problem(
+                "arrived",
+                format!(
+                    "turn {a} is in November–February: rivers may not carry siege trains then (6.4.1, 6.2)"
+                ),
+            );
+            continue;
+        }
+        if let (Some(nation), Some(hex), Some(arrived)) = (nation, h, arrived) {
+            out.push(SiegeTrain { nation, hex, arrived });
+        }
+    }
+    out
+}
+
+/// The revolts of `revolts.csv`.
+fn read_revolts(t: &Table, p: &mut Problems) -> Vec<Revolt> {
+    let mut out: Vec<Revolt> = Vec::new();
+    for row in &t.rows {
+        let mut f = Fields::new(t, row, p);
+        let place = f.text("place").to_string();
+        let (began, until, lost, units) =
+            (f.req_count("began"), f.req_count("until"), f.req_count("men_lost"), f.req_count("units"));
+        if let (Some(began), Some(until), Some(men_lost), Some(units)) = (began, until, lost, units) {
+            out.push(Revolt { place, began, until, men_lost, units });
+        }
+    }
+    out
+}
+
+/// The turns of the occupation record.
+fn read_occupation(t: &Table, p: &mut Problems) -> Vec<OccupationTurn> {
+    let mut out: Vec<OccupationTurn> = Vec::new();
+    for row in &t.rows {
+        let mut f = Fields::new(t, row, p);
+        let n = [
+            f.req_count("turn"),
+            f.req_count("year"),
+            f.req_count("controlled"),
+            f.req_count("taxed"),
+            f.req_count("good"),
+        ];
+        let outcome = match word(
+            &OccupationOutcome::ALL,
+            OccupationOutcome::word,
+            f.text("outcome"),
+            "occupation outcome",
+        ) {
+            Ok(o) => Some(o),
+            Err(e) => {
+                f.problem("outcome", e);
+                None
+            }
+        };
+        if let ([Some(turn), Some(year), Some(controlled), Some(taxed), Some(good)], Some(outcome)) =
+            (n, outcome)
+        {
+            out.push(OccupationTurn { turn, year, controlled, taxed, good, outcome });
+        }
+    }
+    out
+}
+
+/// The campaign years of `years.csv`.
+fn read_years(t: &Table, p: &mut Problems) -> Vec<CampaignYear> {
+    let mut out: Vec<CampaignYear> = Vec::new();
+    for row in &t.rows {
+        let mut f = Fields::new(t, row, p);
+        let year = f.req_count("year");
+        let occupation: Option<i64> = f.req("occupation");
+        let (won, lost, drawn) = (f.req_count("won"), f.req_count("lost"), f.req_count("drawn"));
+        let score: Option<i64> = f.req("score");
+        let winner: Option<Side> = f.req("winner");
+        let fr: Option<i32> = f.req("french_reinforcements");
+        let al: Option<i32> = f.req("allied_reinforcements");
+        if let (
+            Some(year),
+            Some(occupation),
+            Some(won),
+            Some(lost),
+            Some(drawn),
+            Some(score),
+            Some(winner),
+            Some(fr),
+            Some(al),
+        ) = (year, occupation, won, lost, drawn, score, winner, fr, al)
+        {
+            out.push(CampaignYear {
+                year,
+                occupation,
+                won,
+                lost,
+                drawn,
+                score,
+                winner,
+                french_reinforcements: fr,
+                allied_reinforcements: al,
+            });
+        }
+    }
+    out
+}
+
+/// The sightings of the intelligence record.
+fn read_intelligence(t: &Table, grid: &HexGrid, p: &mut Problems) -> Vec<Sighting> {
+    let mut out: Vec<Sighting> = Vec::new();
+    for row in &t.rows {
+        let mut f = Fields::new(t, row, p);
+        let known = f.req_count("known");
+        let side: Option<Side> = f.req("side");
+        let force = f.id("force").to_string();
+        let name = f.text("name").to_string();
+        let from = hex(&mut f, grid, "from", false);
+        let h = hex(&mut f, grid, "hex", true);
+        let moved = f.req_count("moved");
+        let (men, guns, die) =
+            (f.count("men").unwrap_or(0), f.count("guns").unwrap_or(0), f.count("die").unwrap_or(0));
+        let near = f.flag("near");
+        if let (Some(known), Some(side), Some(hex), Some(moved)) = (known, side, h, moved) {
+            out.push(Sighting { known, side, force, name, from, hex, moved, men, guns, near, die });
+        }
+    }
+    out
+}
+
+/// The junta orders, one for each face card and ace (5.1).
+fn read_juntas(t: &Table, p: &mut Problems) -> Vec<JuntaOrder> {
+    let mut out: Vec<JuntaOrder> = Vec::new();
+    for row in &t.rows {
+        let mut f = Fields::new(t, row, p);
+        let suit = f.text("suit").to_ascii_lowercase();
+        let rank = f.text("rank").to_ascii_lowercase();
+        let order = f.text("order").to_string();
+        let mut ok = true;
+        if !SUITS.contains(&suit.as_str()) {
+            f.problem("suit", format!("'{suit}' is not one of: {}", SUITS.join(", ")));
+            ok = false;
+        }
+        if !FACES.contains(&rank.as_str()) {
+            f.problem(
+                "rank",
+                format!("'{rank}' is not one of: {} (2–10 give no order, 5.1)", FACES.join(", ")),
+            );
+            ok = false;
+        }
+        if order.is_empty() {
+            f.problem("order", "is empty");
+            ok = false;
+        }
+        if ok {
+            if out.iter().any(|j| j.suit == suit && j.rank == rank) {
+                f.problem("rank", format!("the {rank} of {suit} is listed twice"));
+                continue;
+            }
+            out.push(JuntaOrder { suit, rank, order });
+        }
+    }
+    if out.len() != 16 && t.rows.len() == out.len() {
+        p.push(crate::error::Problem::in_file(
+            JUNTAS,
+            format!("{} orders: the table needs one for each of the 16 face cards and aces (5.1)", out.len()),
+        ));
+    }
+    out
 }
 
 fn opt(v: Option<impl ToString>) -> String {

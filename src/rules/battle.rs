@@ -128,17 +128,7 @@ pub fn entry_delay(c: &Campaign, force: &Unit, distance: u32, river: bool) -> u3
 
 /// Decides who fights at a hex. Refuses a hex with no contact, and unknown forces in options.
 pub fn who_fights(c: &Campaign, hex: HexId, opts: &WhoFightsOptions) -> Result<Combatants> {
-    for id in opts.exclude.iter().chain(opts.delays.keys()) {
-        match c.oob.get(id) {
-            None => return Err(Error::refused(format!("unknown force '{id}' (not in forces.csv)"))),
-            Some(u) if u.parent.is_some() => {
-                return Err(Error::refused(format!(
-                    "'{id}' is not a top-level force; --exclude and --delay take forces on the map"
-                )));
-            }
-            Some(_) => {}
-        }
-    }
+    check_named_forces(c, opts)?;
     let grid = c.map.grid;
     if !grid.contains(hex) {
         return Err(Error::refused(format!(
@@ -154,15 +144,7 @@ pub fn who_fights(c: &Campaign, hex: HexId, opts: &WhoFightsOptions) -> Result<C
     if in_hex.is_empty() {
         return Err(Error::refused(format!("no force stands in {hex}: nothing to export")));
     }
-    let mut principals: BTreeSet<&str> = BTreeSet::new();
-    for f in &in_hex {
-        for g in &forces {
-            if in_contact(c, f, g).is_some() {
-                principals.insert(&f.id);
-                principals.insert(&g.id);
-            }
-        }
-    }
+    let principals = principals_at(c, &in_hex, &forces);
     if principals.is_empty() {
         return Err(Error::refused(format!(
             "no enemy forces are in contact at {hex} (rules 8.1, 8.3); see `sowbridge contacts`"
@@ -170,10 +152,61 @@ pub fn who_fights(c: &Campaign, hex: HexId, opts: &WhoFightsOptions) -> Result<C
     }
     let principal_units: Vec<&Unit> =
         forces.iter().copied().filter(|f| principals.contains(f.id.as_str())).collect();
+    let joiners = joiners_of(c, &principal_units, &forces, &principals);
+    let (attacker, attacker_reason) = attacker_at(c, hex, opts, &principal_units, &in_hex)?;
+    let (mut participants, excluded) = participants_at(c, hex, opts, &forces, &principals, &joiners);
+    for s in [Side::French, Side::Allies] {
+        if !participants.iter().any(|p| p.side == s && p.role == Role::Principal) {
+            return Err(Error::refused(format!(
+                "every principal of the {s} is excluded: no battle at {hex}"
+            )));
+        }
+    }
+    participants.sort_by_key(|p| (p.role == Role::Joiner, p.side != attacker));
+    Ok(Combatants { hex, attacker, attacker_reason, participants, excluded })
+}
+
+/// Refuses a force named in `--exclude` or `--delay` that is unknown or not top-level.
+fn check_named_forces(c: &Campaign, opts: &WhoFightsOptions) -> Result<()> {
+    for id in opts.exclude.iter().chain(opts.delays.keys()) {
+        match c.oob.get(id) {
+            None => return Err(Error::refused(format!("unknown force '{id}' (not in forces.csv)"))),
+            Some(u) if u.parent.is_some() => {
+                return Err(Error::refused(format!(
+                    "'{id}' is not a top-level force; --exclude and --delay take forces on the map"
+                )));
+            }
+            Some(_) => {}
+        }
+    }
+    Ok(())
+}
+
+/// The principals (8.1, 8.3): the forces in the hex and every force in contact with one.
+fn principals_at<'a>(c: &Campaign, in_hex: &[&'a Unit], forces: &[&'a Unit]) -> BTreeSet<&'a str> {
+    let mut principals: BTreeSet<&str> = BTreeSet::new();
+    for f in in_hex {
+        for g in forces {
+            if in_contact(c, f, g).is_some() {
+                principals.insert(&f.id);
+                principals.insert(&g.id);
+            }
+        }
+    }
+    principals
+}
+
+/// The joiners: forces not principals standing in a principal's zone of control.
+fn joiners_of<'a>(
+    c: &Campaign,
+    principal_units: &[&Unit],
+    forces: &[&'a Unit],
+    principals: &BTreeSet<&str>,
+) -> BTreeSet<&'a str> {
     let mut joiners: BTreeSet<&str> = BTreeSet::new();
-    for p in &principal_units {
+    for p in principal_units {
         let zone = zone_of_control(c, p);
-        for g in &forces {
+        for g in forces {
             if principals.contains(g.id.as_str()) {
                 continue;
             }
@@ -182,6 +215,18 @@ pub fn who_fights(c: &Campaign, hex: HexId, opts: &WhoFightsOptions) -> Result<C
             }
         }
     }
+    joiners
+}
+
+/// The attacking side, and why: chosen by the umpire, the one side that moved into contact,
+/// or the enemy of the side holding the hex's settlement.
+fn attacker_at(
+    c: &Campaign,
+    hex: HexId,
+    opts: &WhoFightsOptions,
+    principal_units: &[&Unit],
+    in_hex: &[&Unit],
+) -> Result<(Side, String)> {
     let attacker_reason;
     let attacker = match opts.attacker {
         Some(s) => {
@@ -223,10 +268,23 @@ pub fn who_fights(c: &Campaign, hex: HexId, opts: &WhoFightsOptions) -> Result<C
             }
         }
     };
+    Ok((attacker, attacker_reason))
+}
+
+/// The principals and joiners that take part, with their distance, river and entry delay;
+/// with them, the forces left out by `--exclude`.
+fn participants_at(
+    c: &Campaign,
+    hex: HexId,
+    opts: &WhoFightsOptions,
+    forces: &[&Unit],
+    principals: &BTreeSet<&str>,
+    joiners: &BTreeSet<&str>,
+) -> (Vec<Participant>, Vec<String>) {
     let grid = &c.map.grid;
     let mut participants = Vec::new();
     let mut excluded = Vec::new();
-    for f in &forces {
+    for f in forces {
         let role = if principals.contains(f.id.as_str()) {
             Role::Principal
         } else if joiners.contains(f.id.as_str()) {
@@ -261,13 +319,5 @@ pub fn who_fights(c: &Campaign, hex: HexId, opts: &WhoFightsOptions) -> Result<C
             out_of_supply: f.supply == crate::model::Supply::Out,
         });
     }
-    for s in [Side::French, Side::Allies] {
-        if !participants.iter().any(|p| p.side == s && p.role == Role::Principal) {
-            return Err(Error::refused(format!(
-                "every principal of the {s} is excluded: no battle at {hex}"
-            )));
-        }
-    }
-    participants.sort_by_key(|p| (p.role == Role::Joiner, p.side != attacker));
-    Ok(Combatants { hex, attacker, attacker_reason, participants, excluded })
+    (participants, excluded)
 }

@@ -207,6 +207,24 @@ impl<'g> UnitBuilder<'g> {
         UnitBuilder { grid, slot, is_extra, extras }
     }
 
+    /// A record's fields placed: the known columns by their place in `FORCE_COLUMNS`, trimmed,
+    /// and the umpire's own columns in file order (padded to their number).
+    fn split_record<'r>(&self, rec: &'r csv::StringRecord) -> ([&'r str; FORCE_COLUMNS.len()], Vec<String>) {
+        let mut known = [""; FORCE_COLUMNS.len()];
+        let mut extra = Vec::new();
+        for (i, field) in rec.iter().map(str::trim_ascii).enumerate() {
+            if let Some(&Some(k)) = self.slot.get(i) {
+                known[k] = field;
+            } else if self.is_extra.get(i) == Some(&true) {
+                extra.push(field.to_string());
+            }
+        }
+        if extra.len() < self.extras {
+            extra.resize(self.extras, String::new());
+        }
+        (known, extra)
+    }
+
     /// Reads one row: a unit, or problems.
     fn row(&self, line: u64, rec: &csv::StringRecord, out: &mut ForceRows, p: &mut Problems) {
         let grid = self.grid;
@@ -229,18 +247,7 @@ impl<'g> UnitBuilder<'g> {
             c_ammo,
             c_status,
         ] = std::array::from_fn(|k| Col { idx: Some(k), name: FORCE_COLUMNS[k] });
-        let mut known = [""; FORCE_COLUMNS.len()];
-        let mut extra = Vec::new();
-        for (i, field) in rec.iter().map(str::trim_ascii).enumerate() {
-            if let Some(&Some(k)) = self.slot.get(i) {
-                known[k] = field;
-            } else if self.is_extra.get(i) == Some(&true) {
-                extra.push(field.to_string());
-            }
-        }
-        if extra.len() < self.extras {
-            extra.resize(self.extras, String::new());
-        }
+        let (known, extra) = self.split_record(rec);
         let mut f = Fields::over(ForceRecord { line, known: &known }, p);
         let id = f.id(c_id);
         if id.is_empty() {
@@ -277,51 +284,7 @@ impl<'g> UnitBuilder<'g> {
             }
         };
         let (Some(level), Some(nation)) = (level, nation) else { return };
-        if level.is_formation() {
-            if arm.is_some() {
-                f.problem("arm", format!("a {level} is a formation and has no arm of its own"));
-            }
-            if men.unwrap_or(0) > 0 || guns.unwrap_or(0) > 0 {
-                f.problem(
-                    "men",
-                    format!("a {level} counts the men and guns of its units; leave men and guns empty"),
-                );
-            }
-        } else {
-            match arm {
-                None if f.text(c_arm).is_empty() => f.problem("arm", format!("a {level} needs an arm")),
-                Some(a) => {
-                    let ok = match level {
-                        Level::Battalion => a.class() == ArmClass::Infantry,
-                        Level::Regiment | Level::Squadron => a.class() == ArmClass::Cavalry,
-                        Level::Battery => a.class() == ArmClass::Artillery,
-                        _ => true,
-                    };
-                    if !ok {
-                        f.problem("arm", format!("a {level} cannot be {a}"));
-                    }
-                    if a.class() != ArmClass::Artillery && guns.unwrap_or(0) > 0 {
-                        f.problem("guns", format!("guns on a {a} unit: only artillery has guns"));
-                    }
-                    if a.class() == ArmClass::Cavalry
-                        && squadrons.unwrap_or(0) == 0
-                        && level != Level::Squadron
-                    {
-                        f.problem("squadrons", "cavalry needs its number of squadrons");
-                    }
-                    if a.class() != ArmClass::Cavalry && squadrons.unwrap_or(0) > 0 {
-                        f.problem(
-                            "squadrons",
-                            format!("squadrons on a {a} unit: only cavalry has squadrons"),
-                        );
-                    }
-                }
-                None => {}
-            }
-            if men.is_some_and(|m| m == 0) || (men.is_none() && f.text(c_men).is_empty()) {
-                f.problem("men", format!("a {level} without men"));
-            }
-        }
+        check_arm_and_strength(&mut f, level, arm, [men, guns, squadrons], c_arm, c_men);
         if !parent.is_empty() {
             for col in [c_hex, c_moving_to, c_depot] {
                 if !f.text(col).is_empty() {
@@ -356,6 +319,58 @@ impl<'g> UnitBuilder<'g> {
         });
         // A file of more than 4 billion lines cannot be held in memory in the first place.
         out.lines.push(u32::try_from(line).unwrap_or(u32::MAX));
+    }
+}
+
+/// A row's arm, men, guns and squadrons checked against its level: a formation has none of
+/// its own; a unit needs an arm that fits its level, men, guns only if artillery and squadrons
+/// only (and always) if cavalry.
+fn check_arm_and_strength<'r>(
+    f: &mut Fields<'r, ForceRecord<'r>>,
+    level: Level,
+    arm: Option<Arm>,
+    [men, guns, squadrons]: [Option<u32>; 3],
+    c_arm: Col<'static>,
+    c_men: Col<'static>,
+) {
+    if level.is_formation() {
+        if arm.is_some() {
+            f.problem("arm", format!("a {level} is a formation and has no arm of its own"));
+        }
+        if men.unwrap_or(0) > 0 || guns.unwrap_or(0) > 0 {
+            f.problem(
+                "men",
+                format!("a {level} counts the men and guns of its units; leave men and guns empty"),
+            );
+        }
+    } else {
+        match arm {
+            None if f.text(c_arm).is_empty() => f.problem("arm", format!("a {level} needs an arm")),
+            Some(a) => {
+                let ok = match level {
+                    Level::Battalion => a.class() == ArmClass::Infantry,
+                    Level::Regiment | Level::Squadron => a.class() == ArmClass::Cavalry,
+                    Level::Battery => a.class() == ArmClass::Artillery,
+                    _ => true,
+                };
+                if !ok {
+                    f.problem("arm", format!("a {level} cannot be {a}"));
+                }
+                if a.class() != ArmClass::Artillery && guns.unwrap_or(0) > 0 {
+                    f.problem("guns", format!("guns on a {a} unit: only artillery has guns"));
+                }
+                if a.class() == ArmClass::Cavalry && squadrons.unwrap_or(0) == 0 && level != Level::Squadron {
+                    f.problem("squadrons", "cavalry needs its number of squadrons");
+                }
+                if a.class() != ArmClass::Cavalry && squadrons.unwrap_or(0) > 0 {
+                    f.problem("squadrons", format!("squadrons on a {a} unit: only cavalry has squadrons"));
+                }
+            }
+            None => {}
+        }
+        if men.is_some_and(|m| m == 0) || (men.is_none() && f.text(c_men).is_empty()) {
+            f.problem("men", format!("a {level} without men"));
+        }
     }
 }
 

@@ -114,33 +114,7 @@ struct Walker {
 /// Marches every plan at once (see the module's doc) and says what each force did, in the
 /// plans' order.
 pub fn march(c: &Campaign, plans: &[Plan]) -> Vec<Marched> {
-    let grid = &c.map.grid;
-    let by_force: BTreeMap<&str, usize> =
-        plans.iter().enumerate().map(|(i, p)| (p.force.as_str(), i)).collect();
-    let mut pieces: Vec<Piece> = Vec::new();
-    let mut walkers: Vec<Walker> = Vec::with_capacity(plans.len());
-    let mut walker_of_plan = vec![usize::MAX; plans.len()];
-    for f in c.oob.forces() {
-        let Some(hex) = f.hex else { continue };
-        let plan = by_force.get(f.id.as_str()).copied();
-        let i = pieces.len();
-        let cav = match plan {
-            // An ordered force's extra hex is its new line of march's.
-            Some(p) => {
-                let wholly = c.oob.wholly_cavalry(&f.id);
-                walker_of_plan[p] = walkers.len();
-                walkers.push(Walker { piece: i, done: 0, halt: None, wholly_cavalry: wholly });
-                let next = plans[p].path.get(1).copied();
-                next.filter(|_| wholly).and_then(|n| road_hex_ahead(c, hex, n))
-            }
-            None => cavalry_road_hex(c, f),
-        };
-        pieces.push(Piece { id: f.id.to_string(), side: f.side(), hex, cav, plan });
-    }
-    let mut at: HashMap<HexId, Vec<usize>> = HashMap::new();
-    for (i, p) in pieces.iter().enumerate() {
-        at.entry(p.hex).or_default().push(i);
-    }
+    let mut board = Board::new(c, plans);
     // Every step as (instant, plan, step), the instant counted from this march's start.
     let mut events: Vec<(u64, usize, usize)> = Vec::new();
     for (pi, p) in plans.iter().enumerate() {
@@ -149,8 +123,6 @@ pub fn march(c: &Campaign, plans: &[Plan]) -> Vec<Marched> {
         }
     }
     events.sort_unstable();
-    let mut strength: HashMap<usize, (u32, u32)> = HashMap::new();
-    let (north, south) = bridge_hexes();
     let mut e = 0;
     while e < events.len() {
         let t = events[e].0;
@@ -158,20 +130,90 @@ pub fn march(c: &Campaign, plans: &[Plan]) -> Vec<Marched> {
         while end < events.len() && events[end].0 == t {
             end += 1;
         }
-        // Who steps at this instant, judged against the positions before it.
+        let steppers = board.steppers(&events[e..end]);
+        board.step(&steppers);
+        let halts = board.contacts(&steppers);
+        board.halt(halts);
+        e = end;
+    }
+    plans.iter().enumerate().map(|(pi, p)| board.outcome(pi, p)).collect()
+}
+
+/// A march under way: every force on the map as a piece, a walker for each ordered one, and
+/// the pieces in each hex.
+struct Board<'a> {
+    c: &'a Campaign,
+    plans: &'a [Plan],
+    pieces: Vec<Piece>,
+    walkers: Vec<Walker>,
+    walker_of_plan: Vec<usize>,
+    at: HashMap<HexId, Vec<usize>>,
+    /// The strength of each piece found holding the far end of the bridge, once counted.
+    strength: HashMap<usize, (u32, u32)>,
+    /// The two ends of the bridge (north, south).
+    bridge: (HexId, HexId),
+}
+
+impl<'a> Board<'a> {
+    /// Every force on the map placed, the ordered ones with a walker.
+    fn new(c: &'a Campaign, plans: &'a [Plan]) -> Self {
+        let by_force: BTreeMap<&str, usize> =
+            plans.iter().enumerate().map(|(i, p)| (p.force.as_str(), i)).collect();
+        let mut pieces: Vec<Piece> = Vec::new();
+        let mut walkers: Vec<Walker> = Vec::with_capacity(plans.len());
+        let mut walker_of_plan = vec![usize::MAX; plans.len()];
+        for f in c.oob.forces() {
+            let Some(hex) = f.hex else { continue };
+            let plan = by_force.get(f.id.as_str()).copied();
+            let i = pieces.len();
+            let cav = match plan {
+                // An ordered force's extra hex is its new line of march's.
+                Some(p) => {
+                    let wholly = c.oob.wholly_cavalry(&f.id);
+                    walker_of_plan[p] = walkers.len();
+                    walkers.push(Walker { piece: i, done: 0, halt: None, wholly_cavalry: wholly });
+                    let next = plans[p].path.get(1).copied();
+                    next.filter(|_| wholly).and_then(|n| road_hex_ahead(c, hex, n))
+                }
+                None => cavalry_road_hex(c, f),
+            };
+            pieces.push(Piece { id: f.id.to_string(), side: f.side(), hex, cav, plan });
+        }
+        let mut at: HashMap<HexId, Vec<usize>> = HashMap::new();
+        for (i, p) in pieces.iter().enumerate() {
+            at.entry(p.hex).or_default().push(i);
+        }
+        Board {
+            c,
+            plans,
+            pieces,
+            walkers,
+            walker_of_plan,
+            at,
+            strength: HashMap::new(),
+            bridge: bridge_hexes(),
+        }
+    }
+
+    /// Who steps at this instant (`events`), judged against the positions before it; a force
+    /// about to cross the bridge into a brigade's strength of the enemy halts instead.
+    fn steppers(&mut self, events: &[(u64, usize, usize)]) -> Vec<(usize, HexId, HexId)> {
         let mut steppers: Vec<(usize, HexId, HexId)> = Vec::new();
-        for &(_, pi, k) in &events[e..end] {
-            let w = &mut walkers[walker_of_plan[pi]];
+        for &(_, pi, k) in events {
+            let w = &mut self.walkers[self.walker_of_plan[pi]];
             if w.halt.is_some() {
                 continue;
             }
-            let (a, b) = (plans[pi].path[k], plans[pi].path[k + 1]);
-            if (a, b) == (north, south) || (a, b) == (south, north) {
-                let side = pieces[w.piece].side;
+            let (a, b) = (self.plans[pi].path[k], self.plans[pi].path[k + 1]);
+            if (a, b) == self.bridge || (a, b) == (self.bridge.1, self.bridge.0) {
+                let side = self.pieces[w.piece].side;
                 let mut held = (0, 0);
-                for &j in at.get(&b).map(Vec::as_slice).unwrap_or(&[]) {
-                    if pieces[j].side != side {
-                        let s = *strength.entry(j).or_insert_with(|| force_strength(c, &pieces[j].id));
+                for &j in self.at.get(&b).map(Vec::as_slice).unwrap_or(&[]) {
+                    if self.pieces[j].side != side {
+                        let s = *self
+                            .strength
+                            .entry(j)
+                            .or_insert_with(|| force_strength(self.c, &self.pieces[j].id));
                         held = (held.0 + s.0, held.1 + s.1);
                     }
                 }
@@ -182,31 +224,41 @@ pub fn march(c: &Campaign, plans: &[Plan]) -> Vec<Marched> {
             }
             steppers.push((pi, a, b));
         }
-        for &(pi, a, b) in &steppers {
-            let w = &mut walkers[walker_of_plan[pi]];
+        steppers
+    }
+
+    /// The steps taken: each stepper moved to its next hex.
+    fn step(&mut self, steppers: &[(usize, HexId, HexId)]) {
+        for &(pi, a, b) in steppers {
+            let w = &mut self.walkers[self.walker_of_plan[pi]];
             w.done += 1;
             let piece = w.piece;
-            if let Some(v) = at.get_mut(&a) {
+            if let Some(v) = self.at.get_mut(&a) {
                 v.retain(|&j| j != piece);
             }
-            at.entry(b).or_default().push(piece);
-            pieces[piece].hex = b;
-            let next = plans[pi].path.get(w.done + 1).copied();
-            pieces[piece].cav = next.filter(|_| w.wholly_cavalry).and_then(|n| road_hex_ahead(c, b, n));
+            self.at.entry(b).or_default().push(piece);
+            self.pieces[piece].hex = b;
+            let next = self.plans[pi].path.get(w.done + 1).copied();
+            self.pieces[piece].cav =
+                next.filter(|_| w.wholly_cavalry).and_then(|n| road_hex_ahead(self.c, b, n));
         }
-        // Contacts made at this instant.
+    }
+
+    /// The halts from contacts made at this instant: a stepper entering an enemy's zone, and
+    /// an enemy on the march that it touches.
+    fn contacts(&self, steppers: &[(usize, HexId, HexId)]) -> Vec<(usize, Halt)> {
         let mut halts: Vec<(usize, Halt)> = Vec::new();
-        for &(pi, _, b) in &steppers {
-            let me = walkers[walker_of_plan[pi]].piece;
-            let mine: Reach = (pieces[me].side, b, pieces[me].cav);
+        for &(pi, _, b) in steppers {
+            let me = self.walkers[self.walker_of_plan[pi]].piece;
+            let mine: Reach = (self.pieces[me].side, b, self.pieces[me].cav);
             let mut touching: Vec<(ContactRule, &str, usize)> = Vec::new();
-            for h in within_two(c, b) {
-                for &j in at.get(&h).map(Vec::as_slice).unwrap_or(&[]) {
-                    let p = &pieces[j];
-                    if p.side == pieces[me].side {
+            for h in within_two(self.c, b) {
+                for &j in self.at.get(&h).map(Vec::as_slice).unwrap_or(&[]) {
+                    let p = &self.pieces[j];
+                    if p.side == self.pieces[me].side {
                         continue;
                     }
-                    if let Some(rule) = contact_between(grid, mine, (p.side, p.hex, p.cav)) {
+                    if let Some(rule) = contact_between(&self.c.map.grid, mine, (p.side, p.hex, p.cav)) {
                         touching.push((rule, p.id.as_str(), j));
                     }
                 }
@@ -215,86 +267,101 @@ pub fn march(c: &Campaign, plans: &[Plan]) -> Vec<Marched> {
             // This force halts on entering any enemy's zone but its own extra hex's reach.
             let entered = touching
                 .iter()
-                .find(|&&(rule, _, j)| rule != ContactRule::CavalryRoad || pieces[j].cav == Some(b));
+                .find(|&&(rule, _, j)| rule != ContactRule::CavalryRoad || self.pieces[j].cav == Some(b));
             if let Some(&(rule, id, j)) = entered {
                 halts.push((
                     me,
-                    Halt::Contact { enemy: id.to_string(), enemy_hex: pieces[j].hex, rule, entered: true },
+                    Halt::Contact {
+                        enemy: id.to_string(),
+                        enemy_hex: self.pieces[j].hex,
+                        rule,
+                        entered: true,
+                    },
                 ));
             }
             // An enemy on the march that it touches halts too, but not a cavalry force
             // manoeuvring aside from a force its extra hex stopped (8.3).
             for &(rule, _, j) in &touching {
-                let stops_them = rule != ContactRule::CavalryRoad || mine.2 == Some(pieces[j].hex);
-                if stops_them && pieces[j].plan.is_some() {
+                let stops_them = rule != ContactRule::CavalryRoad || mine.2 == Some(self.pieces[j].hex);
+                if stops_them && self.pieces[j].plan.is_some() {
                     halts.push((
                         j,
-                        Halt::Contact { enemy: pieces[me].id.clone(), enemy_hex: b, rule, entered: false },
+                        Halt::Contact {
+                            enemy: self.pieces[me].id.clone(),
+                            enemy_hex: b,
+                            rule,
+                            entered: false,
+                        },
                     ));
                 }
             }
         }
+        halts
+    }
+
+    /// The halts applied, in a fixed order, to the walkers not yet halted.
+    fn halt(&mut self, mut halts: Vec<(usize, Halt)>) {
         halts.sort_by_key(|a| (a.0, halt_key(&a.1)));
         for (piece, halt) in halts {
-            let Some(pi) = pieces[piece].plan else { continue };
-            let w = &mut walkers[walker_of_plan[pi]];
+            let Some(pi) = self.pieces[piece].plan else { continue };
+            let w = &mut self.walkers[self.walker_of_plan[pi]];
             // A force that steps into contact on its route's last step halts there all the
             // same (it marched into contact); one that had arrived is not stopped by an enemy
             // that comes to it.
             let stepped_in = matches!(halt, Halt::Contact { entered: true, .. });
-            if w.halt.is_none() && (w.done < plans[pi].at.len() || stepped_in) {
+            if w.halt.is_none() && (w.done < self.plans[pi].at.len() || stepped_in) {
                 w.halt = Some(halt);
             }
         }
-        e = end;
     }
-    plans
-        .iter()
-        .enumerate()
-        .map(|(pi, p)| {
-            let w = &walkers[walker_of_plan[pi]];
-            let marched = p.path[..=w.done].to_vec();
-            let here = marched[marched.len() - 1];
-            let used = if w.done == 0 { p.used_before } else { p.at[w.done - 1] };
-            let moving_to = match (&w.halt, p.retreat) {
-                (_, true) | (None, _) => None,
-                (Some(h), false) => p.path.get(w.done + 1).copied().or(match h {
-                    Halt::Contact { enemy_hex, .. } if grid.adjacent(here, *enemy_hex) => Some(*enemy_hex),
-                    _ => None,
-                }),
-            };
-            let mut caught_by = Vec::new();
-            if p.retreat {
-                let me = &pieces[w.piece];
-                for h in within_two(c, here) {
-                    for &j in at.get(&h).map(Vec::as_slice).unwrap_or(&[]) {
-                        let q = &pieces[j];
-                        if q.side != me.side
-                            && contact_between(grid, (me.side, here, None), (q.side, q.hex, q.cav)).is_some()
-                        {
-                            caught_by.push(q.id.clone());
-                        }
+
+    /// What plan `pi` (`p`) came to.
+    fn outcome(&self, pi: usize, p: &Plan) -> Marched {
+        let w = &self.walkers[self.walker_of_plan[pi]];
+        let marched = p.path[..=w.done].to_vec();
+        let here = marched[marched.len() - 1];
+        let used = if w.done == 0 { p.used_before } else { p.at[w.done - 1] };
+        let moving_to = match (&w.halt, p.retreat) {
+            (_, true) | (None, _) => None,
+            (Some(h), false) => p.path.get(w.done + 1).copied().or(match h {
+                Halt::Contact { enemy_hex, .. } if self.c.map.grid.adjacent(here, *enemy_hex) => {
+                    Some(*enemy_hex)
+                }
+                _ => None,
+            }),
+        };
+        let mut caught_by = Vec::new();
+        if p.retreat {
+            let me = &self.pieces[w.piece];
+            for h in within_two(self.c, here) {
+                for &j in self.at.get(&h).map(Vec::as_slice).unwrap_or(&[]) {
+                    let q = &self.pieces[j];
+                    if q.side != me.side
+                        && contact_between(&self.c.map.grid, (me.side, here, None), (q.side, q.hex, q.cav))
+                            .is_some()
+                    {
+                        caught_by.push(q.id.clone());
                     }
                 }
-                caught_by.sort();
-                caught_by.dedup();
             }
-            Marched {
-                force: p.force.clone(),
-                route: p.path.clone(),
-                marched,
-                halt: w.halt.clone(),
-                used,
-                used_before: p.used_before,
-                road_rate: p.road_rate(),
-                moving_to,
-                retreat: p.retreat,
-                caught_by,
-                file: p.file.clone(),
-                line: p.line,
-            }
-        })
-        .collect()
+            caught_by.sort();
+            caught_by.dedup();
+        }
+        Marched {
+            force: p.force.clone(),
+            route: p.path.clone(),
+            marched,
+            halt: w.halt.clone(),
+            used,
+            used_before: p.used_before,
+            road_rate: p.road_rate(),
+            moving_to,
+            retreat: p.retreat,
+            caught_by,
+            file: p.file.clone(),
+            line: p.line,
+        }
+    }
 }
 
 fn halt_key(h: &Halt) -> (u8, String) {

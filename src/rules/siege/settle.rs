@@ -2,7 +2,7 @@
 //! the honours of war and the besieger's losses, each in the rule's order.
 
 use crate::model::books::{SiegeAction, SiegeKind, SiegeRecord, SiegeState};
-use crate::model::{Campaign, Nation, Side};
+use crate::model::{Campaign, Nation, Settlement, Side};
 use crate::rules::dice::{Dice, average_die};
 use crate::rules::effects::{Effect, losses_over, men_of, per_cent};
 use crate::rules::map_choice::minimum_garrison;
@@ -31,16 +31,10 @@ pub(super) fn settle(
         return vec![Effect::Siege(rec)];
     };
     let mut out = Vec::new();
-    let end = |mut rec: SiegeRecord, state: SiegeState, out: &mut Vec<Effect>| {
-        rec.state = state;
-        rec.ended = Some(from);
-        rec.action = SiegeAction::None;
-        out.push(Effect::Siege(rec));
-    };
     if s.invested_by.is_none_or(|n| n.side() != investor) {
         sec.both(defender, format!("{place}: no longer invested; the siege ends (invested_by cleared)."));
         sec.side(investor, format!("{place}: the investment is over."));
-        end(rec, SiegeState::Ended, &mut out);
+        end(rec, SiegeState::Ended, from, &mut out);
         return out;
     }
     let garrison = present(c, &rec.garrison, |u| u.hex == Some(rec.hex));
@@ -49,12 +43,12 @@ pub(super) fn settle(
     });
     if garrison.is_empty() {
         sec.both(investor, format!("{place}: the garrison is gone; the investment ends."));
-        end(rec, SiegeState::Ended, &mut out);
+        end(rec, SiegeState::Ended, from, &mut out);
         return out;
     }
     if investors.is_empty() {
         sec.both(defender, format!("{place}: the investing forces have gone; the siege is lifted."));
-        end(rec, SiegeState::Lifted, &mut out);
+        end(rec, SiegeState::Lifted, from, &mut out);
         return out;
     }
     rec.garrison.clone_from(&garrison);
@@ -89,24 +83,101 @@ pub(super) fn settle(
     let g_after = after_losses(c, &garrison, &losses);
     let i_after = after_losses(c, &investors, &losses);
     out.append(&mut losses);
-    let half = |orig: u32, now: u32| u64::from(now) * 2 < u64::from(orig);
-    if half(rec.garrison_original, g_after) {
-        sec.both(investor, format!("{place}: the garrison is down to {g_after} of {} men, under half: it surrenders (7.2); {g_after} prisoners.", rec.garrison_original));
-        sec.side(defender, format!("{place}: the garrison, under half its strength, surrenders (7.2)."));
-        out.extend(capture_after(c, &garrison, investor, &out));
-        end(rec, SiegeState::Taken, &mut out);
-        return out;
+    let siege = Siege { c, s, place, from, defender, investor, g_after, i_after, garrison, investors };
+    match siege.ending(&mut rec, dice, &mut out, sec) {
+        Ending::Over(state) => end(rec, state, from, &mut out),
+        Ending::GoesOn => {
+            rec.action = SiegeAction::None;
+            out.push(Effect::Siege(rec));
+        }
     }
-    if half(rec.investors_original, i_after) {
-        sec.both(investor, format!("{place}: the besiegers are down to {i_after} of {} men, under half: they lift the siege and withdraw (7.2).", rec.investors_original));
-        sec.side(defender, format!("{place}: the besiegers lift the siege (7.2)."));
-        end(rec, SiegeState::Lifted, &mut out);
-        return out;
+    out
+}
+
+/// Ends a siege record in `state` at turn `from`.
+fn end(mut rec: SiegeRecord, state: SiegeState, from: u32, out: &mut Vec<Effect>) {
+    rec.state = state;
+    rec.ended = Some(from);
+    rec.action = SiegeAction::None;
+    out.push(Effect::Siege(rec));
+}
+
+/// How a siege's turn ends.
+enum Ending {
+    /// The siege is over, in this state.
+    Over(SiegeState),
+    /// It goes on.
+    GoesOn,
+}
+
+/// A siege at the end of its turn, its 7.2 losses taken: the forces on each side and the men
+/// they have left.
+struct Siege<'a> {
+    c: &'a Campaign,
+    s: &'a Settlement,
+    place: String,
+    from: u32,
+    defender: Side,
+    investor: Side,
+    garrison: Vec<String>,
+    investors: Vec<String>,
+    g_after: u32,
+    i_after: u32,
+}
+
+impl Siege<'_> {
+    /// The first of the endings that applies, in the rules' order.
+    fn ending(
+        &self,
+        rec: &mut SiegeRecord,
+        dice: &mut dyn Dice,
+        out: &mut Vec<Effect>,
+        sec: &mut Section,
+    ) -> Ending {
+        if let Some(e) = self.under_half(rec, out, sec) {
+            return e;
+        }
+        if let Some(e) = self.honours(rec, out, sec) {
+            return e;
+        }
+        if let Some(e) = self.under_minimum(rec, out, sec) {
+            return e;
+        }
+        if let Some(e) = self.surprise_assault(rec, dice, out, sec) {
+            return e;
+        }
+        if let Some(e) = self.storm(rec, dice, out, sec) {
+            return e;
+        }
+        self.holds(rec, out, sec)
     }
-    let after_first_turn = from > rec.began;
-    let with_train = rec.train_since.is_some();
-    // A summons accepted: the honours of war.
-    if rec.action == SiegeAction::Honours {
+
+    /// 7.2: a side down to under half its original strength: the garrison surrenders, or the
+    /// besiegers lift the siege.
+    fn under_half(&self, rec: &SiegeRecord, out: &mut Vec<Effect>, sec: &mut Section) -> Option<Ending> {
+        let Siege { c, ref place, defender, investor, ref garrison, g_after, i_after, .. } = *self;
+        let half = |orig: u32, now: u32| u64::from(now) * 2 < u64::from(orig);
+        if half(rec.garrison_original, g_after) {
+            sec.both(investor, format!("{place}: the garrison is down to {g_after} of {} men, under half: it surrenders (7.2); {g_after} prisoners.", rec.garrison_original));
+            sec.side(defender, format!("{place}: the garrison, under half its strength, surrenders (7.2)."));
+            let taken = capture_after(c, garrison, investor, out);
+            out.extend(taken);
+            return Some(Ending::Over(SiegeState::Taken));
+        }
+        if half(rec.investors_original, i_after) {
+            sec.both(investor, format!("{place}: the besiegers are down to {i_after} of {} men, under half: they lift the siege and withdraw (7.2).", rec.investors_original));
+            sec.side(defender, format!("{place}: the besiegers lift the siege (7.2)."));
+            return Some(Ending::Over(SiegeState::Lifted));
+        }
+        None
+    }
+
+    /// A summons accepted: the garrison marches out with the honours of war (7.1.2).
+    fn honours(&self, rec: &SiegeRecord, out: &mut Vec<Effect>, sec: &mut Section) -> Option<Ending> {
+        let Siege { c, s, ref place, defender, investor, ref garrison, .. } = *self;
+        if rec.action != SiegeAction::Honours {
+            return None;
+        }
         let nation = c.oob.get(&garrison[0]).map_or(Nation::Sp, |u| u.nation);
         match honours_destination(c, s, nation) {
             Some(dest) => {
@@ -119,104 +190,152 @@ pub(super) fn settle(
                 s.province
             )),
         }
-        end(rec, SiegeState::Honours, &mut out);
-        return out;
+        Some(Ending::Over(SiegeState::Honours))
     }
-    // 7.1.4: under the minimum garrison.
-    let minimum = minimum_garrison(s.kind, s.citadel).unwrap_or(0);
-    if after_first_turn && g_after < minimum && (u64::from(i_after) >= 4 * u64::from(g_after) || with_train) {
-        sec.both(investor, format!(
-            "{place}: {g_after} men, under the minimum garrison of {minimum} (2.5), against {} — capitulates after one turn (7.1.4); {g_after} prisoners.",
-            if with_train { "a siege train".to_string() } else { format!("{i_after} men, at least four times as many") }
-        ));
-        sec.side(defender, format!("{place}: the garrison, under its minimum, capitulates (7.1.4)."));
-        out.extend(capture_after(c, &garrison, investor, &out));
-        end(rec, SiegeState::Taken, &mut out);
-        return out;
-    }
-    // 7.1.3: the surprise assault on a garrison under a fifth of the besiegers.
-    if after_first_turn
-        && !with_train
-        && rec.action == SiegeAction::Storm
-        && u64::from(g_after) * 5 < u64::from(i_after)
-    {
-        let dd = average_die(dice, &format!("7.1.3 {place} defenders' losses"));
-        let ad = average_die(dice, &format!("7.1.3 {place} assault losses"));
-        let dl = per_cent(g_after, dd * 10);
-        let al = per_cent(i_after, ad * 5);
-        sec.both(investor, format!(
-            "{place}: surprise assault on a garrison under a fifth of the besiegers ({g_after} against {i_after}, 7.1.3): the defenders lose 1dA {dd} × 10 % = {dl}, the attackers 1dA {ad} × 5 % = {al}; the garrison is captured."
-        ));
-        sec.side(defender, format!("{place}: stormed by surprise; the garrison is lost (7.1.3)."));
-        let mut l = losses_over_after(c, &garrison, dl, &format!("7.1.3 assault on {place}"), &out, false);
-        l.extend(losses_over_after(c, &investors, al, &format!("7.1.3 assault on {place}"), &out, false));
-        out.append(&mut l);
-        out.extend(capture_after(c, &garrison, investor, &out));
-        end(rec, SiegeState::Taken, &mut out);
-        return out;
-    }
-    // 7.1.2: breach and storm, one turn after the train arrives.
-    if let Some(since) = rec.train_since
-        && from > since
-        && (rec.repulsed == 0 || rec.action == SiegeAction::Storm)
-    {
-        let a2 = dice.roll(6, &format!("7.1.2 {place} storm, attacker"))
-            + dice.roll(6, &format!("7.1.2 {place} storm, attacker"));
-        let d2 = dice.roll(6, &format!("7.1.2 {place} storm, defender"))
-            + dice.roll(6, &format!("7.1.2 {place} storm, defender"));
-        let (au, du) = (battalions_and_batteries(c, &investors), battalions_and_batteries(c, &garrison));
-        let (at, dt) = (a2 + au, d2 + du);
-        let ad = average_die(dice, &format!("7.1.2 {place} attacker's infantry losses"));
-        let dd = average_die(dice, &format!("7.1.2 {place} defender's losses"));
-        let a_inf = after_infantry(c, &investors, &out);
-        let al = per_cent(a_inf, ad * 5);
-        let dl = per_cent(g_after, dd * 5);
-        let won = at > dt;
-        sec.umpire(format!(
-            "{place}: breached and summoned; the summons is refused and the place is stormed (7.1.2): attacker 2d6 {a2} + {au} battalions and batteries = {at}, defender 2d6 {d2} + {du} = {dt} → {}; losses: attacker's infantry 1dA {ad} × 5 % of {a_inf} = {al}, defender 1dA {dd} × 5 % of {g_after} = {dl}",
-            if won { "the attacker wins: the garrison is captured" } else { "the storm is driven back" }
-        ));
-        let mut l = losses_over_after(c, &investors, al, &format!("7.1.2 storm of {place}"), &out, true);
-        l.extend(losses_over_after(c, &garrison, dl, &format!("7.1.2 storm of {place}"), &out, false));
-        out.append(&mut l);
-        if won {
-            sec.side(investor, format!("{place}: stormed and taken; the garrison is captured (7.1.2)."));
-            sec.side(defender, format!("{place}: stormed; the garrison is captured (7.1.2)."));
-            out.extend(capture_after(c, &garrison, investor, &out));
-            end(rec, SiegeState::Taken, &mut out);
-            return out;
+
+    /// 7.1.4: a garrison under its minimum, after the first turn, against four times its men or
+    /// a siege train, capitulates.
+    fn under_minimum(&self, rec: &SiegeRecord, out: &mut Vec<Effect>, sec: &mut Section) -> Option<Ending> {
+        let Siege { c, s, ref place, from, defender, investor, ref garrison, g_after, i_after, .. } = *self;
+        let after_first_turn = from > rec.began;
+        let with_train = rec.train_since.is_some();
+        let minimum = minimum_garrison(s.kind, s.citadel).unwrap_or(0);
+        if after_first_turn
+            && g_after < minimum
+            && (u64::from(i_after) >= 4 * u64::from(g_after) || with_train)
+        {
+            sec.both(investor, format!(
+                "{place}: {g_after} men, under the minimum garrison of {minimum} (2.5), against {} — capitulates after one turn (7.1.4); {g_after} prisoners.",
+                if with_train { "a siege train".to_string() } else { format!("{i_after} men, at least four times as many") }
+            ));
+            sec.side(defender, format!("{place}: the garrison, under its minimum, capitulates (7.1.4)."));
+            let taken = capture_after(c, garrison, investor, out);
+            out.extend(taken);
+            return Some(Ending::Over(SiegeState::Taken));
         }
-        sec.side(
-            investor,
-            format!("{place}: the storm is driven back; storm again next turn or starve it out (7.1.2)."),
-        );
-        sec.side(defender, format!("{place}: the storm is driven back (7.1.2)."));
-        rec.repulsed += 1;
-        rec.action = SiegeAction::None;
-        out.push(Effect::Siege(rec));
-        return out;
+        None
     }
-    // 7.1.1: the investment runs out.
-    if from >= rec.holds_until {
-        sec.both(
+
+    /// 7.1.3: the surprise assault on a garrison under a fifth of the besiegers, without a
+    /// siege train.
+    fn surprise_assault(
+        &self,
+        rec: &SiegeRecord,
+        dice: &mut dyn Dice,
+        out: &mut Vec<Effect>,
+        sec: &mut Section,
+    ) -> Option<Ending> {
+        let Siege {
+            c,
+            ref place,
+            from,
+            defender,
             investor,
-            format!(
-                "{place}: held out to turn {} and capitulates (7.1.1); {g_after} prisoners.",
-                rec.holds_until
-            ),
-        );
-        sec.side(defender, format!("{place}: the garrison capitulates (7.1.1)."));
-        out.extend(capture_after(c, &garrison, investor, &out));
-        end(rec, SiegeState::Taken, &mut out);
-        return out;
+            ref garrison,
+            ref investors,
+            g_after,
+            i_after,
+            ..
+        } = *self;
+        let after_first_turn = from > rec.began;
+        let with_train = rec.train_since.is_some();
+        if after_first_turn
+            && !with_train
+            && rec.action == SiegeAction::Storm
+            && u64::from(g_after) * 5 < u64::from(i_after)
+        {
+            let dd = average_die(dice, &format!("7.1.3 {place} defenders' losses"));
+            let ad = average_die(dice, &format!("7.1.3 {place} assault losses"));
+            let dl = per_cent(g_after, dd * 10);
+            let al = per_cent(i_after, ad * 5);
+            sec.both(investor, format!(
+                "{place}: surprise assault on a garrison under a fifth of the besiegers ({g_after} against {i_after}, 7.1.3): the defenders lose 1dA {dd} × 10 % = {dl}, the attackers 1dA {ad} × 5 % = {al}; the garrison is captured."
+            ));
+            sec.side(defender, format!("{place}: stormed by surprise; the garrison is lost (7.1.3)."));
+            let mut l = losses_over_after(c, garrison, dl, &format!("7.1.3 assault on {place}"), out, false);
+            l.extend(losses_over_after(c, investors, al, &format!("7.1.3 assault on {place}"), out, false));
+            out.append(&mut l);
+            let taken = capture_after(c, garrison, investor, out);
+            out.extend(taken);
+            return Some(Ending::Over(SiegeState::Taken));
+        }
+        None
     }
-    sec.umpire(format!(
-        "{place}: holds (until turn {}); garrison {g_after}, besiegers {i_after} men",
-        rec.holds_until
-    ));
-    rec.action = SiegeAction::None;
-    out.push(Effect::Siege(rec));
-    out
+
+    /// 7.1.2: breach and storm, one turn after the train arrives: taken, or driven back to
+    /// storm again or starve it out.
+    fn storm(
+        &self,
+        rec: &mut SiegeRecord,
+        dice: &mut dyn Dice,
+        out: &mut Vec<Effect>,
+        sec: &mut Section,
+    ) -> Option<Ending> {
+        let Siege { c, ref place, from, defender, investor, ref garrison, ref investors, g_after, .. } =
+            *self;
+        if let Some(since) = rec.train_since
+            && from > since
+            && (rec.repulsed == 0 || rec.action == SiegeAction::Storm)
+        {
+            let a2 = dice.roll(6, &format!("7.1.2 {place} storm, attacker"))
+                + dice.roll(6, &format!("7.1.2 {place} storm, attacker"));
+            let d2 = dice.roll(6, &format!("7.1.2 {place} storm, defender"))
+                + dice.roll(6, &format!("7.1.2 {place} storm, defender"));
+            let (au, du) = (battalions_and_batteries(c, investors), battalions_and_batteries(c, garrison));
+            let (at, dt) = (a2 + au, d2 + du);
+            let ad = average_die(dice, &format!("7.1.2 {place} attacker's infantry losses"));
+            let dd = average_die(dice, &format!("7.1.2 {place} defender's losses"));
+            let a_inf = after_infantry(c, investors, out);
+            let al = per_cent(a_inf, ad * 5);
+            let dl = per_cent(g_after, dd * 5);
+            let won = at > dt;
+            sec.umpire(format!(
+                "{place}: breached and summoned; the summons is refused and the place is stormed (7.1.2): attacker 2d6 {a2} + {au} battalions and batteries = {at}, defender 2d6 {d2} + {du} = {dt} → {}; losses: attacker's infantry 1dA {ad} × 5 % of {a_inf} = {al}, defender 1dA {dd} × 5 % of {g_after} = {dl}",
+                if won { "the attacker wins: the garrison is captured" } else { "the storm is driven back" }
+            ));
+            let mut l = losses_over_after(c, investors, al, &format!("7.1.2 storm of {place}"), out, true);
+            l.extend(losses_over_after(c, garrison, dl, &format!("7.1.2 storm of {place}"), out, false));
+            out.append(&mut l);
+            if won {
+                sec.side(investor, format!("{place}: stormed and taken; the garrison is captured (7.1.2)."));
+                sec.side(defender, format!("{place}: stormed; the garrison is captured (7.1.2)."));
+                let taken = capture_after(c, garrison, investor, out);
+                out.extend(taken);
+                return Some(Ending::Over(SiegeState::Taken));
+            }
+            sec.side(
+                investor,
+                format!("{place}: the storm is driven back; storm again next turn or starve it out (7.1.2)."),
+            );
+            sec.side(defender, format!("{place}: the storm is driven back (7.1.2)."));
+            rec.repulsed += 1;
+            return Some(Ending::GoesOn);
+        }
+        None
+    }
+
+    /// 7.1.1: the investment runs out and the place capitulates; otherwise it holds.
+    fn holds(&self, rec: &SiegeRecord, out: &mut Vec<Effect>, sec: &mut Section) -> Ending {
+        let Siege { c, ref place, from, defender, investor, ref garrison, g_after, i_after, .. } = *self;
+        if from >= rec.holds_until {
+            sec.both(
+                investor,
+                format!(
+                    "{place}: held out to turn {} and capitulates (7.1.1); {g_after} prisoners.",
+                    rec.holds_until
+                ),
+            );
+            sec.side(defender, format!("{place}: the garrison capitulates (7.1.1)."));
+            let taken = capture_after(c, garrison, investor, out);
+            out.extend(taken);
+            return Ending::Over(SiegeState::Taken);
+        }
+        sec.umpire(format!(
+            "{place}: holds (until turn {}); garrison {g_after}, besiegers {i_after} men",
+            rec.holds_until
+        ));
+        Ending::GoesOn
+    }
 }
 
 /// Loss effects over some forces, on the men left after the effects so far.

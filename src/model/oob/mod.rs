@@ -2,160 +2,19 @@
 //! A *force* is a top-level node standing on a hex; its subtree goes down to battalions,
 //! cavalry regiments or squadrons, and batteries with their guns.
 
+use std::collections::BTreeMap;
 use std::collections::hash_map::Entry;
-use std::collections::{BTreeMap, HashMap};
-use std::hash::{BuildHasherDefault, Hasher};
 
-use compact_str::CompactString;
+use super::kinds::{ArmClass, Quality};
 
-use super::hex::HexId;
-use super::kinds::{Arm, ArmClass, Level, Nation, Quality, Side, Status, StatusKind, Supply};
+mod ids;
+#[cfg(test)]
+mod tests;
+mod unit;
 
-/// One row of `forces.csv`. A large order of battle has hundreds of thousands of rows, so a
-/// row is kept small: ids and names are [`CompactString`]s (up to 24 bytes held in place,
-/// not allocated), and the fields most rows leave empty are boxed together in [`Rare`]
-/// (one pointer when they are all empty).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Unit {
-    /// Unique id.
-    pub id: CompactString,
-    /// The formation it belongs to; `None` for a top-level force.
-    pub parent: Option<CompactString>,
-    /// Level in the order of battle.
-    pub level: Level,
-    /// Display name.
-    pub name: CompactString,
-    /// Nation.
-    pub nation: Nation,
-    /// Arm (units only).
-    pub arm: Option<Arm>,
-    /// Men present (units only; 0 for formations).
-    pub men: u32,
-    /// Squadrons (cavalry units).
-    pub squadrons: u32,
-    /// Guns (artillery units).
-    pub guns: u32,
-    /// Hex (top-level forces only).
-    pub hex: Option<HexId>,
-    /// Adjacent hex the force is marching to along a road (top-level forces only).
-    pub moving_to: Option<HexId>,
-    /// Supply state (top-level forces; blank is in supply).
-    pub supply: Supply,
-    /// Quality; `None` inherits the parent's, and `trained` at the top.
-    pub quality: Option<Quality>,
-    /// Ammunition in per cent of a full load; `None` is full.
-    pub ammo: Option<u8>,
-    /// The commander, depot, penalties and extra columns, when any is there.
-    pub rare: Option<Box<Rare>>,
-}
-
-/// The fields of a row that most rows leave empty.
-#[derive(Debug, Clone, PartialEq, Eq, Default)]
-pub struct Rare {
-    /// Commanding general of a formation (a `commanders.csv` name), if named.
-    pub commander: Option<String>,
-    /// Depot settlement (top-level forces only).
-    pub depot: Option<String>,
-    /// Penalties with the turn they end.
-    pub status: Vec<Status>,
-    /// Values of columns sowbridge does not know, kept as the umpire wrote them.
-    pub extra: Vec<String>,
-}
-
-impl Rare {
-    /// The box for a row: `None` when every field is empty.
-    pub fn boxed(self) -> Option<Box<Rare>> {
-        (self != Rare::default()).then(|| Box::new(self))
-    }
-}
-
-impl Unit {
-    /// The side of the unit.
-    pub fn side(&self) -> Side {
-        self.nation.side()
-    }
-    /// True for infantry battalions, cavalry and batteries.
-    pub fn is_unit(&self) -> bool {
-        !self.level.is_formation()
-    }
-    /// The broad class of the unit's arm.
-    pub fn arm_class(&self) -> Option<ArmClass> {
-        self.arm.map(Arm::class)
-    }
-    /// True while a penalty of this kind runs at `turn`.
-    pub fn has_status(&self, kind: StatusKind, turn: u32) -> bool {
-        self.status().iter().any(|s| s.kind == kind && s.until > turn)
-    }
-    /// Commanding general of a formation (a `commanders.csv` name), if named.
-    pub fn commander(&self) -> Option<&str> {
-        self.rare.as_ref().and_then(|r| r.commander.as_deref())
-    }
-    /// Depot settlement (top-level forces only).
-    pub fn depot(&self) -> Option<&str> {
-        self.rare.as_ref().and_then(|r| r.depot.as_deref())
-    }
-    /// Penalties with the turn they end.
-    pub fn status(&self) -> &[Status] {
-        self.rare.as_ref().map_or(&[], |r| r.status.as_slice())
-    }
-    /// Values of columns sowbridge does not know.
-    pub fn extra(&self) -> &[String] {
-        self.rare.as_ref().map_or(&[], |r| r.extra.as_slice())
-    }
-    /// The penalties, to change them.
-    pub fn status_mut(&mut self) -> &mut Vec<Status> {
-        &mut self.rare.get_or_insert_with(Box::default).status
-    }
-}
-
-/// A hash map keyed by unit ids. Only ever looked up, never walked, so its order reaches no
-/// output.
-pub type IdMap<K, V> = HashMap<K, V, BuildHasherDefault<IdHasher>>;
-
-/// A small, fast hasher for the unit ids of one campaign (the Fx multiply-rotate hash of
-/// rustc). The ids are the umpire's own, so no defence against chosen collisions is needed.
-#[derive(Debug, Default, Clone, Copy)]
-pub struct IdHasher(u64);
-
-impl IdHasher {
-    const K: u64 = 0x51_7c_c1_b7_27_22_0a_95;
-
-    fn add(&mut self, w: u64) {
-        self.0 = (self.0.rotate_left(5) ^ w).wrapping_mul(Self::K);
-    }
-}
-
-impl Hasher for IdHasher {
-    fn write(&mut self, bytes: &[u8]) {
-        let mut chunks = bytes.chunks_exact(8);
-        for c in &mut chunks {
-            let mut w = [0u8; 8];
-            w.copy_from_slice(c);
-            self.add(u64::from_le_bytes(w));
-        }
-        for &b in chunks.remainder() {
-            self.add(u64::from(b));
-        }
-    }
-    fn write_u32(&mut self, n: u32) {
-        self.add(u64::from(n));
-    }
-    fn write_u64(&mut self, n: u64) {
-        self.add(n);
-    }
-    fn finish(&self) -> u64 {
-        self.0
-    }
-}
-
-/// The key of a unit id in the order of battle's index: 32 bits of its hash, so that the
-/// index of a large order of battle is small (ids whose keys clash are told apart by the
-/// clash list).
-fn hash_id(id: &str) -> u32 {
-    let mut h = IdHasher::default();
-    h.write(id.as_bytes());
-    (h.finish() >> 32) as u32
-}
+use ids::hash_id;
+pub use ids::{IdHasher, IdMap};
+pub use unit::{Rare, Unit};
 
 /// The whole order of battle, in file order, with indexes by id and parent.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -445,88 +304,5 @@ impl OrderOfBattle {
     pub fn wholly_cavalry(&self, id: &str) -> bool {
         let units = self.units_under(id);
         !units.is_empty() && units.iter().all(|u| u.arm_class() == Some(ArmClass::Cavalry))
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn unit(id: &str, parent: Option<&str>, men: u32) -> Unit {
-        Unit {
-            id: id.into(),
-            parent: parent.map(CompactString::from),
-            level: if men == 0 { Level::Brigade } else { Level::Battalion },
-            name: id.into(),
-            nation: Nation::Fr,
-            arm: (men > 0).then_some(Arm::Line),
-            men,
-            squadrons: 0,
-            guns: 0,
-            hex: None,
-            moving_to: None,
-            supply: Supply::In,
-            quality: None,
-            ammo: None,
-            rare: None,
-        }
-    }
-
-    #[test]
-    fn the_indexes_find_rows_children_and_strength_in_file_order() {
-        let oob = OrderOfBattle::new(
-            vec![
-                unit("B", None, 0),
-                unit("B-2", Some("B"), 400),
-                unit("B-1", Some("B"), 500),
-                unit("B", None, 0),
-                unit("X-1", Some("X"), 300),
-            ],
-            Vec::new(),
-        );
-        // A duplicated id is the first row of it; its children are every row naming it.
-        assert_eq!(oob.get("B").map(|u| u.id.as_str()), Some("B"));
-        let kids: Vec<&str> = oob.children("B").map(|u| u.id.as_str()).collect();
-        assert_eq!(kids, ["B-2", "B-1"]);
-        assert_eq!(oob.strength("B").infantry, 900);
-        // A parent that names no row still lists its children.
-        let orphans: Vec<&str> = oob.children("X").map(|u| u.id.as_str()).collect();
-        assert_eq!(orphans, ["X-1"]);
-        assert!(oob.get("X").is_none());
-        assert_eq!(oob.force_of("B-1").map(|u| u.id.as_str()), Some("B"));
-        assert_eq!(oob.duplicates(), [(3, 0)]);
-        assert_eq!(oob.parent_row(2), Some(0));
-        assert_eq!(oob.parent_row(4), None);
-    }
-
-    #[test]
-    fn a_parent_listed_after_its_children_is_found() {
-        let oob = OrderOfBattle::new(
-            vec![
-                unit("C-1", Some("C"), 100),
-                unit("C-2", Some("C"), 200),
-                unit("C", None, 0),
-                unit("D-1", Some("C-1"), 0),
-            ],
-            Vec::new(),
-        );
-        assert_eq!(oob.parent_row(0), Some(2));
-        assert_eq!(oob.parent_row(1), Some(2));
-        assert_eq!(oob.parent_row(3), Some(0));
-        let kids: Vec<&str> = oob.children("C").map(|u| u.id.as_str()).collect();
-        assert_eq!(kids, ["C-1", "C-2"]);
-        assert_eq!(oob.forces().map(|u| u.id.as_str()).collect::<Vec<_>>(), ["C"]);
-    }
-
-    #[test]
-    fn ids_whose_hashes_clash_are_still_told_apart() {
-        let mut oob = OrderOfBattle::new(vec![unit("A", None, 0), unit("A-1", Some("A"), 100)], Vec::new());
-        // Force a clash: both ids under one hash, the second kept in the clash list.
-        oob.index.clear();
-        oob.index.insert(hash_id("A"), 0);
-        oob.index.insert(hash_id("A-1"), 0);
-        oob.clashes.push(1);
-        assert_eq!(oob.get("A-1").map(|u| u.men), Some(100));
-        assert_eq!(oob.get("A").map(|u| u.men), Some(0));
     }
 }

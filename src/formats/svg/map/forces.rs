@@ -1,0 +1,281 @@
+//! The forces on the map: counters stacked by hex and side with their names and strength,
+//! zones of control, supply lines and contacts.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use crate::formats::svg::palette;
+use crate::formats::svg::symbols;
+use crate::formats::svg::{Canvas, Frame, num, points_attr, thousands};
+use crate::model::{CampaignMap, Direction, HexId, Side};
+use crate::rules::intel::known::{ForcesView, KnownForce};
+
+use super::{COUNTER, COUNTER_DROP, HEX_RADIUS, LISTED, Window};
+
+pub(super) fn zones(cv: &mut Canvas, frame: &Frame, view: &ForcesView, win: &Window) {
+    for side in [Side::French, Side::Allies] {
+        let zone: BTreeSet<HexId> =
+            view.forces.iter().filter(|f| f.side() == side).flat_map(|f| f.zone.iter().copied()).collect();
+        let id = format!("zoc-{}", side.slug());
+        cv.open("g", &[("id", &id), ("fill", palette::side(side)), ("fill-opacity", "0.2")]);
+        for h in zone.into_iter().filter(|&h| win.contains(h)) {
+            cv.polygon(&frame.corners_at(frame.centre(h), 0.94), &[]);
+        }
+        cv.close();
+    }
+}
+
+/// Where each force's counter stands: its hex's centre (a little below), the French to the
+/// left and the Allies to the right where both stand in one hex, a stack of several forces
+/// of one side offset down and to the right. Keys are force ids.
+pub fn counter_positions(frame: &Frame, view: &ForcesView) -> BTreeMap<String, (f64, f64)> {
+    let mut out = BTreeMap::new();
+    for (hex, stacks) in stacks_by_hex(view) {
+        for (side, stack) in &stacks {
+            let (x, y) = stack_origin(frame, hex, *side, stacks.len() > 1);
+            for (i, f) in stack.iter().enumerate() {
+                let k = 3.0 * i as f64;
+                out.insert(f.id.clone(), (x + k, y + k));
+            }
+        }
+    }
+    out
+}
+
+/// The forces of the view by hex, then by side (French first), in the view's order.
+fn stacks_by_hex(view: &ForcesView) -> BTreeMap<HexId, BTreeMap<Side, Vec<&KnownForce>>> {
+    let mut m: BTreeMap<HexId, BTreeMap<Side, Vec<&KnownForce>>> = BTreeMap::new();
+    for f in &view.forces {
+        m.entry(f.hex).or_default().entry(f.side()).or_default().push(f);
+    }
+    m
+}
+
+/// The centre of the top counter of a side's stack in a hex.
+fn stack_origin(frame: &Frame, hex: HexId, side: Side, both_sides: bool) -> (f64, f64) {
+    let (x, y) = frame.centre(hex);
+    let dx = match (both_sides, side) {
+        (false, _) => 0.0,
+        (true, Side::French) => -0.42 * HEX_RADIUS,
+        (true, Side::Allies) => 0.42 * HEX_RADIUS,
+    };
+    (x + dx, y + COUNTER_DROP)
+}
+
+/// Each line of supply the view holds: a green line from the force's hex along its road to
+/// the source, marked there; a line that is cut, broken red to where it is cut, crossed out
+/// there. Only the hexes in the window are drawn.
+pub(super) fn supply_lines(cv: &mut Canvas, frame: &Frame, view: &ForcesView, win: &Window) {
+    cv.open("g", &[("id", "supply"), ("fill", "none"), ("stroke-linejoin", "round")]);
+    for f in &view.forces {
+        let Some(s) = &f.supply else { continue };
+        let state = if s.in_supply { "in" } else { "out" };
+        let mut attrs = vec![("data-supply", f.id.as_str()), ("data-state", state)];
+        if let Some(src) = &s.source {
+            attrs.push(("data-source", src.as_str()));
+        }
+        cv.open("g", &attrs);
+        let why = match (&s.source, &s.reason) {
+            (_, Some(r)) => format!("{}: out of supply: {r}", f.id),
+            (Some(src), None) => format!("{}: in supply from {src}", f.id),
+            (None, None) => format!("{}: in supply", f.id),
+        };
+        cv.text("title", &[], &why);
+        let points: Vec<(f64, f64)> =
+            s.path.iter().filter(|&&h| win.contains(h)).map(|&h| frame.centre(h)).collect();
+        if points.len() > 1 {
+            let pts = points_attr(&points);
+            let colour = if s.in_supply { palette::SUPPLY } else { palette::CUT };
+            let mut style = vec![("points", pts.as_str()), ("stroke", colour), ("stroke-width", "3")];
+            if !s.in_supply {
+                style.push(("stroke-dasharray", "6 4"));
+            }
+            style.push(("stroke-opacity", "0.85"));
+            cv.empty("polyline", &style);
+        }
+        if s.in_supply
+            && let Some(&end) = s.path.last().filter(|&&h| win.contains(h))
+        {
+            let c = frame.centre(end);
+            cv.rect(
+                (c.0 - 5.0, c.1 - 5.0),
+                (10.0, 10.0),
+                &[("fill", palette::SUPPLY), ("stroke", "#ffffff")],
+            );
+        }
+        // Out of supply with no line at all (no source the side could reach): crossed out
+        // where the force stands.
+        let at = if !s.in_supply && s.break_hex.is_none() && s.path.len() <= 1 {
+            Some(f.hex)
+        } else {
+            s.break_hex
+        };
+        if let Some(b) = at.filter(|&h| win.contains(h)) {
+            let (x, y) = frame.centre(b);
+            let style = [("stroke", palette::CUT), ("stroke-width", "4"), ("stroke-linecap", "round")];
+            cv.line((x - 9.0, y - 9.0), (x + 9.0, y + 9.0), &style);
+            cv.line((x - 9.0, y + 9.0), (x + 9.0, y - 9.0), &style);
+        }
+        cv.close();
+    }
+    cv.close();
+}
+
+pub(super) fn contacts(cv: &mut Canvas, view: &ForcesView, at: &BTreeMap<String, (f64, f64)>) {
+    cv.open("g", &[("id", "contacts"), ("stroke", palette::CONTACT)]);
+    for k in &view.contacts {
+        let (Some(&a), Some(&b)) = (at.get(&k.french), at.get(&k.allies)) else { continue };
+        cv.line(a, b, &[("stroke-width", "3"), ("stroke-dasharray", "7 3")]);
+        let mid = ((a.0 + b.0) / 2.0, (a.1 + b.1) / 2.0);
+        cv.circle(mid, 4.0, &[("fill", "#ffffff"), ("stroke-width", "2")]);
+    }
+    cv.close();
+}
+
+/// What a force's label says of its strength: men and guns, or that the viewer does not know.
+pub fn strength_text(f: &KnownForce) -> String {
+    match (f.strength, &f.reported) {
+        (Some(s), _) => format!("{} men, {} guns", thousands(s.men()), s.guns),
+        (None, Some(r)) => {
+            format!(
+                "reported turn {} at {}: about {} men, {} guns (9.0)",
+                r.turn,
+                r.hex,
+                thousands(r.men),
+                r.guns
+            )
+        }
+        (None, None) => "strength not known".to_string(),
+    }
+}
+
+/// True when a lone stack's label reads better on the left of its counter: fewer
+/// settlements and forces (`taken`, by hex) stand in the two hexes to the left than in the
+/// two to the right.
+fn label_on_left(map: &CampaignMap, taken: &BTreeMap<HexId, usize>, hex: HexId) -> bool {
+    let crowd = |dirs: [Direction; 2]| {
+        dirs.into_iter().filter_map(|d| map.grid.step(hex, d)).filter_map(|h| taken.get(&h)).sum::<usize>()
+    };
+    crowd([Direction::NW, Direction::SW]) < crowd([Direction::NE, Direction::SE])
+}
+
+pub(super) fn forces(cv: &mut Canvas, map: &CampaignMap, frame: &Frame, view: &ForcesView) {
+    let stacks = stacks_by_hex(view);
+    // One counter shape placed for every force, its outline and its id's style set once: a
+    // campaign may have thousands of forces.
+    let (w, h) = COUNTER;
+    cv.open("defs", &[]);
+    let (x0, y0, ws, hs) = (num(-w / 2.0), num(-h / 2.0), num(w), num(h));
+    cv.empty(
+        "rect",
+        &[("id", "counter"), ("x", &x0), ("y", &y0), ("width", &ws), ("height", &hs), ("rx", "2")],
+    );
+    cv.close();
+    cv.open(
+        "g",
+        &[
+            ("id", "forces"),
+            ("stroke", "#101010"),
+            ("stroke-width", "1"),
+            ("text-anchor", "middle"),
+            ("font-weight", "bold"),
+        ],
+    );
+    for (&hex, sides) in &stacks {
+        for (&side, stack) in sides {
+            let (x, y) = stack_origin(frame, hex, side, sides.len() > 1);
+            // The first force of the stack on top.
+            for (i, f) in stack.iter().enumerate().rev() {
+                let k = 3.0 * i as f64;
+                let c = (x + k, y + k);
+                cv.open("g", &[("data-force", &f.id), ("data-side", side.slug())]);
+                // Its whole name on hover (the label beside it may wrap it).
+                cv.text("title", &[], &format!("{} {}, {hex}", f.id, f.name));
+                let wide = symbols::counter_size(COUNTER, &f.id);
+                if wide.0 > COUNTER.0 {
+                    // A long id: a counter of its own width.
+                    let at = (c.0 - wide.0 / 2.0, c.1 - wide.1 / 2.0);
+                    cv.rect(at, wide, &[("rx", "2"), ("fill", palette::side(side))]);
+                } else {
+                    let (cx, cy) = (num(c.0), num(c.1));
+                    cv.empty(
+                        "use",
+                        &[("href", "#counter"), ("x", &cx), ("y", &cy), ("fill", palette::side(side))],
+                    );
+                }
+                let (at, size) = symbols::counter_id(c, COUNTER, &f.id);
+                let (tx, ty, ts) = (num(at.0), num(at.1), num(size));
+                let style = [
+                    ("x", tx.as_str()),
+                    ("y", &ty),
+                    ("font-size", &ts),
+                    ("fill", "#ffffff"),
+                    ("stroke", "none"),
+                ];
+                cv.text("text", &style, &f.id);
+                cv.close();
+            }
+        }
+    }
+    cv.close();
+    // Labels over every counter, so that no counter hides a neighbour's label.
+    let mut occupied: BTreeMap<HexId, usize> = stacks.keys().map(|&h| (h, 1)).collect();
+    for s in &map.settlements {
+        *occupied.entry(s.hex).or_default() += 1;
+    }
+    cv.open(
+        "g",
+        &[
+            ("id", "force-labels"),
+            ("stroke", "#ffffff"),
+            ("stroke-width", "2.5"),
+            ("stroke-linejoin", "round"),
+            ("paint-order", "stroke"),
+        ],
+    );
+    for (&hex, sides) in &stacks {
+        for (&side, stack) in sides {
+            let (x, y) = stack_origin(frame, hex, side, sides.len() > 1);
+            let left =
+                if sides.len() > 1 { side == Side::French } else { label_on_left(map, &occupied, hex) };
+            let half =
+                stack.iter().map(|f| symbols::counter_size(COUNTER, &f.id).0).fold(COUNTER.0, f64::max) / 2.0;
+            let reach = half + 3.0 + 3.0 * (stack.len() - 1) as f64;
+            let (lx, anchor) = if left { (x - half - 3.0, "end") } else { (x + reach, "start") };
+            let mut lines: Vec<(String, bool)> = Vec::new();
+            if let [f] = stack.as_slice() {
+                lines.extend(wrap(&f.name, 22).into_iter().map(|l| (l, true)));
+                lines.push((strength_text(f), false));
+            } else {
+                for f in stack.iter().take(LISTED) {
+                    lines.push((format!("{}: {}", f.name, strength_text(f)), false));
+                }
+                if stack.len() > LISTED {
+                    lines.push((format!("+{} more", stack.len() - LISTED), false));
+                }
+            }
+            let step = 9.0;
+            let top = y + 3.0 - step * (lines.len() as f64 - 1.0) / 2.0;
+            let colour = palette::side(side);
+            for (i, (text, bold)) in lines.iter().enumerate() {
+                let size = if *bold { 8.5 } else { 7.5 };
+                cv.plain((lx, top + step * i as f64), size, anchor, *bold, colour, text);
+            }
+        }
+    }
+    cv.close();
+}
+
+/// Words of `text` in lines of at most `width` characters (a longer word on its own line).
+pub fn wrap(text: &str, width: usize) -> Vec<String> {
+    let mut lines: Vec<String> = Vec::new();
+    for word in text.split_whitespace() {
+        match lines.last_mut() {
+            Some(l) if l.chars().count() + 1 + word.chars().count() <= width => {
+                l.push(' ');
+                l.push_str(word);
+            }
+            _ => lines.push(word.to_string()),
+        }
+    }
+    lines
+}

@@ -1,0 +1,84 @@
+//! Tests of the order of battle's tree and indexes.
+
+use compact_str::CompactString;
+
+use super::*;
+use crate::model::kinds::{Arm, Level, Nation, Supply};
+
+fn unit(id: &str, parent: Option<&str>, men: u32) -> Unit {
+    Unit {
+        id: id.into(),
+        parent: parent.map(CompactString::from),
+        level: if men == 0 { Level::Brigade } else { Level::Battalion },
+        name: id.into(),
+        nation: Nation::Fr,
+        arm: (men > 0).then_some(Arm::Line),
+        men,
+        squadrons: 0,
+        guns: 0,
+        hex: None,
+        moving_to: None,
+        supply: Supply::In,
+        quality: None,
+        ammo: None,
+        rare: None,
+    }
+}
+
+#[test]
+fn the_indexes_find_rows_children_and_strength_in_file_order() {
+    let oob = OrderOfBattle::new(
+        vec![
+            unit("B", None, 0),
+            unit("B-2", Some("B"), 400),
+            unit("B-1", Some("B"), 500),
+            unit("B", None, 0),
+            unit("X-1", Some("X"), 300),
+        ],
+        Vec::new(),
+    );
+    // A duplicated id is the first row of it; its children are every row naming it.
+    assert_eq!(oob.get("B").map(|u| u.id.as_str()), Some("B"));
+    let kids: Vec<&str> = oob.children("B").map(|u| u.id.as_str()).collect();
+    assert_eq!(kids, ["B-2", "B-1"]);
+    assert_eq!(oob.strength("B").infantry, 900);
+    // A parent that names no row still lists its children.
+    let orphans: Vec<&str> = oob.children("X").map(|u| u.id.as_str()).collect();
+    assert_eq!(orphans, ["X-1"]);
+    assert!(oob.get("X").is_none());
+    assert_eq!(oob.force_of("B-1").map(|u| u.id.as_str()), Some("B"));
+    assert_eq!(oob.duplicates(), [(3, 0)]);
+    assert_eq!(oob.parent_row(2), Some(0));
+    assert_eq!(oob.parent_row(4), None);
+}
+
+#[test]
+fn a_parent_listed_after_its_children_is_found() {
+    let oob = OrderOfBattle::new(
+        vec![
+            unit("C-1", Some("C"), 100),
+            unit("C-2", Some("C"), 200),
+            unit("C", None, 0),
+            unit("D-1", Some("C-1"), 0),
+        ],
+        Vec::new(),
+    );
+    assert_eq!(oob.parent_row(0), Some(2));
+    assert_eq!(oob.parent_row(1), Some(2));
+    assert_eq!(oob.parent_row(3), Some(0));
+    let kids: Vec<&str> = oob.children("C").map(|u| u.id.as_str()).collect();
+    assert_eq!(kids, ["C-1", "C-2"]);
+    assert_eq!(oob.forces().map(|u| u.id.as_str()).collect::<Vec<_>>(), ["C"]);
+}
+
+#[test]
+fn ids_whose_hashes_clash_are_still_told_apart() {
+    let mut oob = OrderOfBattle::new(vec![unit("A", None, 0), unit("A-1", Some("A"), 100)], Vec::new());
+    // Force a clash: both ids under one hash, the second kept in the clash list.
+    oob.index.clear();
+    oob.index.insert(hash_id("A"), 0);
+    oob.index.insert(hash_id("A-1"), 0);
+    oob.clashes.push(1);
+    assert_eq!(oob.get("A-1").map(|u| u.men), Some(100));
+    assert_eq!(oob.get("A").map(|u| u.men), Some(0));
+}

@@ -1,0 +1,113 @@
+//! The garrisons standing in each hex, by side, counted in brigades and divisions.
+
+use std::collections::BTreeMap;
+
+use serde::Serialize;
+
+use crate::model::{Arm, ArmClass, Campaign, HexId, Nation, Side, StatusKind, Unit};
+
+use super::requirement::Need;
+
+/// The garrison a side keeps in one hex, in the units 2.1.1 counts: "A unit is 1 infantry
+/// battalion or 1 dragoon cavalry squadron ... Other cavalry are not able to garrison".
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
+pub struct Garrison {
+    /// Infantry battalions (one row of infantry is one battalion).
+    pub battalions: u32,
+    /// Dragoon squadrons.
+    pub squadrons: u32,
+    /// Forces of the side in the hex, of any arm (a unit "of any type" at the junction of a
+    /// secondary road, 13 July 2014).
+    pub forces: u32,
+}
+
+impl Garrison {
+    /// Units: battalions and dragoon squadrons.
+    pub fn units(&self) -> u32 {
+        self.battalions + self.squadrons
+    }
+
+    /// True when the garrison holds `brigades` brigades (3 battalions, or 2 dragoon regiments
+    /// of 4 squadrons, each) and `units` units besides.
+    pub fn holds(&self, need: Need) -> bool {
+        let Need { brigades, units } = need;
+        (0..=units).any(|from_bns| {
+            let from_sq = units - from_bns;
+            from_bns <= self.battalions
+                && from_sq <= self.squadrons
+                && (self.battalions - from_bns) / 3 + (self.squadrons - from_sq) / 4 >= brigades
+        })
+    }
+}
+
+/// Who garrisons each hex: per hex, per side, the garrison, and the Allied nation with the
+/// most units there.
+#[derive(Debug, Clone, Default)]
+pub struct Garrisons {
+    by_hex: BTreeMap<HexId, [Garrison; 2]>,
+    pub(super) allied_nation: BTreeMap<HexId, Nation>,
+}
+
+fn side_index(s: Side) -> usize {
+    match s {
+        Side::French => 0,
+        Side::Allies => 1,
+    }
+}
+
+impl Garrisons {
+    /// The garrisons of every hex with a force in it; unavailable units do not garrison.
+    pub fn of(c: &Campaign) -> Garrisons {
+        let mut g = Garrisons::default();
+        let mut nations: BTreeMap<HexId, BTreeMap<Nation, u32>> = BTreeMap::new();
+        let turn = c.config.turn;
+        for f in c.oob.forces() {
+            let Some(hex) = f.hex else { continue };
+            let side = f.side();
+            let slot = &mut g.by_hex.entry(hex).or_default()[side_index(side)];
+            slot.forces += 1;
+            if f.has_status(StatusKind::Unavailable, turn) {
+                continue;
+            }
+            for u in c.oob.units_under(&f.id) {
+                let (b, s) = garrison_units(u);
+                if b + s == 0 || unavailable(c, u, turn) {
+                    continue;
+                }
+                slot.battalions += b;
+                slot.squadrons += s;
+                if side == Side::Allies {
+                    *nations.entry(hex).or_default().entry(u.nation).or_default() += b + s;
+                }
+            }
+        }
+        for (hex, n) in nations {
+            // Most units; ties to the nation named first (Sp, Po, Br).
+            if let Some((nation, _)) =
+                n.into_iter().max_by_key(|&(nation, units)| (units, std::cmp::Reverse(nation)))
+            {
+                g.allied_nation.insert(hex, nation);
+            }
+        }
+        g
+    }
+
+    /// The garrison `side` keeps in `hex`.
+    pub fn at(&self, hex: HexId, side: Side) -> Garrison {
+        self.by_hex.get(&hex).map(|g| g[side_index(side)]).unwrap_or_default()
+    }
+}
+
+fn unavailable(c: &Campaign, u: &Unit, turn: u32) -> bool {
+    u.has_status(StatusKind::Unavailable, turn)
+        || c.oob.ancestors(&u.id).iter().any(|a| a.has_status(StatusKind::Unavailable, turn))
+}
+
+/// Battalions and dragoon squadrons of one row of `forces.csv` (2.1.1).
+fn garrison_units(u: &Unit) -> (u32, u32) {
+    match (u.arm_class(), u.arm) {
+        (Some(ArmClass::Infantry), _) if u.men > 0 => (1, 0),
+        (_, Some(Arm::Dragoon)) if u.men > 0 => (0, u.squadrons.max(1)),
+        _ => (0, 0),
+    }
+}
