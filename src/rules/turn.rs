@@ -104,8 +104,9 @@ pub struct TurnRun {
     pub lost: Vec<(String, u32)>,
     /// Every die rolled, in order.
     pub dice: Vec<Roll>,
-    /// Supply as the whole turn leaves the campaign: what each side's report tells it of its
-    /// own forces (a garrison that capitulated in the siege phase is no longer there).
+    /// Supply on the new turn as the whole turn leaves the campaign, as `supply` will show it
+    /// then: what each side's report tells it of its own forces (a garrison that capitulated
+    /// in the siege phase is no longer there; the turns out of supply count the new turn).
     pub supply_after: super::supply::SupplyReport,
 }
 
@@ -133,9 +134,9 @@ pub fn run_turn(c: &mut Campaign, ctx: &TurnContext, dice: &mut dyn Dice) -> Tur
         }
         phases.push(out);
     }
-    // The same computation on the campaign the phases left, from the same memory of the last
-    // turn, so that its turns out of supply count this turn once.
-    let supply_after = super::supply::compute(c, &before);
+    // Supply on the new turn, on the campaign the phases left and with the memory the supply
+    // phase keeps for it: what `supply` will show when the turn begins.
+    let supply_after = super::supply::compute_for_turn(c, &supply.records, ctx.to.0);
     TurnRun {
         supply,
         returns,

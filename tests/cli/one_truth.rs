@@ -132,3 +132,40 @@ fn a_side_report_never_calls_a_capitulated_garrison_in_supply() {
     }
     panic!("Toledo held out past turn 26");
 }
+
+/// The `supply` column is written by `turn advance` alone: an `apply` between turns leaves it
+/// as it was, and the turn then reports the force going out of supply.
+#[test]
+fn only_the_turn_writes_the_supply_column_and_reports_the_change() {
+    let c = Camp::new("peninsula");
+    assert_eq!(force_field(&c, "SP-EXT-VAN", "supply"), "in");
+    export_medellin(&c, &[]);
+    let result = fixture("results").join("T20-18.28-example.result.csv").display().to_string();
+    assert_code(&c.run(&["apply", &result]), 0);
+    assert_eq!(force_field(&c, "SP-EXT-VAN", "supply"), "in", "apply changes no state column");
+    let o = c.run(&["turn", "advance"]);
+    assert_code(&o, 0);
+    assert!(stdout(&o).contains("SP-EXT-VAN   in → out"), "{}", stdout(&o));
+    assert_eq!(force_field(&c, "SP-EXT-VAN", "supply"), "out");
+}
+
+/// Each side's report of the new turn says what `supply` says on that turn: the same line,
+/// the same turns out of supply in a row (3.3).
+#[test]
+fn a_side_report_counts_the_turns_out_of_supply_as_supply_does_on_its_turn() {
+    let c = Camp::new("peninsula");
+    assert_code(&c.run(&["turn", "advance"]), 0);
+    let supply = json(&c, &["supply", "--json"]);
+    let allies = c.read("turns/T21/allies.md");
+    let french = c.read("turns/T21/french.md");
+    let mut seen = 0;
+    for f in supply["forces"].as_array().unwrap().iter().filter(|f| f["state"] == "out") {
+        let (id, turns) = (f["force"].as_str().unwrap(), f["turns_out"].as_u64().unwrap());
+        let report = if f["side"] == "French" { &french } else { &allies };
+        let plural = if turns == 1 { "" } else { "s" };
+        let line = format!("- {id}: OUT OF SUPPLY ({turns} turn{plural} in a row)");
+        assert!(report.contains(&line), "{line} is not in:\n{report}");
+        seen += 1;
+    }
+    assert!(seen >= 2, "{seen}");
+}

@@ -313,6 +313,7 @@ impl<'g> UnitBuilder<'g> {
             hex,
             moving_to,
             supply,
+            supply_column: supply,
             quality,
             ammo: ammo.map(|a| a.min(100) as u8),
             rare: rare.boxed(),

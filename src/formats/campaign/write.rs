@@ -66,7 +66,7 @@ pub fn write_forces(oob: &OrderOfBattle, dialect: Dialect) -> Vec<u8> {
         push_hex(&mut f[11], u.moving_to);
         f[12].push_str(u.depot().unwrap_or(""));
         if u.parent.is_none() {
-            f[13].push_str(u.supply.word());
+            f[13].push_str(u.supply_column.word());
         }
         f[14].push_str(u.quality.map_or("", Quality::word));
         if let Some(a) = u.ammo {

@@ -19,6 +19,7 @@ fn unit(id: &str, parent: Option<&str>, men: u32) -> Unit {
         hex: None,
         moving_to: None,
         supply: Supply::In,
+        supply_column: Supply::In,
         quality: None,
         ammo: None,
         rare: None,

@@ -33,8 +33,12 @@ pub struct Unit {
     pub hex: Option<HexId>,
     /// Adjacent hex the force is marching to along a road (top-level forces only).
     pub moving_to: Option<HexId>,
-    /// Supply state (top-level forces; blank is in supply).
+    /// Supply state now (top-level forces; blank is in supply): the `supply` column as read,
+    /// until the rules compute it from the force's line (`rules::supply::now`).
     pub supply: Supply,
+    /// The `supply` column as read: the state the last turn advance wrote, and what
+    /// `forces.csv` keeps until the next one.
+    pub supply_column: Supply,
     /// Quality; `None` inherits the parent's, and `trained` at the top.
     pub quality: Option<Quality>,
     /// Ammunition in per cent of a full load; `None` is full.

@@ -80,7 +80,7 @@ pub fn phase(c: &Campaign, records: &[SupplyRecord]) -> SupplyPhase {
             let was = match records.iter().find(|r| r.force == f.force) {
                 Some(r) if r.turns_out > 0 => Supply::Out,
                 Some(_) => Supply::In,
-                None => c.oob.get(&f.force)?.supply,
+                None => c.oob.get(&f.force)?.supply_column,
             };
             (was != f.state).then(|| SupplyChange {
                 force: f.force.clone(),
@@ -107,6 +107,11 @@ pub fn apply_phase(c: &mut Campaign, p: &SupplyPhase) {
     apply_report(c, &p.report);
     for s in &mut c.map.settlements {
         s.typed = s.control;
+    }
+    for f in &p.report.forces {
+        if let Some(u) = c.oob.get_mut(&f.force) {
+            u.supply_column = f.state;
+        }
     }
     c.supply = p.records.clone();
 }
