@@ -142,6 +142,9 @@ fn hand_made_men(
 /// under the lock, by `commands::run`. Audit only reads: it takes no lock, so that it runs on
 /// a campaign kept where nothing may be written (a backup, a read-only share).
 pub fn audit(dir: &CampaignDir) -> Result<Audited> {
+    // A campaign that does not read (a file a spreadsheet damaged) is refused as `check`
+    // refuses it: nothing is accounted for in files no command can use.
+    dir.load()?;
     let journal = dir.read_journal()?;
     let current = dir.read_state()?;
     let mut rep = AuditReport { entries: journal.entries.len(), ..AuditReport::default() };

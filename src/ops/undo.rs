@@ -35,6 +35,9 @@ pub struct UndoRequest {
 /// The lock is taken even for a dry run: the journal and the files are read as one.
 pub fn undo(dir: &CampaignDir, req: &UndoRequest) -> Result<Undone> {
     let lock = dir.lock_for_change()?;
+    // The campaign must read as `check` reads it: a file a spreadsheet damaged is refused
+    // here, with its line and field, never journalled as a hand edit and undone over.
+    dir.load()?;
     let txn = dir.begin(&lock)?;
     match &req.target {
         UndoTarget::Battle(id) => undo_battle(dir, txn, id, req.dry_run),
