@@ -5,9 +5,6 @@ use anyhow::Result;
 use crate::formats::report::contacts::render;
 use crate::store::CampaignDir;
 
-// Where `march` still finds the text of one contact.
-pub use crate::formats::report::contacts::describe;
-
 /// Runs `contacts`.
 pub fn run(dir: &CampaignDir, json: bool) -> Result<()> {
     let o = crate::ops::contacts::contacts(dir)?;

@@ -22,26 +22,23 @@ pub mod watch;
 use anyhow::Result;
 
 use crate::cli::{BattleCommand, Cli, Command, ExportCommand, TurnCommand};
-use crate::store::{CampaignDir, CampaignLock};
+use crate::store::CampaignDir;
 
 /// Runs a parsed command line.
 pub fn run(cli: Cli) -> Result<()> {
     let dir = CampaignDir::new(&cli.campaign);
     // No command, read-only ones included, shows a half-committed campaign: a change that
     // an interrupted command committed is finished first (or the command refuses, saying why).
-    if dir.has_unfinished_change() {
-        let lock = CampaignLock::acquire(&dir, std::time::Duration::from_secs(60))?;
-        if let Some(done) = dir.recover_change(&lock)?
-            && done.operation.is_some()
-            && done.operation == operation(&cli.command)
-        {
-            // Recovery is not a second run: the change asked for is the one just finished.
-            crate::errln!(
-                "that is the change this command asks for: {} is done now, and it is not made a second time",
-                done.describe()
-            );
-            return Ok(());
-        }
+    if let Some(done) = dir.finish_unfinished_change()?
+        && done.operation.is_some()
+        && done.operation == operation(&cli.command)
+    {
+        // Recovery is not a second run: the change asked for is the one just finished.
+        crate::errln!(
+            "that is the change this command asks for: {} is done now, and it is not made a second time",
+            done.describe()
+        );
+        return Ok(());
     }
     if matches!(
         cli.command,
@@ -88,12 +85,12 @@ pub fn run(cli: Cli) -> Result<()> {
 /// writes no journalled change, or a dry run.
 pub fn operation(command: &Command) -> Option<String> {
     match command {
-        Command::Turn(TurnCommand::Advance(a)) if !a.dry_run => Some(turn::OPERATION.to_string()),
+        Command::Turn(TurnCommand::Advance(a)) if !a.dry_run => Some(crate::ops::turn::OPERATION.to_string()),
         Command::Apply(a) if !a.dry_run => {
             let input = crate::formats::results::read_result_input(&a.file).ok()?;
             Some(apply::operation(&crate::store::journal::sha256_hex(&input.bytes)))
         }
-        Command::Move(a) if !a.dry_run => march::operation(&a.orders),
+        Command::Move(a) if !a.dry_run => crate::ops::march::operation(&a.orders),
         Command::Undo { battle, dry_run: false } if battle.eq_ignore_ascii_case("turn") => {
             Some("undo turn".to_string())
         }

@@ -7,10 +7,6 @@ use anyhow::Result;
 use crate::formats::report::supply::{render, report_json};
 use crate::store::CampaignDir;
 
-// Where `turn` and `export` still find the supply text and the supply phase's files.
-pub use crate::formats::report::supply::{briefing_section, render_phase, side_section};
-pub use crate::ops::turn_files::phase_files;
-
 /// Runs `supply`.
 pub fn run(dir: &CampaignDir, json: bool) -> Result<()> {
     let (c, r) = crate::ops::campaign_now(dir)?;

@@ -209,7 +209,9 @@ pub fn phase(c: &Campaign, ctx: &TurnContext, dice: &mut dyn Dice) -> PhaseOutco
             let men = men_of(c, &g, false);
             let lost = per_cent(men, pd * 5);
             let mut l = losses_over(c, &g, lost, &format!("4.0 revolt in {}", s.name), false);
-            let units_after = Garrisons::of(c).at(s.hex, Side::French).units();
+            // The campaign is not changed before the phase's effects are applied: its garrisons
+            // are those found above.
+            let units_after = garrisons.at(s.hex, Side::French).units();
             effects.append(&mut l);
             effects.push(Effect::Revolt(Revolt {
                 place: s.name.clone(),

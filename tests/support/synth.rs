@@ -200,6 +200,7 @@ pub fn generate(opts: &SynthOptions) -> Synth {
         commanders: Csv::new("name,side,battles_fought,battles_won,status"),
         rows: 0,
         generals: 0,
+        men_divisor: men_divisor(n),
     };
     let mut made = 0usize;
     let mut contact_hexes = Vec::new();
@@ -270,6 +271,17 @@ struct OobBuilder<'r> {
     commanders: Csv,
     rows: usize,
     generals: usize,
+    /// What every unit's men are divided by, so that the whole order of battle stays within
+    /// the plausibility limit of men ([`sowbridge::model::limits::MAX_TOTAL_MEN`]).
+    men_divisor: u32,
+}
+
+/// About 6,500 men a force at most (a corps of twenty rows): beyond what the limit of men
+/// allows, every unit is made smaller by the same whole factor. The rows, the dice drawn and
+/// every other figure stay as they are.
+fn men_divisor(forces: usize) -> u32 {
+    let most = forces as u64 * 6_500;
+    most.div_ceil(sowbridge::model::limits::MAX_TOTAL_MEN).max(1) as u32
 }
 
 /// One row of `forces.csv` before it is written.
@@ -306,7 +318,7 @@ impl OobBuilder<'_> {
             r.commander,
             r.nation.to_string(),
             r.arm.to_string(),
-            num(r.men),
+            num(r.men / self.men_divisor),
             num(r.squadrons),
             num(r.guns),
             r.hex,

@@ -12,6 +12,7 @@ pub mod demo;
 pub mod export;
 pub mod inspect;
 pub mod map;
+pub mod march;
 pub mod sieges;
 pub mod status;
 pub mod supply;

@@ -195,7 +195,9 @@ pub fn render_phase(p: &SupplyPhase) -> String {
 /// is cut"). Only the side's own forces: nothing of the enemy's supply.
 pub fn briefing_section(r: &SupplyReport, own: &[String]) -> String {
     let mut s = String::from("\n## Your supply (rules 3.1-3.5)\n\n");
-    for f in r.forces.iter().filter(|f| own.contains(&f.force)) {
+    // Looked up by id, not searched: a side may have thousands of forces.
+    let own: std::collections::HashSet<&str> = own.iter().map(String::as_str).collect();
+    for f in r.forces.iter().filter(|f| own.contains(f.force.as_str())) {
         let _ = writeln!(s, "- {}: {}", f.force, describe(f));
         for o in &f.orders {
             let _ = writeln!(s, "  - {o}");

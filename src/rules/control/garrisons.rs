@@ -61,6 +61,8 @@ impl Garrisons {
         let mut g = Garrisons::default();
         let mut nations: BTreeMap<HexId, BTreeMap<Nation, u32>> = BTreeMap::new();
         let turn = c.config.turn;
+        // Most campaigns have no unit out of action: then no unit's formations are looked up.
+        let any_unavailable = c.oob.units().iter().any(|u| u.has_status(StatusKind::Unavailable, turn));
         for f in c.oob.forces() {
             let Some(hex) = f.hex else { continue };
             let side = f.side();
@@ -71,7 +73,7 @@ impl Garrisons {
             }
             for u in c.oob.units_under(&f.id) {
                 let (b, s) = garrison_units(u);
-                if b + s == 0 || unavailable(c, u, turn) {
+                if b + s == 0 || (any_unavailable && unavailable(c, u, turn)) {
                     continue;
                 }
                 slot.battalions += b;

@@ -1,0 +1,146 @@
+//! The text of `move`: every force ordered, the route it was given and where it stopped, and
+//! the contacts the march made.
+
+use std::fmt::Write as _;
+
+use serde::Serialize;
+
+use crate::formats::orders::Avoidance;
+use crate::model::{Campaign, HexId};
+use crate::rules::march::{Halt, Marched, TURN_UNITS};
+use crate::rules::zoc::Contact;
+
+/// What `move` did (or, on a dry run, would do).
+#[derive(Debug, Serialize)]
+pub struct MoveReport {
+    /// Turn.
+    pub turn: u32,
+    /// Every force ordered, in the orders' order.
+    pub forces: Vec<Marched>,
+    /// Contacts after the march that the march made (a pair of forces not in contact before).
+    pub new_contacts: Vec<Contact>,
+    /// Retreats before battle caught by the enemy (8.2), recorded for `export`.
+    pub caught: Vec<Avoidance>,
+    /// Nothing was written.
+    pub dry_run: bool,
+    /// Journal entry (0 on a dry run).
+    pub journal_seq: u64,
+}
+
+/// The journal entry's one line, naming the orders files.
+pub fn summary(r: &MoveReport, files: &[std::path::PathBuf]) -> String {
+    let halted = r.forces.iter().filter(|m| m.halt.is_some()).count();
+    let names: Vec<String> = files
+        .iter()
+        .map(|p| p.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default())
+        .collect();
+    format!(
+        "move ({}): {} forces marched, {} halted, {} new contacts",
+        names.join(", "),
+        r.forces.len(),
+        halted,
+        r.new_contacts.len()
+    )
+}
+
+/// The line said on stderr once the move is done (or not, on a dry run).
+pub fn done_line(r: &MoveReport) -> String {
+    if r.dry_run {
+        "dry run: nothing written".to_string()
+    } else {
+        format!("{} forces marched (journal entry {}); `undo move` reverts it", r.forces.len(), r.journal_seq)
+    }
+}
+
+fn hexes(v: &[HexId]) -> String {
+    v.iter().map(ToString::to_string).collect::<Vec<_>>().join(" ")
+}
+
+/// Why a force halted, for people.
+pub fn halt_text(h: &Halt) -> String {
+    match h {
+        Halt::Contact { enemy, enemy_hex, rule, entered: true } => {
+            format!("entered the zone of control of {enemy} at {enemy_hex} ({rule})")
+        }
+        Halt::Contact { enemy, enemy_hex, rule, entered: false } => {
+            format!("{enemy} came into contact from {enemy_hex} ({rule})")
+        }
+        Halt::Bridge { across, battalions, squadrons } => format!(
+            "the Puente de Alcántara is closed: enemy forces of brigade strength hold {across} \
+             ({battalions} battalions, {squadrons} squadrons; rule 2.5.3)"
+        ),
+    }
+}
+
+/// The report for people.
+pub fn render(c: &Campaign, r: &MoveReport) -> String {
+    let mut s = String::new();
+    let _ = writeln!(s, "Turn {} ({}): {} forces ordered", r.turn, c.turn().date(), r.forces.len());
+    if r.dry_run {
+        let _ = writeln!(s, "(dry run: nothing written)");
+    }
+    for m in &r.forces {
+        force_lines(&mut s, c, m);
+    }
+    if r.new_contacts.is_empty() {
+        let _ = writeln!(s, "\nNo new contacts.");
+    } else {
+        let _ = writeln!(s, "\nNew contacts:");
+        for k in &r.new_contacts {
+            s.push_str(&super::contacts::describe(c, k));
+        }
+    }
+    s
+}
+
+/// One force's march.
+fn force_lines(s: &mut String, c: &Campaign, m: &Marched) {
+    let name = c.oob.get(&m.force).map_or("", |f| f.name.as_str());
+    let _ = writeln!(
+        s,
+        "\n{} {} ({}:{}){}",
+        m.force,
+        name,
+        m.file,
+        m.line,
+        if m.retreat { ", retreat before battle (8.2)" } else { "" }
+    );
+    let _ = writeln!(s, "  route:   {}", hexes(&m.route));
+    let n = m.hexes();
+    let _ = writeln!(s, "  marched: {} ({n} {})", hexes(&m.marched), if n == 1 { "hex" } else { "hexes" });
+    let whole = f64::from(m.road_rate);
+    let _ = writeln!(
+        s,
+        "  allowance used: {}% of the turn ({:.1} of {} road hexes){}",
+        m.percent_used(),
+        m.used as f64 * whole / TURN_UNITS as f64,
+        m.road_rate,
+        if m.used_before > 0 {
+            format!(", {}% of it before this move", m.used_before * 100 / TURN_UNITS)
+        } else {
+            String::new()
+        }
+    );
+    match &m.halt {
+        Some(h) => {
+            let _ = writeln!(s, "  halted at {}: {}", m.end(), halt_text(h));
+        }
+        None => {
+            let _ = writeln!(s, "  arrived at {}", m.end());
+        }
+    }
+    if let Some(to) = m.moving_to {
+        let _ = writeln!(s, "  moving_to {to}: its side moved into contact");
+    }
+    if m.retreat {
+        if m.caught_by.is_empty() {
+            let _ = writeln!(s, "  escaped: out of every enemy zone of control");
+        } else {
+            let _ = writeln!(
+                s,
+                "  caught by {}: the battle is set up with it avoiding (export applies --avoiding)",
+                m.caught_by.join(", ")
+            );
+        }
+    }
+}

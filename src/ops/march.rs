@@ -1,0 +1,180 @@
+//! The move use case: the turn's marching. Every order of every file is judged first (as
+//! `check` judges the campaign); one bad order refuses the lot and nothing moves. Then all
+//! forces march at once (`rules::march`), and the new hexes and `moving_to` of `forces.csv`,
+//! with the retreats before battle that were caught (`avoidance.csv`, 8.2), are committed as
+//! one `move` journal entry, which `undo move` reverts.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::PathBuf;
+
+use crate::error::{Error, Problem, Problems, Result};
+use crate::formats::campaign::write_forces;
+use crate::formats::orders::{AVOIDANCE, Avoidance, parse_orders, write_avoidance};
+use crate::formats::report::march::summary;
+use crate::model::Campaign;
+use crate::rules::march::{Marched, Order, TURN_UNITS, march, plan_orders};
+use crate::rules::zoc::{Contact, contacts};
+use crate::store::journal::{Entry, Journal, StateFiles};
+use crate::store::{CampaignDir, Commit, read_optional};
+
+pub use crate::formats::report::march::MoveReport;
+
+/// A move asked for: the orders files, in order.
+#[derive(Debug, Clone)]
+pub struct MoveRequest {
+    /// The orders files.
+    pub orders: Vec<PathBuf>,
+    /// Only say what would happen; write nothing and take no lock.
+    pub dry_run: bool,
+}
+
+/// The forces marched, with the campaign value they leave.
+#[derive(Debug)]
+pub struct Moved {
+    /// What the move did.
+    pub report: MoveReport,
+    /// The campaign with the forces where they stopped.
+    pub campaign: Campaign,
+}
+
+/// The operation of a move on these orders files (see [`crate::commands::operation`]): the
+/// hashes of their contents, in order. `None` when one cannot be read.
+pub fn operation(paths: &[PathBuf]) -> Option<String> {
+    let hashes: Option<Vec<String>> = paths
+        .iter()
+        .map(|p| read_optional(p).ok().flatten().map(|b| crate::store::journal::sha256_hex(&b)))
+        .collect();
+    Some(format!("move {}", hashes?.join(" ")))
+}
+
+/// Marches the forces the orders files order (or, on a dry run, says how they would march).
+/// Every file and every order is judged before anything is refused: the problems of the
+/// files' own shape and those of the rules are shown together. Takes the campaign lock
+/// unless it is a dry run.
+pub fn march_forces(dir: &CampaignDir, req: &MoveRequest) -> Result<Moved> {
+    let mut problems = Problems::default();
+    let orders = read_orders(&req.orders, &mut problems)?;
+    let lock = dir.lock_unless_dry_run(req.dry_run)?;
+    let txn = match &lock {
+        Some(l) => Some(dir.begin(l)?),
+        None => None,
+    };
+    let mut c = dir.load()?;
+    let journal = match &txn {
+        Some(t) => t.journal.clone(),
+        None => dir.read_journal()?,
+    };
+    let used = used_this_turn(&journal, c.config.turn);
+    refuse_forces_in_battle(dir, &orders, &mut problems)?;
+    let plans = match plan_orders(&c, &orders, c.turn(), &used) {
+        Ok(plans) => plans,
+        Err(refusals) => {
+            for r in refusals {
+                problems.push(Problem::at(&r.file, r.line, r.field, r.to_string()));
+            }
+            Vec::new()
+        }
+    };
+    problems.0.sort_by(|x, y| (&x.file, x.line).cmp(&(&y.file, y.line)));
+    problems.into_result()?;
+    let marched = march(&c, &plans);
+    let new_contacts = march_into_place(&mut c, &marched);
+    let caught: Vec<Avoidance> = marched
+        .iter()
+        .filter(|m| m.retreat && !m.caught_by.is_empty())
+        .map(|m| Avoidance {
+            turn: c.config.turn,
+            force: m.force.clone(),
+            caught_by: m.caught_by.join(" "),
+            hex: m.end(),
+        })
+        .collect();
+    let mut r = MoveReport {
+        turn: c.config.turn,
+        forces: marched,
+        new_contacts,
+        caught,
+        dry_run: req.dry_run,
+        journal_seq: 0,
+    };
+    if let Some(txn) = txn {
+        let mut new_files: StateFiles = BTreeMap::new();
+        new_files.insert("forces.csv".to_string(), Some(write_forces(&c.oob, c.dialect("forces.csv"))));
+        if !r.caught.is_empty() {
+            c.avoidance.extend(r.caught.iter().cloned());
+            new_files
+                .insert(AVOIDANCE.to_string(), Some(write_avoidance(&c.avoidance, c.dialect(AVOIDANCE))));
+        }
+        let entry = Entry::moved(
+            c.config.turn,
+            summary(&r, &req.orders),
+            r.forces.iter().map(|m| (m.force.clone(), m.used)).collect(),
+        );
+        r.journal_seq = txn.finish(
+            new_files,
+            Some(entry),
+            Commit { operation: operation(&req.orders), ..Commit::default() },
+        )?;
+    }
+    Ok(Moved { report: r, campaign: c })
+}
+
+/// A force in a battle exported and waiting for its result stays where the battle is: its
+/// orders are refused.
+fn refuse_forces_in_battle(dir: &CampaignDir, orders: &[Order], problems: &mut Problems) -> Result<()> {
+    let mut in_battle: BTreeMap<String, String> = BTreeMap::new();
+    for b in dir.battles()?.into_iter().filter(|b| b.state.is_pending()) {
+        for p in &b.participants {
+            in_battle.entry(p.force.clone()).or_insert_with(|| b.id.clone());
+        }
+    }
+    for o in orders.iter().filter(|o| in_battle.contains_key(&o.force)) {
+        problems.push(Problem::at(
+            &o.file,
+            o.line,
+            "force",
+            format!(
+                "{}: in battle {}, exported and waiting for its result: apply the result before it marches",
+                o.force, in_battle[&o.force]
+            ),
+        ));
+    }
+    Ok(())
+}
+
+/// Puts each force marched where it stopped, and returns the contacts after the march that
+/// the march made (a pair of forces not in contact before).
+fn march_into_place(c: &mut Campaign, marched: &[Marched]) -> Vec<Contact> {
+    let before: BTreeSet<(String, String)> = contacts(c)
+        .iter()
+        .flat_map(|k| k.pairs.iter().map(|p| (p.french.clone(), p.allies.clone())))
+        .collect();
+    for m in marched {
+        if let Some(f) = c.oob.get_mut(&m.force) {
+            f.hex = Some(m.end());
+            f.moving_to = m.moving_to;
+        }
+    }
+    contacts(c)
+        .into_iter()
+        .filter(|k| k.pairs.iter().any(|p| !before.contains(&(p.french.clone(), p.allies.clone()))))
+        .collect()
+}
+
+/// Reads and parses every orders file; every problem of every file at once.
+fn read_orders(paths: &[PathBuf], problems: &mut Problems) -> Result<Vec<Order>> {
+    let mut orders = Vec::new();
+    for path in paths {
+        let name = path.display().to_string();
+        let bytes =
+            read_optional(path)?.ok_or_else(|| Error::refused(format!("{name}: no such orders file")))?;
+        orders.extend(parse_orders(&name, &bytes, problems));
+    }
+    Ok(orders)
+}
+
+/// Units of the turn's allowance each force has used in the moves of this turn that stand
+/// (not undone): the last move entry's figure for the force, which counts the earlier ones.
+pub fn used_this_turn(journal: &Journal, turn: u32) -> BTreeMap<String, u64> {
+    journal.marched_this_turn(turn).into_iter().map(|(f, u)| (f, u.min(TURN_UNITS))).collect()
+}

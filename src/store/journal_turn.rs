@@ -1,0 +1,30 @@
+//! The journal's answers about the turn: the last turn advance that stands, and what the
+//! moves of a turn that stand have marched.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use super::journal::{EntryKind, Journal};
+
+impl Journal {
+    /// The entry of the last turn advance that stands (not undone by `undo turn`), by index.
+    pub fn last_standing_turn_advance(&self) -> Option<usize> {
+        let undone: BTreeSet<u64> = self.entries.iter().filter_map(|e| e.undoes).collect();
+        self.entries.iter().rposition(|e| e.kind == EntryKind::TurnAdvance && !undone.contains(&e.seq))
+    }
+
+    /// Units of the turn's allowance each force has used in the moves of `turn` that stand
+    /// (not undone): the last move entry's figure for the force, which counts the earlier
+    /// ones. The figures are as recorded; the rules bound them by the turn's allowance.
+    pub fn marched_this_turn(&self, turn: u32) -> BTreeMap<String, u64> {
+        let undone: BTreeSet<u64> = self.entries.iter().filter_map(|e| e.undoes).collect();
+        let mut used = BTreeMap::new();
+        for e in &self.entries {
+            if e.kind == EntryKind::Move && e.turn == turn && !undone.contains(&e.seq) {
+                for (f, u) in &e.marched {
+                    used.insert(f.clone(), *u);
+                }
+            }
+        }
+        used
+    }
+}
