@@ -8,13 +8,6 @@ use crate::common::repo;
 /// The outer layers the pure core (`rules/`, `model/`) never imports.
 const OUTER: [&str; 6] = ["formats", "store", "commands", "ops", "cli", "inbox"];
 
-/// Files that still touch the file system outside `store/` and `inbox/`: each leaves this
-/// list when its reading moves into `store/`.
-const FS_NOT_YET_IN_STORE: [&str; 1] = [
-    // Reads the orders files `march` is given.
-    "src/commands/march.rs",
-];
-
 /// One source file: its path from the repository's root (`/`-separated) and its
 /// production lines, each with its line number.
 #[derive(Debug)]
@@ -145,9 +138,7 @@ fn the_rules_and_the_model_import_no_outer_layer() {
 
 #[test]
 fn only_the_store_and_the_watcher_touch_the_file_system() {
-    let outside = |p: &str| {
-        !p.starts_with("src/store/") && !p.starts_with("src/inbox/") && !FS_NOT_YET_IN_STORE.contains(&p)
-    };
+    let outside = |p: &str| !p.starts_with("src/store/") && !p.starts_with("src/inbox/");
     let found = offences(outside, |line| {
         let fs = has_segment(line, "std::fs")
             || line.match_indices("fs::").any(|(at, _)| !line[..at].chars().next_back().is_some_and(ident))
@@ -177,4 +168,137 @@ fn test_code_is_left_out_to_its_end_and_no_further() {
     let kept: Vec<usize> = production_lines(text).into_iter().map(|(n, _)| n).collect();
     assert_eq!(kept, [1, 10]);
     assert!(test_file("src/rules/supply/tests.rs") && !test_file("src/rules/supply.rs"));
+}
+
+/// The command a file under `src/commands/` belongs to: `commands/apply/report.rs` is
+/// `apply`'s; `commands/mod.rs` belongs to none.
+fn command_of(path: &str) -> Option<&str> {
+    let rest = path.strip_prefix("src/commands/")?;
+    let first = rest.split('/').next()?;
+    let name = first.strip_suffix(".rs").unwrap_or(first);
+    (name != "mod").then_some(name)
+}
+
+/// Every command: the files and folders directly under `src/commands/`.
+fn commands() -> Vec<String> {
+    let mut names: Vec<String> =
+        sources().iter().filter_map(|s| command_of(&s.path).map(str::to_string)).collect();
+    names.sort();
+    names.dedup();
+    assert!(names.len() > 10, "found only {} commands", names.len());
+    names
+}
+
+#[test]
+fn no_command_imports_another_command() {
+    let all = commands();
+    let mut found = Vec::new();
+    for s in sources() {
+        let Some(own) = command_of(&s.path) else { continue };
+        for (n, line) in &s.lines {
+            for other in all.iter().filter(|c| c.as_str() != own) {
+                let named =
+                    [format!("crate::commands::{other}"), format!("super::{other}")].iter().any(|p| {
+                        line.match_indices(p.as_str()).any(|(at, _)| {
+                            !line[at + p.len()..].chars().next().is_some_and(ident)
+                                && !line[..at].chars().next_back().is_some_and(|c| ident(c) || c == ':')
+                        })
+                    });
+                if named {
+                    found.push(format!("{}:{n}: imports the command {other}: {}", s.path, line.trim()));
+                }
+            }
+        }
+    }
+    assert_none("a command never imports another command (commands/mod.rs's helpers aside)", found);
+}
+
+#[test]
+fn only_the_store_builds_journal_entries_and_takes_the_lock() {
+    let outside = |p: &str| !p.starts_with("src/store/");
+    let found = offences(outside, |line| {
+        let entry = line
+            .match_indices("Entry {")
+            .any(|(at, _)| !line[..at].chars().next_back().is_some_and(|c| ident(c) || c == ':'))
+            || line.contains("journal::Entry {");
+        if entry {
+            Some("builds a journal Entry".to_string())
+        } else {
+            line.contains("CampaignLock::acquire").then(|| "takes the campaign lock".to_string())
+        }
+    });
+    assert_none("journal entries are built and the lock is taken only in src/store/", found);
+}
+
+/// A command file holds its wiring only: parse, call one use case, print.
+const COMMAND_FILE_LINES: usize = 150;
+/// No production function grows past this many lines.
+const FUNCTION_LINES: usize = 120;
+
+#[test]
+fn command_files_are_wiring_only() {
+    let long: Vec<String> = sources()
+        .iter()
+        .filter(|s| s.path.starts_with("src/commands/"))
+        .filter_map(|s| {
+            let n = s.lines.last().map_or(0, |(n, _)| *n);
+            (n > COMMAND_FILE_LINES).then(|| format!("{}: {n} lines", s.path))
+        })
+        .collect();
+    assert_none(&format!("every command file is at most {COMMAND_FILE_LINES} lines"), long);
+}
+
+/// The production functions of a file, each with its first line and length: from its `fn`
+/// line to the closing brace at the same indentation, as rustfmt writes it.
+fn functions(s: &Source) -> Vec<(usize, String, usize)> {
+    let mut out = Vec::new();
+    let lines = &s.lines;
+    let mut i = 0;
+    while i < lines.len() {
+        let (n, line) = &lines[i];
+        let body = line.trim_start();
+        let indent = &line[..line.len() - body.len()];
+        let head = ["pub fn ", "fn ", "pub(crate) fn ", "pub(super) fn ", "const fn ", "pub const fn "]
+            .iter()
+            .find_map(|p| body.strip_prefix(p));
+        let Some(head) = head.filter(|_| !line.trim_end().ends_with(';')) else {
+            i += 1;
+            continue;
+        };
+        let name: String = head.chars().take_while(|c| ident(*c)).collect();
+        let close = format!("{indent}}}");
+        let mut j = i;
+        while j < lines.len() && lines[j].1.trim_end() != close {
+            j += 1;
+        }
+        let end = lines.get(j).map_or(*n, |(m, _)| *m);
+        out.push((*n, name, end + 1 - n));
+        i = j + 1;
+    }
+    out
+}
+
+#[test]
+fn no_production_function_is_over_the_limit() {
+    let long: Vec<String> = sources()
+        .iter()
+        .flat_map(|s| {
+            functions(s)
+                .into_iter()
+                .filter(|(_, _, len)| *len > FUNCTION_LINES)
+                .map(|(n, name, len)| format!("{}:{n}: fn {name} is {len} lines", s.path))
+                .collect::<Vec<_>>()
+        })
+        .collect();
+    assert_none(&format!("no production function is over {FUNCTION_LINES} lines"), long);
+}
+
+#[test]
+fn the_function_scan_measures_a_function_to_its_closing_brace() {
+    let s = Source {
+        path: "src/x.rs".into(),
+        lines: production_lines("fn a() {\n    let x = 1;\n}\nimpl A {\n    pub fn b(&self) {\n    }\n}\n"),
+    };
+    let f: Vec<(usize, String, usize)> = functions(&s);
+    assert_eq!(f, [(1, "a".to_string(), 3), (5, "b".to_string(), 2)]);
 }
