@@ -8,13 +8,13 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::path::PathBuf;
 
 use crate::error::{Error, Problem, Problems, Result};
-use crate::formats::campaign::write_forces;
-use crate::formats::orders::{AVOIDANCE, Avoidance, parse_orders, write_avoidance};
+use crate::formats::orders::{Avoidance, parse_orders};
 use crate::formats::report::march::summary;
 use crate::model::Campaign;
 use crate::rules::march::{Marched, Order, TURN_UNITS, march, plan_orders};
 use crate::rules::zoc::{Contact, contacts};
-use crate::store::journal::{Entry, Journal, StateFiles};
+use crate::store::files::changed_files;
+use crate::store::journal::{Entry, Journal};
 use crate::store::{CampaignDir, Commit, read_optional};
 
 pub use crate::formats::report::march::MoveReport;
@@ -78,6 +78,7 @@ pub fn march_forces(dir: &CampaignDir, req: &MoveRequest) -> Result<Moved> {
     problems.0.sort_by(|x, y| (&x.file, x.line).cmp(&(&y.file, y.line)));
     problems.into_result()?;
     let marched = march(&c, &plans);
+    let before = c.clone();
     let new_contacts = march_into_place(&mut c, &marched);
     let caught: Vec<Avoidance> = marched
         .iter()
@@ -97,14 +98,9 @@ pub fn march_forces(dir: &CampaignDir, req: &MoveRequest) -> Result<Moved> {
         dry_run: req.dry_run,
         journal_seq: 0,
     };
-    if let Some(txn) = txn {
-        let mut new_files: StateFiles = BTreeMap::new();
-        new_files.insert("forces.csv".to_string(), Some(write_forces(&c.oob, c.dialect("forces.csv"))));
-        if !r.caught.is_empty() {
-            c.avoidance.extend(r.caught.iter().cloned());
-            new_files
-                .insert(AVOIDANCE.to_string(), Some(write_avoidance(&c.avoidance, c.dialect(AVOIDANCE))));
-        }
+    if let Some(mut txn) = txn {
+        c.avoidance.extend(r.caught.iter().cloned());
+        let new_files = changed_files(&before, &c, txn.current()?)?;
         let entry = Entry::moved(
             c.config.turn,
             summary(&r, &req.orders),

@@ -4,6 +4,7 @@
 
 pub mod battles;
 pub mod commit;
+pub mod files;
 pub mod forces;
 pub mod journal;
 mod journal_queries;

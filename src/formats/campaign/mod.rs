@@ -101,6 +101,8 @@ pub const BATTLE_MAP_COLUMNS: [&str; 4] = ["hex", "map", "orientation", "battle"
 /// ([`crate::store::forces`]); kept under this path for the code that reads it from here.
 pub use crate::store::forces::parse_campaign;
 
+mod turn_line;
+pub use turn_line::set_turn;
 mod commanders;
 mod forces;
 mod map;

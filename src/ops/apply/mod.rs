@@ -4,12 +4,9 @@
 
 pub mod matching;
 
-use std::collections::BTreeMap;
 use std::path::PathBuf;
 
 use crate::error::{Error, Problem, Result};
-use crate::formats::campaign::{write_commanders, write_forces};
-use crate::formats::ledger::{write_returns, write_score};
 use crate::formats::report::battle::{self as report, FileDiff, MANUAL};
 use crate::formats::results::{
     ResultFile, ResultInput, STARTLOCS, StartLocs, parse_result, parse_startlocs, read_result_input,
@@ -17,12 +14,13 @@ use crate::formats::results::{
 use crate::formats::sow::scenario::parse_time;
 use crate::formats::svg::aftermath::aftermath_picture;
 use crate::model::battle::{AppliedResult, BattleRecord, BattleState};
-use crate::model::{Campaign, HexId, Side};
+use crate::model::{HexId, Side};
 use crate::rules::aftermath::{self, AftermathOptions};
 use crate::rules::dice::SeededDice;
 use crate::rules::finality::{Finality, LocsEvidence, finality};
 use crate::rules::verdict::Presence;
 use crate::store::battles::{aftermath_path, record_bytes, record_path, report_path};
+use crate::store::files::changed_files;
 use crate::store::journal::{
     Content, Entry, FileChange, Journal, STATE_FILES, StateFiles, diff_file, sha256_hex,
 };
@@ -289,6 +287,7 @@ fn carry_out(
         Some(t) => (t.next_seq(), t.manual_edit().is_some()),
         None => dir.planned_seq()?,
     };
+    let before = c.clone();
     let hit = outcome.apply(&mut c, battle);
     let input = report::ReportInput {
         verdict: &outcome.verdict,
@@ -307,11 +306,12 @@ fn carry_out(
     };
     let report = report::render(&c, battle, &input);
     let aftermath = aftermath_picture(&report::aftermath_scene(&c, battle, &input));
-    let new_files = state_files(&c);
-    let diff = match &mut txn {
-        Some(t) => report::state_diff(&file_diffs(t.current()?, &new_files)),
-        None => report::state_diff(&file_diffs(&dir.read_state()?, &new_files)),
+    let current = match &mut txn {
+        Some(t) => t.current()?.clone(),
+        None => dir.read_state()?,
     };
+    let new_files = changed_files(&before, &c, &current)?;
+    let diff = report::state_diff(&file_diffs(&current, &new_files));
     let mut record = battle.clone();
     record.state = BattleState::Applied;
     record.result = Some(AppliedResult {
@@ -393,22 +393,6 @@ fn parse_withdraw_to(items: &[String]) -> Result<Vec<(Option<String>, HexId)>> {
             Ok((force, hex))
         })
         .collect()
-}
-
-/// The state files of a campaign value.
-pub fn state_files(c: &Campaign) -> crate::store::journal::StateFiles {
-    let mut m = BTreeMap::new();
-    for f in STATE_FILES {
-        let v = match f {
-            "forces.csv" => Some(write_forces(&c.oob, c.dialect(f))),
-            "commanders.csv" => Some(write_commanders(&c.commanders, &c.commander_columns, c.dialect(f))),
-            "returns.csv" => Some(write_returns(&c.returns, c.dialect(f))),
-            "score.csv" => Some(write_score(&c.score, c.dialect(f))),
-            _ => continue,
-        };
-        m.insert(f.to_string(), v);
-    }
-    m
 }
 
 /// The first words of a waiting reason for a file the game is still writing.

@@ -1,0 +1,105 @@
+//! The one function that maps a new campaign value to the state files that change, and how
+//! each is written: regenerated from its value in the dialect it was saved in (the order of
+//! battle, commanders, returns, score, the books, `supply.csv`, `avoidance.csv`), or patched in
+//! place where the umpire's own bytes must stay (`settlements.csv`'s state columns,
+//! `campaign.toml`'s turn line). A file whose value did not change is not written.
+
+use std::collections::BTreeMap;
+
+use crate::error::Result;
+use crate::formats::books;
+use crate::formats::campaign::{set_turn, write_commanders, write_forces};
+use crate::formats::ledger::{write_returns, write_score};
+use crate::formats::orders::{AVOIDANCE, write_avoidance};
+use crate::formats::supply::{SUPPLY, with_state, write_records};
+use crate::model::Campaign;
+
+use super::journal::StateFiles;
+
+/// The state files that change from `before` to `after`, with their new bytes; `current`
+/// holds the files as they are (for the ones patched in place).
+pub fn changed_files(before: &Campaign, after: &Campaign, current: &StateFiles) -> Result<StateFiles> {
+    let mut out: StateFiles = BTreeMap::new();
+    let mut put = |name: &str, changed: bool, bytes: &dyn Fn() -> Vec<u8>| {
+        if changed {
+            out.insert(name.to_string(), Some(bytes()));
+        }
+    };
+    let d = |name: &str| after.dialect(name);
+    put("forces.csv", before.oob != after.oob, &|| write_forces(&after.oob, d("forces.csv")));
+    put("commanders.csv", before.commanders != after.commanders, &|| {
+        write_commanders(&after.commanders, &after.commander_columns, d("commanders.csv"))
+    });
+    put("returns.csv", before.returns != after.returns, &|| write_returns(&after.returns, d("returns.csv")));
+    put("score.csv", before.score != after.score, &|| write_score(&after.score, d("score.csv")));
+    put(SUPPLY, before.supply != after.supply, &|| write_records(&after.supply, d(SUPPLY)));
+    put(AVOIDANCE, before.avoidance != after.avoidance, &|| write_avoidance(&after.avoidance, d(AVOIDANCE)));
+    let (b, a) = (&before.books, &after.books);
+    put(books::SIEGES, b.sieges != a.sieges, &|| books::write_sieges(&a.sieges, d(books::SIEGES)));
+    put(books::REVOLTS, b.revolts != a.revolts, &|| books::write_revolts(&a.revolts, d(books::REVOLTS)));
+    put(books::OCCUPATION, b.occupation != a.occupation, &|| {
+        books::write_occupation(&a.occupation, d(books::OCCUPATION))
+    });
+    put(books::YEARS, b.years != a.years, &|| books::write_years(&a.years, d(books::YEARS)));
+    put(books::INTELLIGENCE, b.intelligence != a.intelligence, &|| {
+        books::write_intelligence(&a.intelligence, d(books::INTELLIGENCE))
+    });
+    patched(before, after, current, &mut out)?;
+    Ok(out)
+}
+
+/// The files patched in place: `settlements.csv`'s control, investment and overrule, and
+/// `campaign.toml`'s turn.
+fn patched(before: &Campaign, after: &Campaign, current: &StateFiles, out: &mut StateFiles) -> Result<()> {
+    let held = |c: &Campaign| -> Vec<_> {
+        c.map.settlements.iter().map(|s| (s.typed, s.invested_by, s.overrule)).collect()
+    };
+    if held(before) != held(after)
+        && let Some(Some(bytes)) = current.get("settlements.csv")
+    {
+        let new = with_state(bytes, &after.map.settlements)?;
+        if &new != bytes {
+            out.insert("settlements.csv".to_string(), Some(new));
+        }
+    }
+    if before.config.turn != after.config.turn {
+        let toml = current.get("campaign.toml").cloned().flatten().unwrap_or_default();
+        out.insert("campaign.toml".to_string(), Some(set_turn(&toml, after.config.turn)?));
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::store::CampaignDir;
+
+    fn example() -> (Campaign, StateFiles) {
+        let dir = CampaignDir::new(concat!(env!("CARGO_MANIFEST_DIR"), "/fixtures/peninsula"));
+        (dir.load().unwrap(), dir.read_state().unwrap())
+    }
+
+    #[test]
+    fn an_unchanged_campaign_writes_nothing() {
+        let (c, current) = example();
+        assert!(changed_files(&c, &c.clone(), &current).unwrap().is_empty());
+    }
+
+    #[test]
+    fn each_change_writes_its_own_file_and_no_other() {
+        let (c, current) = example();
+        let mut after = c.clone();
+        after.config.turn += 1;
+        let files = changed_files(&c, &after, &current).unwrap();
+        assert_eq!(files.keys().collect::<Vec<_>>(), ["campaign.toml"]);
+        let toml = String::from_utf8(files["campaign.toml"].clone().unwrap()).unwrap();
+        assert!(toml.contains("turn = 21"), "{toml}");
+        let mut after = c.clone();
+        after.oob.get_mut("FR-I").unwrap().hex = "18.29".parse().ok();
+        after.map.settlements[0].typed = crate::model::Control::Unrest;
+        let files = changed_files(&c, &after, &current).unwrap();
+        assert_eq!(files.keys().collect::<Vec<_>>(), ["forces.csv", "settlements.csv"]);
+        let settlements = String::from_utf8(files["settlements.csv"].clone().unwrap()).unwrap();
+        assert!(settlements.lines().nth(1).unwrap().starts_with("Lisbon,02.29,capital,yes,yes,Portugal,-,"));
+    }
+}
