@@ -197,6 +197,12 @@ impl Entry {
         }
     }
 
+    /// Differences found between the files and the journal's last state, journalled before
+    /// the change that found them.
+    pub fn manual_edit(summary: String) -> Entry {
+        Entry::new(EntryKind::ManualEdit, 0, summary)
+    }
+
     /// A battle's result applied: its dice, the result file's hash and every unit's carry-over
     /// (for the conservation audit).
     pub fn apply(

@@ -9,8 +9,8 @@ use std::collections::{BTreeMap, BTreeSet};
 use crate::error::Result;
 
 use super::journal::{
-    BASELINE_DIR, Entry, EntryKind, HEAD, Journal, STATE_FILES, StateFiles, diff_file, entry_line,
-    sha256_hex, state_hashes,
+    BASELINE_DIR, Entry, HEAD, Journal, STATE_FILES, StateFiles, diff_file, entry_line, sha256_hex,
+    state_hashes,
 };
 use super::{CampaignDir, CampaignLock, Commit};
 
@@ -117,21 +117,12 @@ impl CampaignDir {
                 .filter_map(|f| diff_file(f, content(&before, f), content(current, f)))
                 .collect();
             let files: Vec<&str> = changes.iter().map(|c| c.file()).collect();
+            let summary = format!("manual edit of {}", files.join(", "));
             txn.manual = Some(Entry {
                 seq: txn.journal.next_seq(),
-                kind: EntryKind::ManualEdit,
-                battle: None,
-                turn: 0,
-                summary: format!("manual edit of {}", files.join(", ")),
                 changes,
                 state: hashes,
-                dice: Vec::new(),
-                result_hash: None,
-                carryover: Vec::new(),
-                returned: Vec::new(),
-                marched: Vec::new(),
-                undoes: None,
-                lost: Vec::new(),
+                ..Entry::manual_edit(summary)
             });
         }
         Ok(txn)
