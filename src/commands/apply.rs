@@ -7,7 +7,6 @@ use crate::ops::apply::{ApplyRequest, apply_result};
 use crate::store::CampaignDir;
 
 // The words a change's manifest records for an apply (`commands::operation`).
-pub use crate::ops::apply::operation;
 
 /// Runs `apply`.
 pub fn run(dir: &CampaignDir, a: &ApplyArgs) -> anyhow::Result<()> {

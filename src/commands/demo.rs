@@ -8,8 +8,6 @@ use anyhow::Result;
 use crate::formats::report;
 use crate::ops::demo::DemoRequest;
 
-pub use crate::ops::demo::{EXAMPLE_CAMPAIGN, EXAMPLE_ORDERS, EXAMPLE_RESULT};
-
 /// Runs `demo DIR`.
 pub fn run(folder: &Path) -> Result<()> {
     let d = crate::ops::demo::demo(&DemoRequest { folder: folder.to_path_buf() })?;

@@ -88,7 +88,7 @@ pub fn operation(command: &Command) -> Option<String> {
         Command::Turn(TurnCommand::Advance(a)) if !a.dry_run => Some(crate::ops::turn::OPERATION.to_string()),
         Command::Apply(a) if !a.dry_run => {
             let input = crate::formats::results::read_result_input(&a.file).ok()?;
-            Some(apply::operation(&crate::store::journal::sha256_hex(&input.bytes)))
+            Some(crate::ops::apply::operation(&crate::store::journal::sha256_hex(&input.bytes)))
         }
         Command::Move(a) if !a.dry_run => crate::ops::march::operation(&a.orders),
         Command::Undo { battle, dry_run: false } if battle.eq_ignore_ascii_case("turn") => {

@@ -6,7 +6,6 @@ use crate::ops::turn::{AdvanceRequest, advance, reports_dir};
 use crate::store::CampaignDir;
 
 // Where `undo` still finds the paths of a turn's reports.
-pub use crate::ops::turn::report_paths;
 
 /// Runs `turn advance`.
 pub fn run(dir: &CampaignDir, a: &crate::cli::TurnAdvanceArgs) -> anyhow::Result<()> {

@@ -9,8 +9,6 @@ use crate::formats::report::vocab as report;
 use crate::ops::vocab::{InitRequest, Install, Note};
 use crate::store::CampaignDir;
 
-pub use crate::ops::vocab::{check_vocabulary, required_type};
-
 /// Runs `vocab check` or `vocab init`.
 pub fn run(dir: &CampaignDir, args: VocabArgs) -> Result<()> {
     let mut note = |n: Note| crate::errout!("{}", report::note(&n));

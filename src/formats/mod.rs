@@ -20,8 +20,4 @@ pub mod svg;
 pub mod table;
 pub mod text;
 mod toml_words;
-/// The turn's reports under their former path (`report::turn`).
-pub mod turn_report {
-    pub use super::report::turn::*;
-}
 pub mod vocabulary;

@@ -16,7 +16,6 @@ pub mod march;
 pub mod sieges;
 pub mod status;
 pub mod turn;
-pub mod turn_files;
 pub mod undo;
 pub mod vocab;
 pub mod watch;

@@ -218,7 +218,7 @@ fn undo_turn(dir: &CampaignDir, mut txn: StateTxn<'_>, dry_run: bool) -> Result<
         return Ok(outcome);
     }
     let mut extra = Commit { operation: Some("undo turn".into()), ..Commit::default() };
-    extra.removes.extend(crate::ops::turn_files::report_paths(adv.turn));
+    extra.removes.extend(crate::ops::turn::report_paths(adv.turn));
     let entry = Entry::undo_of(
         adv,
         format!("undo of the turn advance to turn {} (journal entry {})", adv.turn, adv.seq),

@@ -284,7 +284,7 @@ mod tests {
     /// The example campaign (the fixture, as `demo` ships it).
     fn peninsula() -> Campaign {
         let mut files = CampaignFiles::default();
-        for (rel, bytes) in crate::commands::demo::EXAMPLE_CAMPAIGN {
+        for (rel, bytes) in crate::ops::demo::EXAMPLE_CAMPAIGN {
             if let Some(name) = crate::formats::campaign::names::ALL.iter().find(|n| **n == rel) {
                 files.files.insert(name, bytes.to_vec());
             }

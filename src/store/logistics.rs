@@ -70,7 +70,7 @@ pub fn read_layers(layers: &[PathBuf]) -> Result<LogisticsFiles> {
 
 /// Reads and parses the layers (bottom first): what the install defines, and every problem
 /// found in its files (a missing file among them). What `vocab check` and export's
-/// `--check-vocab` read before [`check_vocabulary`](crate::commands::vocab::check_vocabulary).
+/// `--check-vocab` read before [`check_vocabulary`](crate::ops::vocab::check_vocabulary).
 pub fn read_logistics(layers: &[PathBuf]) -> Result<(Logistics, crate::error::Problems)> {
     Ok(parse_logistics(&read_layers(layers)?))
 }

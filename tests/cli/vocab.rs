@@ -5,10 +5,10 @@ use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
-use sowbridge::commands::vocab::required_type;
 use sowbridge::formats::logistics::ClassType;
 use sowbridge::formats::profile::{builtin, load};
 use sowbridge::model::vocabulary::{ATTRIBUTE_TABLES, SowLevel, Vocabulary};
+use sowbridge::ops::vocab::required_type;
 
 use crate::common::*;
 
