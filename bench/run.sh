@@ -9,7 +9,8 @@
 #   ONLY=check,move SIZES=10000 bench/run.sh   # only these slots (first words of the commands)
 #
 # For each size it generates a synthetic campaign (examples/gen_campaign.rs; the fixture is
-# fixtures/peninsula), times `check`, `contacts`, `map`, `export hex <a contact hex>`, `move` of
+# fixtures/peninsula), times `check`, `contacts`, `map`, `map export` and `map import` (the Tiled
+# map, against 3x `check`), `export hex <a contact hex>`, `move` of
 # every force (against 5x `check`), `supply` (against 3x `check`), and with
 # that battle pending `battle template`, `inspect` of a hand-settled result and `apply` of
 # it, then `audit`, and prints the median wall time beside the

@@ -443,6 +443,9 @@ fn run(o: &Opts) -> bool {
             eprintln!("size '{size}': cannot prepare (a number of forces, or 'fixture')");
             return false;
         };
+        // The map `map import` reads, exported once beside the campaign.
+        let tiled_s = o.work.join(format!("tiled-{size}")).join("map.tmj").to_string_lossy().into_owned();
+        succeeds(&o.bin, &["--campaign", &camp.to_string_lossy(), "map", "export", &tiled_s]);
         let base = vec![
             Cmd {
                 name: "check".into(),
@@ -486,6 +489,25 @@ fn run(o: &Opts) -> bool {
                 writes: true,
                 restore: false,
                 inputs: Vec::new(),
+                versus_check: Some(3.0),
+            },
+            // The map for the Tiled map editor: the grid, terrain, roads, rivers, settlements.
+            Cmd {
+                name: "map export".into(),
+                args: ["map", "export", &format!("{out_s}/map.tmj")].map(String::from).to_vec(),
+                writes: true,
+                restore: false,
+                inputs: Vec::new(),
+                versus_check: Some(3.0),
+            },
+            // That map read back unedited: every object checked, the campaign loaded again with
+            // it as `check` loads it, nothing changed.
+            Cmd {
+                name: "map import".into(),
+                args: ["map", "import", &tiled_s].map(String::from).to_vec(),
+                writes: false,
+                restore: false,
+                inputs: vec![PathBuf::from(&tiled_s)],
                 versus_check: Some(3.0),
             },
             Cmd {

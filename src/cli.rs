@@ -55,9 +55,12 @@ pub enum Command {
     )]
     Export(ExportCommand),
     /// Draw the campaign map: hexes, roads, rivers, settlements, forces and contacts, as an
-    /// SVG picture or a self-contained HTML page.
+    /// SVG picture or a self-contained HTML page; or edit the map in the Tiled map editor
+    /// (`map export`, `map import`).
     #[command(
-        after_help = "Examples:\n  sowbridge map --out map.svg\n  sowbridge map --out french.html --side french --zoc\n  sowbridge map --out supply.html --supply"
+        args_conflicts_with_subcommands = true,
+        subcommand_negates_reqs = true,
+        after_help = "Examples:\n  sowbridge map --out map.svg\n  sowbridge map --out french.html --side french --zoc\n  sowbridge map --out supply.html --supply\n  sowbridge map export peninsula.tmj --image Peninsula.jpg\n  sowbridge map import peninsula.tmj --dry-run"
     )]
     Map(MapArgs),
     /// Prove the profile's SoW ids against an installed mod's Logistics folder.
@@ -82,8 +85,8 @@ pub enum Command {
         after_help = "Examples:\n  sowbridge undo T20-18.28 --dry-run\n  sowbridge undo T20-18.28\n  sowbridge undo move\n  sowbridge undo turn"
     )]
     Undo {
-        /// The battle id, e.g. T20-18.28, `move` for the newest move or `turn` for the newest
-        /// turn advance.
+        /// The battle id, e.g. T20-18.28, `move` for the newest move, `turn` for the newest
+        /// turn advance or `map` for the newest map import.
         battle: String,
         /// Show what would be reverted, change nothing.
         #[arg(long)]
@@ -175,9 +178,12 @@ pub struct MoveArgs {
 /// `map` options.
 #[derive(Debug, clap::Args)]
 pub struct MapArgs {
+    /// The map in the Tiled map editor.
+    #[command(subcommand)]
+    pub tiled: Option<MapCommand>,
     /// The picture to write: FILE.svg, or FILE.html for a page holding it.
-    #[arg(long, value_name = "FILE")]
-    pub out: PathBuf,
+    #[arg(long, value_name = "FILE", required = true)]
+    pub out: Option<PathBuf>,
     /// Only what one side knows: its own forces, and the enemy forces in contact with them
     /// (rule 8.1), without their strength.
     #[arg(long, value_name = "french|allies")]
@@ -189,6 +195,39 @@ pub struct MapArgs {
     /// `supply` computes them; with --side, only that side's own.
     #[arg(long)]
     pub supply: bool,
+}
+
+/// `map export` and `map import`: the campaign's map in the Tiled map editor.
+#[derive(Debug, Subcommand)]
+pub enum MapCommand {
+    /// Write the campaign's map as a Tiled map (FILE.tmj): the hex grid, terrain and forest
+    /// layers, roads, rivers, settlements (every column of settlements.csv) and the hexes'
+    /// notes, with the tileset's picture beside it.
+    #[command(
+        after_help = "Examples:\n  sowbridge map export peninsula.tmj\n  sowbridge map export peninsula.tmj --image Peninsula.jpg --hex-width 48"
+    )]
+    Export {
+        /// The Tiled map to write (.tmj).
+        file: PathBuf,
+        /// Your own map image, put beneath the grid as an image layer to align in Tiled.
+        #[arg(long, value_name = "IMAGE")]
+        image: Option<PathBuf>,
+        /// A hex's width in pixels (default 32): match your image's hexes.
+        #[arg(long, value_name = "PX", value_parser = clap::value_parser!(u32).range(8..=1024))]
+        hex_width: Option<u32>,
+    },
+    /// Read a Tiled map back (as written, or saved by Tiled after editing), check it as `check`
+    /// does, show what changes and commit it through the journal (`undo map` reverts it).
+    #[command(
+        after_help = "Examples:\n  sowbridge map import peninsula.tmj --dry-run\n  sowbridge map import peninsula.tmj"
+    )]
+    Import {
+        /// The Tiled map to read (.tmj).
+        file: PathBuf,
+        /// Show what would change, change nothing.
+        #[arg(long)]
+        dry_run: bool,
+    },
 }
 
 /// `battle` subcommands.

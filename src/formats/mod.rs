@@ -19,5 +19,6 @@ pub mod supply;
 pub mod svg;
 pub mod table;
 pub mod text;
+pub mod tiled;
 mod toml_words;
 pub mod vocabulary;

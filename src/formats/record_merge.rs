@@ -5,63 +5,9 @@
 //! was saved. Only a field the change set that has since been given another value is a
 //! conflict, named by its row, its field and both values.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeMap;
 
-use crate::error::Problems;
-use crate::model::dialect::Dialect;
-
-use super::table::{Table, write_csv};
-
-/// A CSV file's records: header names as written, and each row as column → value.
-#[derive(Debug)]
-struct Sheet {
-    /// Header names as the file spells them, in the file's order.
-    names: Vec<String>,
-    /// The lower-cased names, as rows are keyed.
-    columns: Vec<String>,
-    rows: Vec<BTreeMap<String, String>>,
-    dialect: Dialect,
-}
-
-impl Sheet {
-    fn read(file: &str, bytes: &[u8]) -> Sheet {
-        let mut p = Problems::default();
-        let t = Table::parse(file, bytes, &mut p);
-        let rows = t
-            .rows
-            .iter()
-            .map(|r| {
-                t.headers.iter().enumerate().map(|(i, h)| (h.clone(), t.field(r, i).to_string())).collect()
-            })
-            .collect();
-        let (text, _) = super::text::decode(bytes);
-        let names = t
-            .dialect
-            .reader()
-            .has_headers(false)
-            .from_reader(text.as_bytes())
-            .records()
-            .next()
-            .and_then(Result::ok)
-            .map(|r| r.iter().map(|f| f.trim().to_string()).collect())
-            .unwrap_or_else(|| t.headers.clone());
-        Sheet { names, columns: t.headers, rows, dialect: t.dialect }
-    }
-
-    /// The first column's value of every row, when they are all different: the rows' keys.
-    fn keys(&self, key: &str) -> Option<Vec<String>> {
-        let keys: Vec<String> = self.rows.iter().map(|r| r.get(key).cloned().unwrap_or_default()).collect();
-        let distinct: BTreeSet<&String> = keys.iter().collect();
-        (distinct.len() == keys.len()).then_some(keys)
-    }
-
-    fn write(&self) -> Vec<u8> {
-        let names: Vec<&str> = self.names.iter().map(String::as_str).collect();
-        let rows =
-            self.rows.iter().map(|r| self.columns.iter().map(|c| r.get(c).cloned().unwrap_or_default()));
-        write_csv(self.dialect, &names, &[], rows)
-    }
-}
+use super::table::Sheet;
 
 /// A record in words for a message.
 fn shown(r: &BTreeMap<String, String>, columns: &[String]) -> String {

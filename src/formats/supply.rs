@@ -60,6 +60,10 @@ pub fn write_records(records: &[SupplyRecord], dialect: Dialect) -> Vec<u8> {
     )
 }
 
+/// The columns of `settlements.csv` that the turn changes (who holds a place, who invests it,
+/// the umpire's overrule): the campaign's state, not its map.
+pub const STATE_COLUMNS: [&str; 3] = ["control", "invested_by", "overrule"];
+
 /// `settlements.csv` with each row's `control`, `invested_by` and `overrule` as the campaign
 /// value holds them (rows matched by name and hex): the one way sowbridge writes the file.
 /// Every other field and column as read, in the file's own dialect; a field whose value is

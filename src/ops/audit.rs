@@ -268,6 +268,16 @@ fn replayed(
                     ));
                 }
             }
+            EntryKind::MapImport => {
+                for ch in
+                    e.changes.iter().filter(|ch| !crate::formats::campaign::names::MAP.contains(&ch.file()))
+                {
+                    problems.push(Problem::in_file(
+                        &at,
+                        format!("a map import changed {}, which is not the map's", ch.file()),
+                    ));
+                }
+            }
             EntryKind::ManualEdit => {
                 hand_made_men(&journal.entries[..i], &before.state, &state, &at, problems);
             }

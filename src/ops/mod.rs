@@ -15,6 +15,7 @@ pub mod map;
 pub mod march;
 pub mod sieges;
 pub mod status;
+pub mod tiled;
 pub mod turn;
 pub mod undo;
 pub mod vocab;

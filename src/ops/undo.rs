@@ -1,5 +1,5 @@
-//! Undoing the newest change (`undo BATTLE`, `undo move`, `undo turn`): an applied battle,
-//! a move or a turn advance reverted exactly, from its journal entry. Manual edits made since
+//! Undoing the newest change (`undo BATTLE`, `undo move`, `undo turn`, `undo map`): an applied
+//! battle, a move, a turn advance or a map import reverted exactly, from its journal entry. Manual edits made since
 //! are kept; an edit that touched the same lines is a conflict, refused.
 
 use crate::error::{Error, Result};
@@ -20,6 +20,8 @@ pub enum UndoTarget {
     Move,
     /// The newest turn advance that stands.
     Turn,
+    /// The newest map import that stands.
+    Map,
 }
 
 /// An undo, as the umpire asks it.
@@ -43,6 +45,7 @@ pub fn undo(dir: &CampaignDir, req: &UndoRequest) -> Result<Undone> {
         UndoTarget::Battle(id) => undo_battle(dir, txn, id, req.dry_run),
         UndoTarget::Move => undo_move(dir, txn, req.dry_run),
         UndoTarget::Turn => undo_turn(dir, txn, req.dry_run),
+        UndoTarget::Map => undo_map(dir, txn, req.dry_run),
     }
 }
 
@@ -121,7 +124,7 @@ fn newer_change<'j>(journal: &'j Journal, e: &Entry) -> Option<&'j Entry> {
 /// advances undone already (with their undos) came after it (`what`: "move", "turn advance").
 /// An applied battle, and the undo of one, are changes that come after.
 fn newest_standing<'j>(journal: &'j Journal, kind: EntryKind, what: &str) -> Result<&'j Entry> {
-    let moved = |e: &Entry| matches!(e.kind, EntryKind::Move | EntryKind::TurnAdvance);
+    let moved = |e: &Entry| matches!(e.kind, EntryKind::Move | EntryKind::TurnAdvance | EntryKind::MapImport);
     let standing: std::collections::BTreeSet<u64> = journal.standing().iter().map(|x| x.seq).collect();
     for e in journal.entries.iter().rev() {
         let quiet = e.kind == EntryKind::ManualEdit
@@ -203,6 +206,25 @@ fn undo_move(dir: &CampaignDir, mut txn: StateTxn<'_>, dry_run: bool) -> Result<
     let entry = Entry::undo_of(mv, format!("undo of the move of journal entry {} ({})", mv.seq, mv.summary));
     outcome.seq =
         txn.finish(state, Some(entry), Commit { operation: Some("undo move".into()), ..Commit::default() })?;
+    Ok(outcome)
+}
+
+/// `undo map`: reverts the newest map import that stands, when nothing but manual edits (and
+/// changes undone already) came after it: the map's files are as they were before it.
+fn undo_map(dir: &CampaignDir, mut txn: StateTxn<'_>, dry_run: bool) -> Result<Undone> {
+    let current = txn.current()?.clone();
+    let imp = newest_standing(&txn.journal, EntryKind::MapImport, "map import")?;
+    let pos = txn.journal.index_of(imp.seq).unwrap_or(0);
+    let state =
+        reverted(dir, &txn.journal, pos, current, &format!("the map import of journal entry {}", imp.seq))?;
+    let mut outcome = undone(Undid::Map, imp);
+    if dry_run {
+        return Ok(outcome);
+    }
+    let entry =
+        Entry::undo_of(imp, format!("undo of the map import of journal entry {} ({})", imp.seq, imp.summary));
+    outcome.seq =
+        txn.finish(state, Some(entry), Commit { operation: Some("undo map".into()), ..Commit::default() })?;
     Ok(outcome)
 }
 

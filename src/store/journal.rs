@@ -14,7 +14,7 @@ use crate::model::dialect::{Dialect, Encoding};
 use crate::model::roll::Roll;
 
 /// The state files the journal follows (relative paths).
-pub const STATE_FILES: [&str; 14] = [
+pub const STATE_FILES: [&str; 17] = [
     "campaign.toml",
     "forces.csv",
     "commanders.csv",
@@ -30,6 +30,10 @@ pub const STATE_FILES: [&str; 14] = [
     "intelligence.csv",
     "settlements.csv",
     "supply.csv",
+    // The map, changed by `map import`.
+    "map/hexes.csv",
+    "map/roads.csv",
+    "map/rivers.csv",
 ];
 
 /// Folder of the baseline copies.
@@ -54,6 +58,8 @@ pub enum EntryKind {
     TurnAdvance,
     /// Forces marched on their orders (`move`).
     Move,
+    /// The map's files changed from a Tiled map (`map import`).
+    MapImport,
 }
 
 /// One changed line of a file whose rows kept their order.
@@ -251,6 +257,11 @@ impl Entry {
     /// Forces marched on their orders: the units of its turn's allowance each has used.
     pub fn moved(turn: u32, summary: String, marched: Vec<(String, u64)>) -> Entry {
         Entry { marched, ..Entry::new(EntryKind::Move, turn, summary) }
+    }
+
+    /// The map's files changed from an edited Tiled map.
+    pub fn map_import(turn: u32, summary: String) -> Entry {
+        Entry::new(EntryKind::MapImport, turn, summary)
     }
 }
 

@@ -44,6 +44,8 @@ pub mod names {
     pub const SUPPLY: &str = "supply.csv";
     /// The retreats before battle the enemy caught (8.2), as `move` recorded them.
     pub const AVOIDANCE: &str = "avoidance.csv";
+    /// The files of the map that `map import` changes.
+    pub const MAP: [&str; 4] = [HEXES, ROADS, RIVERS, SETTLEMENTS];
     /// Every file of the campaign folder that sowbridge reads into a campaign.
     pub const ALL: [&str; 20] = [
         CAMPAIGN,

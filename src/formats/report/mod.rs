@@ -16,6 +16,7 @@ pub mod march;
 pub mod sieges;
 pub mod status;
 pub mod supply;
+pub mod tiled;
 pub mod turn;
 pub mod undo;
 pub mod vocab;

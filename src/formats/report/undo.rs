@@ -15,6 +15,8 @@ pub enum Undid {
     },
     /// The advance to a turn.
     Turn(u32),
+    /// A map import.
+    Map,
 }
 
 /// What an undo did (or, on a dry run, would do).
@@ -38,6 +40,7 @@ pub fn dry_run_text(u: &Undone) -> String {
         Undid::Battle(id) => format!("of battle {id}"),
         Undid::Move { .. } => "move".to_string(),
         Undid::Turn(_) => "turn".to_string(),
+        Undid::Map => "map".to_string(),
     };
     let mut s =
         format!("undo {what} would revert journal entry {} ({})\n", u.reverted_seq, u.reverted_summary);
@@ -56,6 +59,10 @@ pub fn done_line(u: &Undone) -> String {
         ),
         Undid::Move { forces } => format!(
             "move of journal entry {} undone ({forces} forces back where they stood; journal entry {})",
+            u.reverted_seq, u.seq
+        ),
+        Undid::Map => format!(
+            "map import of journal entry {} undone: the map's files are as they were (journal entry {})",
             u.reverted_seq, u.seq
         ),
         Undid::Turn(turn) => {

@@ -12,12 +12,14 @@ use super::text::decode;
 
 mod columns;
 mod records;
+mod sheet;
 #[cfg(test)]
 mod tests;
 mod write;
 
 pub use columns::require_columns;
 pub use records::{RecordBatch, Records};
+pub use sheet::Sheet;
 pub use write::write_csv;
 
 /// A CSV file read into rows, with the line each row came from.
