@@ -50,6 +50,14 @@ pub enum Effect {
         /// The nation that took it.
         by: Nation,
     },
+    /// An investment ended without the place changing hands (7.2: the besiegers "lift the
+    /// siege and withdraw"): `invested_by` is cleared, and a new investment needs the umpire.
+    InvestmentEnded {
+        /// The settlement.
+        place: String,
+        /// Its hex.
+        hex: HexId,
+    },
     /// A siege record added or replaced (by place and the turn it began).
     Siege(SiegeRecord),
     /// A revolt begun.
@@ -97,6 +105,11 @@ pub fn apply_effects(c: &mut Campaign, effects: &[Effect], year: u32) {
                     s.typed = Control::Nation(*by);
                     s.invested_by = None;
                     s.overrule = None;
+                }
+            }
+            Effect::InvestmentEnded { place, hex } => {
+                if let Some(s) = c.map.settlements.iter_mut().find(|s| s.name == *place && s.hex == *hex) {
+                    s.invested_by = None;
                 }
             }
             Effect::Siege(s) => {

@@ -1,0 +1,109 @@
+//! Sieges, revolts, the Juntas and winter as the rules write them (issue 26), each through
+//! the real binary on the example campaign, with its own numbers.
+
+use crate::common::*;
+
+/// A `forces.csv` row of the campaign with one column changed.
+fn set_field(c: &Camp, id: &str, col: &str, value: &str) {
+    let text = c.read("forces.csv");
+    let head: Vec<&str> = text.lines().next().unwrap().split(',').collect();
+    let j = head.iter().position(|h| *h == col).unwrap();
+    let out: Vec<String> = text
+        .lines()
+        .map(|l| {
+            let mut f: Vec<String> = l.split(',').map(str::to_string).collect();
+            if f[0] == id {
+                f[j] = value.to_string();
+            }
+            f.join(",")
+        })
+        .collect();
+    c.write("forces.csv", &(out.join("\n") + "\n"));
+}
+
+fn settlement_field(c: &Camp, place: &str, col: &str) -> String {
+    let text = c.read("settlements.csv");
+    let head: Vec<&str> = text.lines().next().unwrap().split(',').collect();
+    let j = head.iter().position(|h| *h == col).unwrap();
+    let row = text.lines().find(|l| l.starts_with(&format!("{place},"))).unwrap();
+    row.split(',').nth(j).unwrap().to_string()
+}
+
+fn advance(c: &Camp) {
+    let o = c.run(&["turn", "advance"]);
+    assert_code(&o, 0);
+}
+
+/// Issue 26, point 3 (7.1.1 with 7.2): Toledo "will hold out for 1dA turns": with seed 1808
+/// its 1dA is 3, less 1 for the Alcázar: 2 turns — two rounds of 7.2, capitulating at the
+/// second advance, not a third.
+#[test]
+fn toledo_holding_out_two_turns_suffers_two_rounds_and_capitulates_at_the_second_advance() {
+    let c = Camp::new("peninsula");
+    advance(&c);
+    let r21 = c.read("turns/T21/report.md");
+    assert!(r21.contains("= 2 turns, 2 rounds of 7.2 to turn 21 (7.1.1)"), "{r21}");
+    assert!(r21.contains("Toledo: holds (until turn 21)"), "{r21}");
+    advance(&c);
+    let r22 = c.read("turns/T22/report.md");
+    assert!(r22.contains("Toledo: held out to turn 21 and capitulates (7.1.1)"), "{r22}");
+    assert_eq!(r21.matches("7.2 losses").count() + r22.matches("7.2 losses").count(), 2);
+    assert!(!c.read("forces.csv").contains("FR-TOL"));
+}
+
+/// Issue 26, point 2 (7.1.1, 7.2): Dessolles' division (4,880 men) marches into invested
+/// Toledo. It joins the defenders: 7.2's losses are of 1,570 + 4,880, the clock stops the turn
+/// it enters, and the capitulation takes it with the garrison: no French force stands in a
+/// Toledo that changed hands.
+#[test]
+fn dessolles_marching_into_invested_toledo_joins_its_garrison_and_is_captured_with_it() {
+    let c = Camp::new("peninsula");
+    advance(&c);
+    set_field(&c, "FR-RES", "hex", "28.23");
+    advance(&c);
+    let r22 = c.read("turns/T22/report.md");
+    assert!(
+        r22.contains("Division Dessolles (FR-RES) joins the garrison (4880 men); the defenders' original strength is now 6450"),
+        "{r22}"
+    );
+    assert!(r22.contains("the siege clock does not run — no round this turn; it holds to turn 22"), "{r22}");
+    assert!(!r22.contains("Toledo: held out"), "{r22}");
+    advance(&c);
+    let r23 = c.read("turns/T23/report.md");
+    assert!(r23.contains("garrison 1d6") && r23.contains("× 2 % of 6450"), "{r23}");
+    assert!(r23.contains("Toledo: held out to turn 22 and capitulates (7.1.1)"), "{r23}");
+    let forces = c.read("forces.csv");
+    assert!(!forces.contains("FR-RES") && !forces.contains("FR-TOL"), "every defender is taken");
+    assert_eq!(settlement_field(&c, "Toledo", "control"), "Sp");
+    assert!(
+        !forces.lines().any(|l| l.contains(",Fr,") && l.contains(",28.23,")),
+        "no French force in Toledo"
+    );
+    assert_code(&c.run(&["audit"]), 0);
+}
+
+/// Issue 26, point 4 (7.2): besiegers under half their original strength "lift the siege and
+/// withdraw": the investment ends, Girón's division marches off and no investment restarts by
+/// itself.
+#[test]
+fn a_lifted_siege_clears_the_investment_and_the_besiegers_withdraw() {
+    let c = Camp::new("peninsula");
+    advance(&c);
+    // Girón's 3,770 cut to 1,600 (under half) elsewhere.
+    for (id, men) in [("SP-MAN-1-BUR", "300"), ("SP-MAN-1-PTO", "300"), ("SP-MAN-1-TCS", "250")] {
+        set_field(&c, id, "men", men);
+    }
+    for (id, men) in [("SP-MAN-2-CAN", "300"), ("SP-MAN-2-PAS", "200"), ("SP-MAN-2-VVA", "200")] {
+        set_field(&c, id, "men", men);
+    }
+    advance(&c);
+    let r22 = c.read("turns/T22/report.md");
+    assert!(r22.contains("under half: they lift the siege and withdraw (7.2)"), "{r22}");
+    assert!(r22.contains("(SP-MAN) withdraws 28.24 →"), "{r22}");
+    assert_eq!(settlement_field(&c, "Toledo", "invested_by"), "", "the investment is over");
+    assert_ne!(force_field(&c, "SP-MAN", "hex"), "28.24");
+    advance(&c);
+    let sieges = c.read("sieges.csv");
+    assert_eq!(sieges.lines().filter(|l| l.starts_with("Toledo,")).count(), 1, "{sieges}");
+    assert!(sieges.contains(",lifted,"), "{sieges}");
+}
