@@ -107,3 +107,37 @@ fn a_lifted_siege_clears_the_investment_and_the_besiegers_withdraw() {
     assert_eq!(sieges.lines().filter(|l| l.starts_with("Toledo,")).count(), 1, "{sieges}");
     assert!(sieges.contains(",lifted,"), "{sieges}");
 }
+
+/// Issue 26, point 1 (4.0): "1d6 x 5% … of the garrison" falls on the units that police the
+/// place (2.1.1's need, doubled for good taxes), not on every force in it. I Corps withdrawn
+/// into its depot town Talavera: a revolt there costs two of its battalions at most 30 %, never
+/// thousands of the corps. The first seed from 1 on whose dice make Talavera revolt.
+#[test]
+fn a_revolt_in_talavera_strikes_the_two_battalions_that_police_it_not_i_corps() {
+    let c = Camp::new("peninsula");
+    set_field(&c, "FR-I", "hex", "24.23");
+    set_field(&c, "FR-I", "moving_to", "");
+    let toml = c.read("campaign.toml");
+    let before = men(&c);
+    for seed in 1..=80 {
+        let d = Camp::new("peninsula");
+        d.write("forces.csv", &c.read("forces.csv"));
+        d.write("campaign.toml", &toml.replace("\nseed = 1808\n", &format!("\nseed = {seed}\n")));
+        advance(&d);
+        let report = d.read("turns/T21/report.md");
+        let Some(line) = report.lines().find(|l| l.contains("Talavera: revolt roll 1d6 1")) else { continue };
+        assert!(line.contains("the garrison that polices it (FR-I-RUF-1-"), "{line}");
+        let after = men(&d);
+        let hit: Vec<&String> = before
+            .keys()
+            .filter(|id| id.starts_with("FR-I-") && after.get(*id).is_some_and(|m| m < &before[*id]))
+            .collect();
+        assert!(!hit.is_empty() && hit.len() <= 2, "{hit:?} {line}");
+        assert!(hit.iter().all(|id| line.contains(id.as_str())), "losses by unit, named: {line}");
+        let lost: u32 = hit.iter().map(|id| before[*id] - after[*id]).sum();
+        let policing: u32 = hit.iter().map(|id| before[*id]).sum();
+        assert!(lost * 100 <= policing * 30, "{lost} of {policing}: {line}");
+        return;
+    }
+    panic!("no seed from 1 to 80 made Talavera revolt");
+}
