@@ -13,7 +13,7 @@
 //! ±10 % to the next year's reinforcements recorded.
 
 use crate::model::books::{CampaignYear, OccupationOutcome, OccupationTurn, Revolt};
-use crate::model::{Campaign, Control, Nation, Settlement, SettlementKind, Side, Unit};
+use crate::model::{Campaign, Control, Nation, Settlement, SettlementKind, Side};
 use crate::rules::control::{Garrisons, Production, settlement_control};
 use crate::rules::dice::Dice;
 use crate::rules::effects::{Effect, losses_over, men_of, per_cent};
