@@ -141,3 +141,32 @@ fn a_revolt_in_talavera_strikes_the_two_battalions_that_police_it_not_i_corps() 
     }
     panic!("no seed from 1 to 80 made Talavera revolt");
 }
+
+/// Issue 26, point 7 (5.1): a card "for each Spanish general player/army commander". Girón, a
+/// player commanding a detached division (`player` = `yes` in commanders.csv), draws one;
+/// a player marked `exempt` draws none, whatever his name; a file without the column still
+/// loads, its army commanders drawing.
+#[test]
+fn giron_a_player_commanding_a_division_draws_a_junta_card_and_an_exempt_player_none() {
+    let c = Camp::new("peninsula");
+    advance(&c);
+    let allies = c.read("turns/T21/allies.md");
+    assert!(allies.contains("Girón (SP-MAN): the "), "{allies}");
+    assert!(allies.contains("Cuesta (SP-EXT): the "), "{allies}");
+    let c = Camp::new("peninsula");
+    c.write(
+        "commanders.csv",
+        &c.read("commanders.csv").replace("Girón,Allies,2,1,,yes", "Girón,Allies,2,1,,exempt"),
+    );
+    advance(&c);
+    assert!(c.read("turns/T21/report.md").contains("Girón: no card is drawn, no Junta commands him (5.1"));
+    assert!(!c.read("turns/T21/allies.md").contains("Girón (SP-MAN): the "));
+    let c = Camp::new("peninsula");
+    let old: String =
+        c.read("commanders.csv").lines().map(|l| l.rsplit_once(',').unwrap().0.to_string() + "\n").collect();
+    c.write("commanders.csv", &old);
+    assert_code(&c.run(&["check"]), 0);
+    advance(&c);
+    let allies = c.read("turns/T21/allies.md");
+    assert!(allies.contains("Cuesta (SP-EXT): the ") && !allies.contains("Girón (SP-MAN): the "), "{allies}");
+}

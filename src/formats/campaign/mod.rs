@@ -92,7 +92,8 @@ pub const FORCE_COLUMNS: [&str; 17] = [
 ];
 
 /// Columns of `commanders.csv`.
-pub const COMMANDER_COLUMNS: [&str; 5] = ["name", "side", "battles_fought", "battles_won", "status"];
+pub const COMMANDER_COLUMNS: [&str; 6] =
+    ["name", "side", "battles_fought", "battles_won", "status", "player"];
 
 /// Columns of `map/battle-maps.csv`.
 pub const BATTLE_MAP_COLUMNS: [&str; 4] = ["hex", "map", "orientation", "battle"];
