@@ -5,7 +5,7 @@
 
 use std::collections::BTreeSet;
 
-use crate::model::books::{CampaignYear, OccupationTurn, Revolt, SiegeRecord, Sighting};
+use crate::model::books::{CampaignYear, JuntaCard, OccupationTurn, Revolt, SiegeRecord, Sighting};
 use crate::model::{ArmClass, Campaign, Control, HexId, Nation, OrderOfBattle, Side, Unit};
 
 /// One change a phase decides.
@@ -68,6 +68,8 @@ pub enum Effect {
     Year(CampaignYear),
     /// A movement a side learns of (now or later).
     Sighting(Sighting),
+    /// A Junta's order drawn for a general (5.1).
+    JuntaCard(JuntaCard),
 }
 
 /// Carries effects out, in order, on the campaign (`year`: the campaign year whose score
@@ -128,6 +130,7 @@ pub fn apply_effects(c: &mut Campaign, effects: &[Effect], year: u32) {
                 c.books.years.push(y.clone());
             }
             Effect::Sighting(s) => c.books.intelligence.push(s.clone()),
+            Effect::JuntaCard(j) => c.books.junta_cards.push(j.clone()),
         }
     }
 }

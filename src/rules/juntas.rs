@@ -11,7 +11,7 @@
 //! Spanish player-commander who commands a formation, in `forces.csv` order, the deck shuffled
 //! every turn and dealt without replacement.
 
-use crate::model::books::{FACES, SUITS};
+use crate::model::books::{FACES, JuntaCard, JuntaEffect, SUITS};
 use crate::model::{Campaign, Level, Nation, Player, Unit};
 use crate::rules::dice::Dice;
 use crate::rules::turn::{PhaseOutcome, Section, TurnContext};
@@ -75,6 +75,7 @@ pub fn phase(c: &Campaign, ctx: &TurnContext, dice: &mut dyn Dice) -> PhaseOutco
     if list.is_empty() {
         sec.umpire("No Spanish player-commander under a Junta.");
     }
+    let mut effects = Vec::new();
     for (name, force) in list {
         let i = deck.remove(dice.pick(deck.len(), &format!("5.1 Junta card for {name}")));
         let (rank, suit, face) = card_name(i);
@@ -83,7 +84,29 @@ pub fn phase(c: &Campaign, ctx: &TurnContext, dice: &mut dyn Dice) -> PhaseOutco
                 format!("{name} ({force}): the {rank} of {suit} — no instructions from the Junta this turn.")
             }
             Some(f) => match c.books.juntas.iter().find(|j| j.suit == suit && j.rank == f) {
-                Some(j) => format!("{name} ({force}): the {rank} of {suit} — the Junta orders: {}", j.order),
+                Some(j) => {
+                    let top = c.oob.force_of(&force).map_or(force.clone(), |u| u.id.to_string());
+                    let card = JuntaCard {
+                        turn: ctx.to.0,
+                        commander: name.clone(),
+                        force: top,
+                        card: format!("the {rank} of {suit}"),
+                        effect: j.effect,
+                        until: ctx.to.0 + j.turns,
+                        order: j.order.clone(),
+                    };
+                    let binds = match j.effect {
+                        JuntaEffect::None => String::new(),
+                        e => format!(
+                            " ({}: `move` holds {} to it until turn {})",
+                            e.word(),
+                            card.force,
+                            card.until
+                        ),
+                    };
+                    effects.push(crate::rules::effects::Effect::JuntaCard(card));
+                    format!("{name} ({force}): the {rank} of {suit} — the Junta orders: {}{binds}", j.order)
+                }
                 None => format!(
                     "{name} ({force}): the {rank} of {suit} — an order, but juntas.csv has none for it: the umpire writes it"
                 ),
@@ -91,7 +114,7 @@ pub fn phase(c: &Campaign, ctx: &TurnContext, dice: &mut dyn Dice) -> PhaseOutco
         };
         sec.both(crate::model::Side::Allies, line);
     }
-    PhaseOutcome { phase: "juntas", section: sec, effects: Vec::new() }
+    PhaseOutcome { phase: "juntas", section: sec, effects }
 }
 
 #[cfg(test)]

@@ -170,3 +170,44 @@ fn giron_a_player_commanding_a_division_draws_a_junta_card_and_an_exempt_player_
     let allies = c.read("turns/T21/allies.md");
     assert!(allies.contains("Cuesta (SP-EXT): the ") && !allies.contains("Girón (SP-MAN): the "), "{allies}");
 }
+
+/// Issue 26, point 7 (5.1): a Junta's order "with which he must comply" that halts or
+/// dismisses is enforced by `move` until it expires: the order is refused, naming the card and
+/// the rule. The first seed from 1 on whose cards halt Cuesta or Girón.
+#[test]
+fn a_junta_order_to_halt_refuses_the_generals_march_with_the_card_and_rule() {
+    for seed in 1..=120 {
+        let c = Camp::new("peninsula");
+        c.write(
+            "campaign.toml",
+            &c.read("campaign.toml").replace("\nseed = 1808\n", &format!("\nseed = {seed}\n")),
+        );
+        advance(&c);
+        if !c.path("junta-orders.csv").exists() {
+            continue;
+        }
+        let cards = c.read("junta-orders.csv");
+        let Some(row) = cards.lines().skip(1).find(|l| l.contains(",halt,") || l.contains(",dismiss,"))
+        else {
+            continue;
+        };
+        let f: Vec<&str> = row.split(',').collect();
+        let (force, card) = (f[2], f[3]);
+        assert_eq!((f[0], f[5]), ("21", "22"), "drawn for turn 21, standing through it: {row}");
+        let p = c.tmp.path().join("orders.csv");
+        std::fs::write(
+            &p,
+            format!("force,to\n{force},{}\n", if force == "SP-MAN" { "28.27" } else { "18.31" }),
+        )
+        .unwrap();
+        let before = c.snapshot();
+        let o = c.run(&["move", p.to_str().unwrap()]);
+        assert_code(&o, 1);
+        let err = stderr(&o);
+        assert!(err.contains("the Junta's order to") && err.contains(card), "{err}");
+        assert!(err.contains("it may not march (rule 5.1)"), "{err}");
+        assert_eq!(c.snapshot(), before, "nothing moved");
+        return;
+    }
+    panic!("no seed from 1 to 120 gave a halting Junta card");
+}

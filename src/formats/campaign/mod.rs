@@ -45,7 +45,7 @@ pub mod names {
     /// The retreats before battle the enemy caught (8.2), as `move` recorded them.
     pub const AVOIDANCE: &str = "avoidance.csv";
     /// Every file of the campaign folder that sowbridge reads into a campaign.
-    pub const ALL: [&str; 20] = [
+    pub const ALL: [&str; 21] = [
         CAMPAIGN,
         RULES,
         HEXES,
@@ -67,6 +67,7 @@ pub mod names {
         "campaign-years.csv",
         "intelligence.csv",
         "juntas.csv",
+        "junta-orders.csv",
     ];
 }
 
