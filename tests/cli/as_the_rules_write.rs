@@ -211,3 +211,18 @@ fn a_junta_order_to_halt_refuses_the_generals_march_with_the_card_and_rule() {
     }
     panic!("no seed from 1 to 120 gave a halting Junta card");
 }
+
+/// Issue 26, point 9 (8.5): the briefing gives formations and men and guns at an accuracy, not
+/// the enemy's point total (which reveals its light cavalry and its commander's record): the
+/// French briefing for Medellín has its own total only; the umpire's copy keeps both.
+#[test]
+fn the_medellin_briefing_gives_no_enemy_point_total() {
+    let c = Camp::new("peninsula");
+    export_medellin(&c, &[]);
+    let fr = c.read("battles/T20-18.28/briefings/french.md");
+    assert!(fr.contains("| **French total** |"), "{fr}");
+    assert!(!fr.contains("Allies total"), "{fr}");
+    let al = c.read("battles/T20-18.28/briefings/allies.md");
+    assert!(!al.contains("French total"), "{al}");
+    assert!(c.read("battles/T20-18.28/briefings/french-umpire.md").contains("| **Allies total** |"));
+}
