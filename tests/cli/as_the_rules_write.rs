@@ -226,3 +226,36 @@ fn the_medellin_briefing_gives_no_enemy_point_total() {
     assert!(!al.contains("French total"), "{al}");
     assert!(c.read("battles/T20-18.28/briefings/french-umpire.md").contains("| **Allies total** |"));
 }
+
+/// Issue 26, point 10 (9.0 with 8.5): strengths are heard at an accuracy, not to the nearest
+/// hundred; a contact updates what each side knows every turn; a force destroyed leaves the
+/// side's picture. The French hear of Vanguardia at 8.5's accuracy; once destroyed, they no
+/// longer "know" it at its old hex and strength.
+#[test]
+fn intelligence_is_heard_at_an_accuracy_contacts_update_it_and_a_destroyed_force_leaves_it() {
+    let c = Camp::new("peninsula");
+    let van: u32 = men(&c).iter().filter(|(id, _)| id.starts_with("SP-EXT-VAN-")).map(|(_, m)| m).sum();
+    advance(&c);
+    let r21 = c.read("turns/T21/report.md");
+    let line = r21.lines().find(|l| l.contains("the French know Vanguardia (SP-EXT-VAN) at 19.29")).unwrap();
+    assert!(line.contains("(±") && line.contains(" → "), "the accuracy's dice are shown: {line}");
+    let heard: u32 = line.split(": ").nth(1).unwrap().split(' ').next().unwrap().parse().unwrap();
+    assert!(heard * 10 >= van * 6 && heard * 10 <= van * 14, "{heard} of {van}: {line}");
+    // The next advance: still in contact, seen again this turn.
+    advance(&c);
+    assert!(
+        c.read("turns/T22/report.md").contains("the French see Vanguardia (SP-EXT-VAN) in contact at 19.29")
+    );
+    assert!(c.read("turns/T22/french.md").contains("- Vanguardia (SP-EXT-VAN): in contact at 19.29"));
+    // Destroyed: its rows gone from forces.csv. The French picture drops it, news included.
+    let kept: String = c
+        .read("forces.csv")
+        .lines()
+        .filter(|l| !l.starts_with("SP-EXT-VAN"))
+        .map(|l| format!("{l}\n"))
+        .collect();
+    c.write("forces.csv", &kept);
+    advance(&c);
+    let fr = c.read("turns/T23/french.md");
+    assert!(!fr.contains("SP-EXT-VAN"), "{fr}");
+}
