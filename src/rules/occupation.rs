@@ -108,6 +108,25 @@ pub fn tax_of(c: &Campaign, g: &Garrisons, s: &Settlement, turn: u32) -> (Tax, u
     (tax, units)
 }
 
+/// The units that police a place giving good taxes (2.1.1's need doubled), by id.
+fn policing_units(c: &Campaign, s: &Settlement, ctx: &TurnContext) -> Vec<String> {
+    let need = crate::rules::control::need(Side::French, s.region, s.kind, s.port).doubled();
+    let units = crate::rules::control::policing(c, s.hex, Side::French, need, Some(ctx));
+    units.iter().map(|u| u.id.to_string()).collect()
+}
+
+/// The losses of some effects, unit by unit: `FR-I-1 210, FR-I-2 210`.
+fn named_losses(l: &[Effect]) -> String {
+    let named: Vec<String> = l
+        .iter()
+        .filter_map(|e| match e {
+            Effect::Loss { unit, men, .. } => Some(format!("{unit} {men}")),
+            _ => None,
+        })
+        .collect();
+    if named.is_empty() { "none".to_string() } else { named.join(", ") }
+}
+
 /// 4.0's verdict on a turn from the counts.
 pub fn outcome(controlled: u32, taxed: u32, good: u32) -> OccupationOutcome {
     if taxed < MINIMUM_TAXED {
@@ -202,9 +221,7 @@ pub fn phase(c: &Campaign, ctx: &TurnContext, dice: &mut dyn Dice) -> PhaseOutco
             }
             // 4.0's "garrison": the units that police the place for its good taxes (2.1.1,
             // doubled), not every force standing in it.
-            let need = crate::rules::control::need(Side::French, s.region, s.kind, s.port).doubled();
-            let units = crate::rules::control::policing(c, s.hex, Side::French, need, Some(ctx));
-            let g: Vec<String> = units.iter().map(|u| u.id.to_string()).collect();
+            let g = policing_units(c, s, ctx);
             let pd = dice.roll(6, &format!("4.0 revolt losses in {}", s.name));
             let men = men_of(c, &g, false);
             let lost = per_cent(men, pd * 5);
@@ -220,19 +237,12 @@ pub fn phase(c: &Campaign, ctx: &TurnContext, dice: &mut dyn Dice) -> PhaseOutco
                 men_lost: lost,
                 units: units_after,
             }));
-            let named: Vec<String> = l
-                .iter()
-                .filter_map(|e| match e {
-                    Effect::Loss { unit, men, .. } => Some(format!("{unit} {men}")),
-                    _ => None,
-                })
-                .collect();
             sec.umpire(format!(
                 "{}: revolt roll 1d6 1: revolt for a month, hostile until turn {} (4.0); the garrison that polices it ({}) loses 1d6 {pd} × 5 % of {men} = {lost} men: {}",
                 s.name,
                 ctx.to.0 + 2,
                 g.join(", "),
-                if named.is_empty() { "none".to_string() } else { named.join(", ") }
+                named_losses(&l)
             ));
             sec.side(Side::French, format!("{} revolts: hostile for a month; the garrison loses {lost} men; good taxes again only with a fresh unit (4.0).", s.name));
         }

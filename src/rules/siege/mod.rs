@@ -30,8 +30,11 @@
 //!
 //! A capitulation, a storm or a surrender takes every defender in the place.
 
+use std::collections::BTreeMap;
+
 use crate::model::Campaign;
 use crate::model::books::{SiegeAction, SiegeKind, SiegeRecord, SiegeState};
+use crate::rules::capitulation::Capitulation;
 use crate::rules::dice::{Dice, average_die};
 use crate::rules::effects::{Effect, men_of};
 use crate::rules::turn::{PhaseOutcome, Section, TurnContext};
@@ -48,12 +51,16 @@ pub use self::places::{
 };
 use self::settle::settle;
 
-/// The siege phase of the turn (7.1–7.2).
-pub fn phase(c: &Campaign, ctx: &TurnContext, dice: &mut dyn Dice) -> PhaseOutcome {
-    let mut sec = Section::new("Sieges (7.1–7.2)");
-    let mut effects = Vec::new();
-    let from = ctx.from.0;
-    let mut capitulating = std::collections::BTreeMap::new();
+/// The investments that begin at this advance (7.1.1): a record each, with its hold-out
+/// rolled, and 7.1.4 judged once; the places judged to capitulate after one turn.
+fn start_investments(
+    c: &Campaign,
+    from: u32,
+    dice: &mut dyn Dice,
+    sec: &mut Section,
+    effects: &mut Vec<Effect>,
+) -> BTreeMap<String, Capitulation> {
+    let mut capitulating = BTreeMap::new();
     for s in &c.map.settlements {
         let Some(nation) = s.invested_by else { continue };
         if c.books.active_siege(&s.name).is_some() {
@@ -138,6 +145,15 @@ pub fn phase(c: &Campaign, ctx: &TurnContext, dice: &mut dyn Dice) -> PhaseOutco
         sec.side(investor, format!("{} is invested by {}.", s.name, forces_text(c, &rec.investors)));
         effects.push(Effect::Siege(rec));
     }
+    capitulating
+}
+
+/// The siege phase of the turn (7.1–7.2).
+pub fn phase(c: &Campaign, ctx: &TurnContext, dice: &mut dyn Dice) -> PhaseOutcome {
+    let mut sec = Section::new("Sieges (7.1–7.2)");
+    let mut effects = Vec::new();
+    let from = ctx.from.0;
+    let capitulating = start_investments(c, from, dice, &mut sec, &mut effects);
     // Every active record, the new ones included (their first turn of losses, 7.2).
     let mut records: Vec<SiegeRecord> =
         c.books.sieges.iter().filter(|r| r.state == SiegeState::Active).cloned().collect();
