@@ -259,3 +259,70 @@ fn intelligence_is_heard_at_an_accuracy_contacts_update_it_and_a_destroyed_force
     let fr = c.read("turns/T23/french.md");
     assert!(!fr.contains("SP-EXT-VAN"), "{fr}");
 }
+
+/// Issue 26, point 5 (7.1.4): judged once. Toledo's Alcázar held by 450 men (under its
+/// minimum of 500, 2.5.3) against Girón's 1,800, exactly four times as many: `export` refuses
+/// the battle, and the siege phase, judging the same strengths as the investment starts,
+/// takes the place at that first advance whatever 7.2's dice, for every seed.
+#[test]
+fn toledo_under_its_minimum_against_four_times_capitulates_at_the_first_round_for_every_seed() {
+    let under = |c: &Camp| {
+        for (id, men) in [("FR-TOL-28L4", "150"), ("FR-TOL-32B4", "150"), ("FR-TOL-58B4", "150")] {
+            set_field(c, id, "men", men);
+        }
+        for (id, men) in [("SP-MAN-1-BUR", "300"), ("SP-MAN-1-PTO", "300"), ("SP-MAN-1-TCS", "300")] {
+            set_field(c, id, "men", men);
+        }
+        for (id, men) in [("SP-MAN-2-CAN", "300"), ("SP-MAN-2-PAS", "200"), ("SP-MAN-2-VVA", "280")] {
+            set_field(c, id, "men", men);
+        }
+    };
+    let c = Camp::new("peninsula");
+    under(&c);
+    let toledo: u32 = men(&c).iter().filter(|(id, _)| id.starts_with("FR-TOL-")).map(|(_, m)| m).sum();
+    let giron: u32 = men(&c).iter().filter(|(id, _)| id.starts_with("SP-MAN-")).map(|(_, m)| m).sum();
+    assert_eq!((toledo, giron), (450, 1800));
+    let out = c.tmp.path().join("out");
+    let o = c.run(&["export", "hex", "28.23", "--out", out.to_str().unwrap(), "--overrule", "2.5.3"]);
+    assert_code(&o, 1);
+    assert!(stderr(&o).contains("rule 7.1.4"), "{}", stderr(&o));
+    for seed in 1..=8 {
+        let d = Camp::new("peninsula");
+        under(&d);
+        d.write(
+            "campaign.toml",
+            &d.read("campaign.toml").replace("\nseed = 1808\n", &format!("\nseed = {seed}\n")),
+        );
+        advance(&d);
+        let r = d.read("turns/T21/report.md");
+        assert!(r.contains("judged once as the investment starts (7.1.4)"), "seed {seed}: {r}");
+        assert!(r.contains("capitulates after one turn (7.1.4)"), "seed {seed}: {r}");
+        assert!(!d.read("forces.csv").contains("FR-TOL"), "seed {seed}");
+    }
+}
+
+/// Issue 26, point 7 (5.1): a recall stands in `junta-orders.csv` until it expires; while it
+/// does, `move` lets Cuesta march only nearer Mérida, the capital of his army's province
+/// (Extremadura, of his depot Badajoz), and refuses a march away naming the card and rule.
+#[test]
+fn a_junta_recall_lets_cuesta_march_only_nearer_merida_until_it_expires() {
+    let c = Camp::new("peninsula");
+    let card = "turn,commander,force,card,effect,until,order\n\
+        20,Cuesta,SP-EXT,the king of spades,recall,21,The Junta orders the army to fall back on the provincial capital\n";
+    c.write("junta-orders.csv", card);
+    let orders = |to: &str| {
+        let p = c.tmp.path().join(format!("o-{to}.csv"));
+        std::fs::write(&p, format!("force,to,retreat\nSP-EXT,{to},yes\n")).unwrap();
+        c.run(&["move", p.to_str().unwrap(), "--dry-run"])
+    };
+    let away = orders("19.30");
+    assert_code(&away, 1);
+    let err = stderr(&away);
+    assert!(err.contains("the king of spades") && err.contains("recalled to Mérida (16.29)"), "{err}");
+    assert!(err.contains("(rule 5.1)"), "{err}");
+    let nearer = orders("17.30");
+    assert!(!stderr(&nearer).contains("rule 5.1"), "{}", stderr(&nearer));
+    // Expired (it stood until turn 20 only): no longer enforced.
+    c.write("junta-orders.csv", &card.replace(",recall,21,", ",recall,20,"));
+    assert!(!stderr(&orders("19.30")).contains("rule 5.1"));
+}
