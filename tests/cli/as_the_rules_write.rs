@@ -326,3 +326,63 @@ fn a_junta_recall_lets_cuesta_march_only_nearer_merida_until_it_expires() {
     c.write("junta-orders.csv", &card.replace(",recall,21,", ",recall,20,"));
     assert!(!stderr(&orders("19.30")).contains("rule 5.1"));
 }
+
+/// Issue 26, point 6 (7.1.2): the honours of war send a Spanish garrison to "their provincial
+/// capital": a Galician brigade (depot Lugo) marching out of Astorga goes to Santiago, not to
+/// Valladolid, the capital of the place's province (held by no one). Santiago is a
+/// fortress-city: friendly to the Allies only with a brigade in it (2.1.2); without one it is
+/// not, and the garrison goes to the nearest friendly city, capital or fortress instead
+/// (Badajoz), saying why.
+#[test]
+fn astorgas_galician_garrison_marches_out_to_santiago_or_the_nearest_friendly_place() {
+    let brigade = "SP-SAN,,brigade,Guarnición de Santiago,,Sp,,,,,07.06,,Lugo,in,conscript,,\n\
+        SP-SAN-1,SP-SAN,battalion,a,,Sp,line,400,,,,,,,,,\n\
+        SP-SAN-2,SP-SAN,battalion,b,,Sp,line,400,,,,,,,,,\n\
+        SP-SAN-3,SP-SAN,battalion,c,,Sp,line,400,,,,,,,,,\n";
+    let hostile = "Santiago (the provincial capital of its army's province (Galicia, of its depot Lugo)) is not \
+        friendly to the Allies";
+    for (santiago, to, why) in [
+        (
+            brigade,
+            "Santiago (07.06)",
+            "the provincial capital of its army's province (Galicia, of its depot Lugo)",
+        ),
+        ("", "Badajoz (13.29)", hostile),
+    ] {
+        let mut done = false;
+        for seed in 1..=20 {
+            let c = Camp::new("peninsula");
+            c.write(
+                "campaign.toml",
+                &c.read("campaign.toml").replace("\nseed = 1808\n", &format!("\nseed = {seed}\n")),
+            );
+            let forces = c.read("forces.csv")
+                + "SP-AST,,brigade,Guarnición de Astorga,,Sp,,,,,18.09,,Lugo,in,conscript,,\n\
+                   SP-AST-1,SP-AST,battalion,Regimiento de Lugo,,Sp,line,400,,,,,,,,,\n\
+                   SP-AST-2,SP-AST,battalion,Voluntarios de Astorga,,Sp,line,400,,,,,,,,,\n"
+                + santiago;
+            c.write("forces.csv", &forces);
+            set_field(&c, "FR-LAP", "hex", "18.10");
+            let s = c.read("settlements.csv").replace(
+                "Astorga,18.09,fortress-town,,,Leon and Old Castile,Sp,,",
+                "Astorga,18.09,fortress-town,,,Leon and Old Castile,Sp,Fr,",
+            );
+            c.write("settlements.csv", &s);
+            advance(&c);
+            let sieges = c.read("sieges.csv");
+            let Some(row) = sieges.lines().find(|l| l.starts_with("Astorga,") && l.contains(",active,"))
+            else {
+                continue;
+            };
+            c.write("sieges.csv", &sieges.replace(row, &row.replace(",,active,", ",honours,active,")));
+            advance(&c);
+            let r = c.read("turns/T22/report.md");
+            let line = r.lines().find(|l| l.contains("marches out with the honours of war to")).unwrap();
+            assert!(line.contains(&format!("to {to}: ")) && line.contains(why), "{line}");
+            assert!(!line.contains("Valladolid"), "{line}");
+            done = true;
+            break;
+        }
+        assert!(done, "no seed left Astorga holding after its first round");
+    }
+}
