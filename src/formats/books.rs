@@ -6,8 +6,8 @@ use std::collections::BTreeMap;
 
 use crate::error::Problems;
 use crate::model::books::{
-    Books, CampaignYear, JuntaOrder, OccupationOutcome, OccupationTurn, Revolt, SiegeAction, SiegeKind,
-    SiegeRecord, SiegeState, SiegeTrain, Sighting,
+    Books, CampaignYear, JuntaCard, JuntaEffect, JuntaOrder, OccupationOutcome, OccupationTurn, Revolt,
+    SiegeAction, SiegeKind, SiegeRecord, SiegeState, SiegeTrain, Sighting,
 };
 use crate::model::dialect::Dialect;
 use crate::model::{HexGrid, HexId, Nation, Side};
@@ -29,8 +29,10 @@ pub const YEARS: &str = "campaign-years.csv";
 pub const INTELLIGENCE: &str = "intelligence.csv";
 /// `juntas.csv`.
 pub const JUNTAS: &str = "juntas.csv";
+/// `junta-orders.csv`.
+pub const JUNTA_CARDS: &str = "junta-orders.csv";
 /// Every file of the books.
-pub const ALL: [&str; 7] = [SIEGES, TRAINS, REVOLTS, OCCUPATION, YEARS, INTELLIGENCE, JUNTAS];
+pub const ALL: [&str; 8] = [SIEGES, TRAINS, REVOLTS, OCCUPATION, YEARS, INTELLIGENCE, JUNTAS, JUNTA_CARDS];
 
 /// Columns of `sieges.csv`.
 pub const SIEGE_COLUMNS: [&str; 15] = [
@@ -71,8 +73,10 @@ pub const YEAR_COLUMNS: [&str; 9] = [
 /// Columns of `intelligence.csv`.
 pub const INTEL_COLUMNS: [&str; 11] =
     ["known", "side", "force", "name", "from", "hex", "moved", "men", "guns", "near", "die"];
-/// Columns of `juntas.csv`.
-pub const JUNTA_COLUMNS: [&str; 3] = ["suit", "rank", "order"];
+/// Columns of `juntas.csv` (`effect` and `turns` optional).
+pub const JUNTA_COLUMNS: [&str; 5] = ["suit", "rank", "order", "effect", "turns"];
+/// Columns of `junta-orders.csv`.
+pub const JUNTA_CARD_COLUMNS: [&str; 7] = ["turn", "commander", "force", "card", "effect", "until", "order"];
 
 pub use crate::model::books::{FACES, SUITS};
 
@@ -138,8 +142,12 @@ pub fn parse_books(
         seen(&t, INTELLIGENCE);
         b.intelligence = read_intelligence(&t, grid, p);
     }
-    if let Some(t) = table(files, JUNTAS, p, &JUNTA_COLUMNS) {
+    if let Some(t) = table(files, JUNTAS, p, &JUNTA_COLUMNS[..3]) {
         b.juntas = read_juntas(&t, p);
+    }
+    if let Some(t) = table(files, JUNTA_CARDS, p, &JUNTA_CARD_COLUMNS) {
+        seen(&t, JUNTA_CARDS);
+        b.junta_cards = read_junta_cards(&t, p);
     }
     b
 }
@@ -385,7 +393,9 @@ fn read_juntas(t: &Table, p: &mut Problems) -> Vec<JuntaOrder> {
         let suit = f.text("suit").to_ascii_lowercase();
         let rank = f.text("rank").to_ascii_lowercase();
         let order = f.text("order").to_string();
-        let mut ok = true;
+        let effect = junta_effect(&mut f);
+        let turns = if f.text("turns").trim().is_empty() { Some(1) } else { f.count("turns") };
+        let mut ok = turns.is_some();
         if !SUITS.contains(&suit.as_str()) {
             f.problem("suit", format!("'{suit}' is not one of: {}", SUITS.join(", ")));
             ok = false;
@@ -406,7 +416,7 @@ fn read_juntas(t: &Table, p: &mut Problems) -> Vec<JuntaOrder> {
                 f.problem("rank", format!("the {rank} of {suit} is listed twice"));
                 continue;
             }
-            out.push(JuntaOrder { suit, rank, order });
+            out.push(JuntaOrder { suit, rank, order, effect, turns: turns.unwrap_or(1).max(1) });
         }
     }
     if out.len() != 16 && t.rows.len() == out.len() {
@@ -416,6 +426,57 @@ fn read_juntas(t: &Table, p: &mut Problems) -> Vec<JuntaOrder> {
         ));
     }
     out
+}
+
+fn junta_effect(f: &mut Fields<'_>) -> JuntaEffect {
+    let all = [JuntaEffect::None, JuntaEffect::Halt, JuntaEffect::Recall, JuntaEffect::Dismiss];
+    match word(&all, JuntaEffect::word, f.text("effect"), "Junta order's effect") {
+        Ok(e) => e,
+        Err(m) => {
+            f.problem("effect", m);
+            JuntaEffect::None
+        }
+    }
+}
+
+/// The face cards drawn, of `junta-orders.csv`.
+fn read_junta_cards(t: &Table, p: &mut Problems) -> Vec<JuntaCard> {
+    let mut out = Vec::new();
+    for row in &t.rows {
+        let mut f = Fields::new(t, row, p);
+        let effect = junta_effect(&mut f);
+        let (Some(turn), Some(until)) = (f.count("turn"), f.count("until")) else { continue };
+        out.push(JuntaCard {
+            turn,
+            commander: f.text("commander").to_string(),
+            force: f.text("force").to_string(),
+            card: f.text("card").to_string(),
+            effect,
+            until,
+            order: f.text("order").to_string(),
+        });
+    }
+    out
+}
+
+/// `junta-orders.csv`.
+pub fn write_junta_cards(rows: &[JuntaCard], d: Dialect) -> Vec<u8> {
+    write_csv(
+        d,
+        &JUNTA_CARD_COLUMNS,
+        &[],
+        rows.iter().map(|r| {
+            vec![
+                r.turn.to_string(),
+                r.commander.clone(),
+                r.force.clone(),
+                r.card.clone(),
+                r.effect.word().to_string(),
+                r.until.to_string(),
+                r.order.clone(),
+            ]
+        }),
+    )
 }
 
 fn opt(v: Option<impl ToString>) -> String {

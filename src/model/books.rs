@@ -267,6 +267,65 @@ pub struct JuntaOrder {
     pub rank: String,
     /// The order.
     pub order: String,
+    /// What `move` holds the general to (the `effect` column; blank: nothing it can check).
+    pub effect: JuntaEffect,
+    /// How many turns the order stands (the `turns` column; blank: 1).
+    pub turns: u32,
+}
+
+/// What a Junta's order does to its general's marches, as `move` enforces it (5.1: "an order
+/// is given to that general with which he must comply").
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum JuntaEffect {
+    /// Nothing `move` checks (blank).
+    #[default]
+    None,
+    /// The army halts: no march.
+    Halt,
+    /// The army is recalled to its provincial capital: only marches that bring it nearer.
+    Recall,
+    /// The general is dismissed and the army halts.
+    Dismiss,
+}
+
+impl JuntaEffect {
+    /// The column's word.
+    pub fn word(self) -> &'static str {
+        match self {
+            JuntaEffect::None => "",
+            JuntaEffect::Halt => "halt",
+            JuntaEffect::Recall => "recall",
+            JuntaEffect::Dismiss => "dismiss",
+        }
+    }
+}
+
+/// One row of `junta-orders.csv`: a face card drawn for a general (5.1) and the order it
+/// gave, standing from `turn` until `until` (exclusive).
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct JuntaCard {
+    /// The turn it was drawn for (the turn that began).
+    pub turn: u32,
+    /// The general.
+    pub commander: String,
+    /// The top-level force he commands.
+    pub force: String,
+    /// "the ace of spades".
+    pub card: String,
+    /// What `move` holds him to.
+    pub effect: JuntaEffect,
+    /// The first turn it no longer stands.
+    pub until: u32,
+    /// The order, as `juntas.csv` writes it.
+    pub order: String,
+}
+
+impl JuntaCard {
+    /// True while it stands at `turn` with an effect `move` enforces.
+    pub fn binds(&self, turn: u32) -> bool {
+        self.effect != JuntaEffect::None && self.turn <= turn && turn < self.until
+    }
 }
 
 /// Everything above, as read.
@@ -288,6 +347,8 @@ pub struct Books {
     pub intelligence_begun: bool,
     /// `juntas.csv`.
     pub juntas: Vec<JuntaOrder>,
+    /// `junta-orders.csv`: the face cards drawn.
+    pub junta_cards: Vec<JuntaCard>,
 }
 
 impl Books {

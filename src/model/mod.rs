@@ -24,7 +24,7 @@ pub mod supply;
 
 pub use calendar::{Season, Turn};
 pub use campaign::{BattleMapChoice, Campaign};
-pub use commander::Commander;
+pub use commander::{Commander, Player};
 pub use config::{CampaignConfig, RulesConfig};
 pub use hex::{Direction, HexGrid, HexId, HexIdError, HexIdFault, HexLayout};
 pub use kinds::{Arm, ArmClass, Level, Nation, Quality, Side, Status, StatusKind, Supply};

@@ -3,9 +3,11 @@
 //! attrition. A military force that moves however will have an average dice rolled for each
 //! brigade with 2 deducted from the roll giving a possible result of 0 to 4. This is the
 //! percentage losses that brigade suffers from attrition due to campaigning in winter, that
-//! turn." The average die gives 2–5, so the loss is 0–3 % (docs/rule-interpretations.md):
-//! every brigade of a force that moved during a winter turn and did not end it in a town,
-//! city, fortress or capital loses that per cent of each of its units' men.
+//! turn." The average die gives 2–5, so the loss is 0–3 % (docs/rule-interpretations.md).
+//! Every force that moved during a winter turn rolls, wherever it ended; of those that did not
+//! move, only the ones standing in a town or larger are spared (2.1.3: villages give no
+//! shelter), the others roll too (the amendment spares no one else). Each brigade loses that
+//! per cent of each of its units' men.
 
 use std::collections::BTreeMap;
 
@@ -41,20 +43,13 @@ pub fn phase(c: &Campaign, ctx: &TurnContext, dice: &mut dyn Dice) -> PhaseOutco
         sec.umpire(format!("Turn {} ({}) is not a winter turn: no attrition.", ctx.from.0, ctx.from.date()));
         return PhaseOutcome { phase: "winter", section: sec, effects };
     }
-    let mut any = false;
     for f in c.oob.forces() {
-        let (Some(was), Some(now)) = (ctx.moved.get(f.id.as_str()), f.hex) else { continue };
-        any = true;
+        let Some(now) = f.hex else { continue };
         let side = f.side();
-        if sheltered(c, now) {
+        let was = ctx.moved.get(f.id.as_str());
+        if was.is_none() && sheltered(c, now) {
             let place = c.map.settlements_in(now).first().map(|s| s.name.clone()).unwrap_or_default();
-            sec.both(
-                side,
-                format!(
-                    "{} ({}) moved {was} → {now} and halted in {place}: no attrition (6.2).",
-                    f.name, f.id
-                ),
-            );
+            sec.umpire(format!("{} ({}) remained halted in {place}: no attrition (6.2).", f.name, f.id));
             continue;
         }
         let mut lines = Vec::new();
@@ -77,19 +72,19 @@ pub fn phase(c: &Campaign, ctx: &TurnContext, dice: &mut dyn Dice) -> PhaseOutco
             total += lost;
             lines.push(format!("{brigade}: 1dA {da} − 2 = {pct} % → {lost} men"));
         }
-        sec.umpire(format!(
-            "{} ({}) moved {was} → {now} in winter, not in a town: {} (6.2)",
-            f.name,
-            f.id,
-            lines.join("; ")
-        ));
+        let how = match was {
+            Some(was) if sheltered(c, now) => {
+                format!("moved {was} → {now} in winter (a force that moves rolls, town or not)")
+            }
+            Some(was) => format!("moved {was} → {now} in winter, not in a town"),
+            None => format!("halted at {now} in winter, not in a town"),
+        };
+        sec.umpire(format!("{} ({}) {how}: {} (6.2)", f.name, f.id, lines.join("; ")));
+        let did = if was.is_some() { "marched" } else { "stood outside a town" };
         sec.side(
             side,
-            format!("{} ({}) marched in winter and lost {total} men to attrition (6.2).", f.name, f.id),
+            format!("{} ({}) {did} in winter and lost {total} men to attrition (6.2).", f.name, f.id),
         );
-    }
-    if !any {
-        sec.umpire("No force moved this winter turn: no attrition (6.2).");
     }
     PhaseOutcome { phase: "winter", section: sec, effects }
 }
@@ -108,12 +103,11 @@ mod tests {
 
     #[test]
     fn a_winter_march_loses_the_average_die_less_two_per_cent_a_brigade() {
-        // Turn 13, early December 1808: winter. Lapisse marched to a village, Latour-Maubourg
-        // to the town of Medellin.
+        // Turn 13, early December 1808: winter. Lapisse marched to a village; Latour-Maubourg
+        // remained halted in the town of Medellin.
         let c = camp(13, PLACES, FORCES, &[]);
         // 1re brigade 1dA 5 (d6 6) → 3 %; 2e brigade 1dA 3 (d6 2) → 1 %.
-        let out =
-            phase(&c, &ctx(13, &[("FR-LAP", "20.30"), ("FR-LM", "18.27")]), &mut ScriptedDice::new([6, 2]));
+        let out = phase(&c, &ctx(13, &[("FR-LAP", "20.30")]), &mut ScriptedDice::new([6, 2]));
         let lost: Vec<(&str, u32)> = out
             .effects
             .iter()
@@ -124,17 +118,40 @@ mod tests {
             .collect();
         assert_eq!(lost, [("FR-LAP-1-a", 18), ("FR-LAP-1-b", 15), ("FR-LAP-2-a", 8)]);
         let text = out.section.umpire.join("\n");
-        assert!(text.contains("halted in Medellin: no attrition"), "{text}");
+        assert!(text.contains("remained halted in Medellin: no attrition"), "{text}");
         assert!(text.contains("FR-LAP-1: 1dA 5 − 2 = 3 %"), "{text}");
     }
 
     #[test]
-    fn no_attrition_out_of_winter_or_for_a_force_that_stood_still() {
+    fn a_force_that_moved_into_a_town_in_winter_rolls_as_any_that_moves() {
+        // 6.2 as amended: "A military force that moves however will have an average dice
+        // rolled for each brigade". Latour-Maubourg marched into Medellin: its one brigade
+        // (the division's own units) rolls 1dA 5 (d6 6) → 3 % of 400 = 12 men.
+        let places = PLACES.replace("Villar,19.30,village", "Villar,19.31,town");
+        let forces = FORCES.replace("Fr,,,,,19.30", "Fr,,,,,19.31");
+        let c = camp(13, &places, &forces, &[]);
+        let out = phase(&c, &ctx(13, &[("FR-LM", "18.27")]), &mut ScriptedDice::new([6]));
+        assert_eq!(
+            out.effects,
+            [Effect::Loss { unit: "FR-LM-1".into(), men: 12, why: "6.2 winter attrition".into() }]
+        );
+        let text = out.section.umpire.join("\n");
+        assert!(text.contains("(FR-LM) moved 18.27 → 18.28 in winter (a force that moves rolls"), "{text}");
+        assert!(text.contains("(FR-LAP) remained halted in Villar: no attrition"), "{text}");
+    }
+
+    #[test]
+    fn no_attrition_out_of_winter_or_for_a_force_halted_in_a_town() {
         let c = camp(20, PLACES, FORCES, &[]);
         let out = phase(&c, &ctx(20, &[("FR-LAP", "20.30")]), &mut ScriptedDice::new([6, 6]));
         assert!(out.effects.is_empty());
+        // Nobody moved: Latour-Maubourg halted in Medellin is spared, Lapisse halted in a
+        // village is not (2.1.3: villages give no shelter).
         let c = camp(13, PLACES, FORCES, &[]);
         let out = phase(&c, &ctx(13, &[]), &mut ScriptedDice::new([6, 6]));
-        assert!(out.effects.is_empty(), "nobody moved");
+        assert!(
+            out.effects.iter().all(|e| matches!(e, Effect::Loss { unit, .. } if unit.starts_with("FR-LAP")))
+        );
+        assert_eq!(out.effects.len(), 3);
     }
 }

@@ -13,11 +13,61 @@ pub const RULE: &str = "7.1.4";
 /// How many times the garrison the investing force must be for the fortress to capitulate.
 pub const CAPITULATION_RATIO: u32 = 4;
 
+/// A fortress that capitulates under 7.1.4 rather than fight: held by fewer men than its
+/// minimum garrison (2.5) against an investing force at least four times as strong (or with a
+/// siege train).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Capitulation {
+    /// The fortress.
+    pub place: String,
+    /// Its minimum garrison (2.5).
+    pub minimum: u32,
+    /// The garrison's men.
+    pub garrison: u32,
+    /// The investing force's men.
+    pub investing: u32,
+    /// True when a siege train, not the ratio, decides it.
+    pub train: bool,
+}
+
+impl Capitulation {
+    /// Why, in the rule's words, for the umpire.
+    pub fn why(&self) -> String {
+        let Capitulation { place, minimum, garrison, investing, train } = self;
+        let against = if *train {
+            "a siege train".to_string()
+        } else {
+            format!("{investing} men, at least four times as many")
+        };
+        format!("{place}: {garrison} men, under the minimum garrison of {minimum} (2.5), against {against}")
+    }
+}
+
+/// The one judgement of 7.1.4, for `export` and for the siege phase when an investment
+/// starts: the defender holds a fortress in `hex` with `garrison` men, fewer than its minimum
+/// garrison (2.5), and the investing force has at least four times as many men, or a siege
+/// train. `None`: the place is no fortress of the defender's, or holds.
+pub fn judge(
+    c: &Campaign,
+    hex: HexId,
+    defender: Side,
+    garrison: u32,
+    investing: u32,
+    train: bool,
+) -> Option<Capitulation> {
+    let (place, minimum) = c.map.settlements_in(hex).into_iter().find_map(|s| {
+        let min = minimum_garrison(s.kind, s.citadel)?;
+        (s.control.side() == Some(defender) && garrison < min).then(|| (s.name.clone(), min))
+    })?;
+    let ratio = u64::from(investing) >= u64::from(CAPITULATION_RATIO) * u64::from(garrison);
+    (ratio || train).then_some(Capitulation { place, minimum, garrison, investing, train: train && !ratio })
+}
+
 /// Why the battle is not fought because the fortress capitulates (7.1.4), or `None`: the
 /// defender holds a fortress in the battle hex with fewer men there than its minimum garrison
 /// (2.5), and the attacker's principal forces (the investing force) have at least four times
-/// its men. Siege trains are not in the campaign files; an umpire whose investing force has
-/// one settles the capitulation without exporting.
+/// its men ([`judge`]). Siege trains are not in the battle's participants: an umpire whose
+/// investing force has one settles the capitulation by the siege phase.
 pub fn capitulation_refusal(
     c: &Campaign,
     hex: HexId,
@@ -32,20 +82,12 @@ pub fn capitulation_refusal(
             .map(|p| c.oob.strength(&p.force).men())
             .sum()
     };
-    let garrison = men(defender, true);
-    let investing = men(attacker, false);
-    let fortress = c.map.settlements_in(hex).into_iter().find_map(|s| {
-        let min = minimum_garrison(s.kind, s.citadel)?;
-        (s.control.side() == Some(defender) && garrison < min).then(|| (s.name.clone(), min))
-    })?;
-    let (name, minimum) = fortress;
-    if u64::from(investing) < u64::from(CAPITULATION_RATIO) * u64::from(garrison) {
-        return None;
-    }
+    let k = judge(c, hex, defender, men(defender, true), men(attacker, false), false)?;
     Some(format!(
-        "rule {RULE}: {name} ({hex}) is held by {garrison} men, fewer than its minimum garrison of {minimum} \
-         (2.5), and the investing {attacker} have {investing}, at least four times as many: it capitulates \
-         after 1 turn rather than fighting (settled by the turn's siege rules)"
+        "rule {RULE}: {} ({hex}) is held by {} men, fewer than its minimum garrison of {} \
+         (2.5), and the investing {attacker} have {}, at least four times as many: it capitulates \
+         after 1 turn rather than fighting (judged once, when the investment starts, by the turn's siege phase)",
+        k.place, k.garrison, k.minimum, k.investing
     ))
 }
 

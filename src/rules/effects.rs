@@ -5,7 +5,7 @@
 
 use std::collections::BTreeSet;
 
-use crate::model::books::{CampaignYear, OccupationTurn, Revolt, SiegeRecord, Sighting};
+use crate::model::books::{CampaignYear, JuntaCard, OccupationTurn, Revolt, SiegeRecord, Sighting};
 use crate::model::{ArmClass, Campaign, Control, HexId, Nation, OrderOfBattle, Side, Unit};
 
 /// One change a phase decides.
@@ -50,6 +50,14 @@ pub enum Effect {
         /// The nation that took it.
         by: Nation,
     },
+    /// An investment ended without the place changing hands (7.2: the besiegers "lift the
+    /// siege and withdraw"): `invested_by` is cleared, and a new investment needs the umpire.
+    InvestmentEnded {
+        /// The settlement.
+        place: String,
+        /// Its hex.
+        hex: HexId,
+    },
     /// A siege record added or replaced (by place and the turn it began).
     Siege(SiegeRecord),
     /// A revolt begun.
@@ -60,6 +68,8 @@ pub enum Effect {
     Year(CampaignYear),
     /// A movement a side learns of (now or later).
     Sighting(Sighting),
+    /// A Junta's order drawn for a general (5.1).
+    JuntaCard(JuntaCard),
 }
 
 /// Carries effects out, in order, on the campaign (`year`: the campaign year whose score
@@ -99,6 +109,11 @@ pub fn apply_effects(c: &mut Campaign, effects: &[Effect], year: u32) {
                     s.overrule = None;
                 }
             }
+            Effect::InvestmentEnded { place, hex } => {
+                if let Some(s) = c.map.settlements.iter_mut().find(|s| s.name == *place && s.hex == *hex) {
+                    s.invested_by = None;
+                }
+            }
             Effect::Siege(s) => {
                 match c.books.sieges.iter().position(|x| x.place == s.place && x.began == s.began) {
                     Some(i) => c.books.sieges[i] = s.clone(),
@@ -115,6 +130,7 @@ pub fn apply_effects(c: &mut Campaign, effects: &[Effect], year: u32) {
                 c.books.years.push(y.clone());
             }
             Effect::Sighting(s) => c.books.intelligence.push(s.clone()),
+            Effect::JuntaCard(j) => c.books.junta_cards.push(j.clone()),
         }
     }
 }

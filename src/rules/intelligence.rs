@@ -6,21 +6,22 @@
 //! advance that ends that turn reports it to the side, and the side's view
 //! (`rules::intel::known`) shows the force where it was seen from then on.
 //!
-//! One map move is the moving force's own road move (6.3); a strength is approximate to the
-//! nearest hundred men (the nearest ten below a hundred).
+//! One map move is the moving force's own road move (6.3). A strength is "approximate" (9.0)
+//! at 8.5's accuracy for the side that hears of it: the reading of its points (8.5) within one
+//! map move of the force (or in contact with it) against the force's own, one die for the men
+//! and another for the guns off 8.5's table; news from beyond one map move is rumour, at 8.5's
+//! widest band (±40 % on a d10). A contact is seen: at each turn advance each side learns, this
+//! turn, of every enemy force in contact with one of its own (8.1), where it stands, its
+//! strength at the accuracy of the reading between the forces in that contact. A force
+//! destroyed or captured leaves the side's picture ([`crate::rules::intel::known::reports`]).
 
 use crate::model::books::Sighting;
 use crate::model::{Campaign, HexId, Side, Unit};
 use crate::rules::dice::Dice;
 use crate::rules::effects::Effect;
+use crate::rules::intel::{Reading, intel_points, reading, reported_guns, reported_men};
 use crate::rules::movement::road_allowance;
 use crate::rules::turn::{PhaseOutcome, Section, TurnContext};
-
-/// An approximate number: to the nearest hundred, or ten below a hundred.
-pub fn approximate(n: u32) -> u32 {
-    let step = if n < 100 { 10 } else { 100 };
-    (n + step / 2) / step * step
-}
 
 /// The turn the side learns of a movement of turn `moved` (9.0).
 pub fn known_on(moved: u32, near: bool, die: u32) -> u32 {
@@ -31,14 +32,48 @@ pub fn known_on(moved: u32, near: bool, die: u32) -> u32 {
     }
 }
 
+/// The accuracy `side` hears of force `f` at (9.0 read with 8.5): its points in `scouts`
+/// against the force's; none (news from beyond one map move): 8.5's widest band.
+fn accuracy(c: &Campaign, f: &Unit, scouts: &[String]) -> Reading {
+    if scouts.is_empty() {
+        return Reading::TwiceFewer;
+    }
+    reading(intel_points(c, scouts).total, intel_points(c, &[f.id.to_string()]).total)
+}
+
+/// Men and guns of `f` as `side` hears them: one die for the men, another for the guns, off
+/// 8.5's table for the reading.
+fn heard(c: &Campaign, f: &Unit, side: Side, r: Reading, dice: &mut dyn Dice) -> (u32, u32, String) {
+    let die = r.die();
+    let m = dice.roll(die, &format!("9.0 {} men as the {side} hear them (d{die})", f.id));
+    let g = dice.roll(die, &format!("9.0 {} guns as the {side} hear them (d{die})", f.id));
+    let s = c.oob.strength(&f.id);
+    let (pm, pg) = (r.error_pct(m), r.error_pct(g));
+    (
+        reported_men(s.men(), pm),
+        reported_guns(s.guns, pg),
+        format!("±{} %: d{die} {m} → {pm:+} %, d{die} {g} → {pg:+} %", r.accuracy_pct()),
+    )
+}
+
+/// The forces of `side` within `reach` hexes of one of the hexes.
+fn scouts_near(c: &Campaign, side: Side, hexes: &[HexId], reach: u32) -> Vec<String> {
+    c.oob
+        .forces()
+        .filter(|f| f.side() == side)
+        .filter(|f| f.hex.is_some_and(|h| hexes.iter().any(|&x| c.map.grid.distance(h, x) <= reach)))
+        .map(|f| f.id.to_string())
+        .collect()
+}
+
 fn sighting(
-    c: &Campaign,
     f: &Unit,
     side: Side,
     from: Option<HexId>,
     moved: u32,
     near: bool,
     die: u32,
+    (men, guns): (u32, u32),
 ) -> Option<Sighting> {
     let hex = match (from, die) {
         // The opening positions: where the force stood before this turn's moves.
@@ -46,7 +81,6 @@ fn sighting(
         _ => f.hex?,
     };
     let from = if die == 0 { None } else { from };
-    let s = c.oob.strength(&f.id);
     Some(Sighting {
         known: if die == 0 { moved } else { known_on(moved, near, die) },
         side,
@@ -55,8 +89,8 @@ fn sighting(
         from,
         hex,
         moved,
-        men: approximate(s.men()),
-        guns: s.guns,
+        men,
+        guns,
         near,
         die,
     })
@@ -93,7 +127,16 @@ pub fn phase(c: &Campaign, ctx: &TurnContext, dice: &mut dyn Dice) -> PhaseOutco
         sec.umpire("9.0 at the start: every enemy field force's location and approximate strength is known to each side.");
         for f in c.oob.forces() {
             let was = ctx.moved.get(f.id.as_str()).copied().or(f.hex);
-            if let Some(s) = sighting(c, f, f.side().enemy(), was, from, true, 0) {
+            let Some(at) = was else { continue };
+            let side = f.side().enemy();
+            let reach = road_allowance(c, &f.id, ctx.from).hexes();
+            let r = accuracy(c, f, &scouts_near(c, side, &[at], reach));
+            let (men, guns, how) = heard(c, f, side, r, dice);
+            sec.umpire(format!(
+                "the {side} know {} ({}) at {at}: {men} men, {guns} guns ({how})",
+                f.name, f.id
+            ));
+            if let Some(s) = sighting(f, side, was, from, true, 0, (men, guns)) {
                 new.push(s);
             }
         }
@@ -104,9 +147,11 @@ pub fn phase(c: &Campaign, ctx: &TurnContext, dice: &mut dyn Dice) -> PhaseOutco
         let reach = road_allowance(c, &f.id, ctx.from).hexes();
         let near = near_any(c, learner, &[was, now], reach);
         let die = dice.roll(6, &format!("9.0 news of {} reaching the {}", f.id, learner));
-        let Some(s) = sighting(c, f, learner, Some(was), from, near, die) else { continue };
+        let r = accuracy(c, f, &scouts_near(c, learner, &[was, now], reach));
+        let (men, guns, how) = heard(c, f, learner, r, dice);
+        let Some(s) = sighting(f, learner, Some(was), from, near, die, (men, guns)) else { continue };
         sec.umpire(format!(
-            "{} ({}) moved {was} → {now}, {} one map move ({reach} hexes) of the {}: 1d6 {die} → known {}",
+            "{} ({}) moved {was} → {now}, {} one map move ({reach} hexes) of the {}: 1d6 {die} → known {}; heard at {men} men, {guns} guns ({how})",
             f.name,
             f.id,
             if near { "within" } else { "beyond" },
@@ -119,9 +164,49 @@ pub fn phase(c: &Campaign, ctx: &TurnContext, dice: &mut dyn Dice) -> PhaseOutco
         ));
         new.push(s);
     }
+    // Contacts are seen (8.1): each side learns now of every enemy force in contact.
+    for k in crate::rules::zoc::contacts(c) {
+        for side in [Side::French, Side::Allies] {
+            let scouts = k.side(side).to_vec();
+            for id in k.side(side.enemy()) {
+                let Some(f) = c.oob.get(id) else { continue };
+                let Some(hex) = f.hex else { continue };
+                let told = |s: &Sighting| s.side == side && s.force == *id && s.known == from && s.hex == hex;
+                if new.iter().any(told) {
+                    continue;
+                }
+                let r = accuracy(c, f, &scouts);
+                let (men, guns, how) = heard(c, f, side, r, dice);
+                sec.umpire(format!(
+                    "the {side} see {} ({}) in contact at {hex}: {men} men, {guns} guns ({how})",
+                    f.name, f.id
+                ));
+                new.push(Sighting {
+                    known: from,
+                    side,
+                    force: f.id.to_string(),
+                    name: f.name.to_string(),
+                    from: None,
+                    hex,
+                    moved: from,
+                    men,
+                    guns,
+                    near: true,
+                    die: 0,
+                });
+            }
+        }
+    }
+    let standing = |s: &&Sighting| c.oob.get(&s.force).is_some_and(|f| c.oob.strength(&f.id).men() > 0);
     for side in [Side::French, Side::Allies] {
-        let mut due: Vec<&Sighting> =
-            c.books.intelligence.iter().chain(&new).filter(|s| s.side == side && s.known == from).collect();
+        let mut due: Vec<&Sighting> = c
+            .books
+            .intelligence
+            .iter()
+            .chain(&new)
+            .filter(|s| s.side == side && s.known == from)
+            .filter(standing)
+            .collect();
         due.sort();
         if due.is_empty() {
             sec.side(side, "No news of enemy movements this turn.");
@@ -149,9 +234,12 @@ mod tests {
     #[test]
     fn news_of_a_movement_is_deferred_by_its_die() {
         let c = camp(20, "", FORCES, &[("intelligence.csv", BEGUN)]);
-        // Victor moved near Cuesta: 1d6 2 → next turn. Far moved far away: 1d6 5 → next turn.
+        // Victor moved near Cuesta: 1d6 2 → next turn; his strength heard at 8.5's reading of
+        // Cuesta's points against his (0 against 0: "fewer", ±30 % on a d8): men d8 1 → −30 %,
+        // guns d8 4 → exact. Far moved far away: 1d6 5 → next turn; rumour, ±40 % on a d10.
+        let dice = [2, 1, 4, 5, 5, 5];
         let out =
-            phase(&c, &ctx(20, &[("FR-I", "18.27"), ("FR-FAR", "60.04")]), &mut ScriptedDice::new([2, 5]));
+            phase(&c, &ctx(20, &[("FR-I", "18.27"), ("FR-FAR", "60.04")]), &mut ScriptedDice::new(dice));
         let s: Vec<(&str, bool, u32)> = out
             .effects
             .iter()
@@ -161,6 +249,9 @@ mod tests {
             })
             .collect();
         assert_eq!(s, [("FR-I", true, 21), ("FR-FAR", false, 21)]);
+        let text = out.section.umpire.join("\n");
+        assert!(text.contains("heard at 4300 men, 0 guns (±30 %: d8 1 → -30 %, d8 4 → +0 %)"), "{text}");
+        assert!(text.contains("(±40 %: d10 5"), "{text}");
         assert_eq!(out.section.allies, ["No news of enemy movements this turn."]);
         // Reported at the advance out of 21, with the approximate strength.
         let mut c2 = c.clone();
@@ -171,7 +262,7 @@ mod tests {
             out.section
                 .allies
                 .iter()
-                .any(|l| l.starts_with("Victor (FR-I): seen at 18.28 (from 18.27), about 6100 men")),
+                .any(|l| l.starts_with("Victor (FR-I): seen at 18.28 (from 18.27), about 4300 men")),
             "{:?}",
             out.section.allies
         );
@@ -184,7 +275,8 @@ mod tests {
         // No intelligence.csv yet: every enemy force is known, at its position before it moved;
         // the move itself waits for its die (1d6 1, near: next turn).
         let c = camp(20, "", FORCES, &[]);
-        let out = phase(&c, &ctx(20, &[("FR-I", "18.27")]), &mut ScriptedDice::new([1]));
+        let dice = [4, 4, 4, 4, 4, 4, 1, 4, 4];
+        let out = phase(&c, &ctx(20, &[("FR-I", "18.27")]), &mut ScriptedDice::new(dice));
         let victor: Vec<(Option<String>, String, u32)> = out
             .effects
             .iter()
@@ -205,6 +297,24 @@ mod tests {
             out.section.allies
         );
         assert!(!out.section.allies.iter().any(|l| l.contains("18.28")), "the move is not known yet");
+    }
+
+    #[test]
+    fn a_contact_is_seen_now_and_a_destroyed_force_leaves_the_picture() {
+        // Victor at 18.28 next to Cuesta at 18.29: each side sees the other this turn, at the
+        // reading of the forces in contact (0 against 0 points: ±30 % on a d8).
+        let forces = FORCES.replace("Sp,,,,,18.31", "Sp,,,,,18.29");
+        let c = camp(20, "", &forces, &[("intelligence.csv", BEGUN)]);
+        let out = phase(&c, &ctx(20, &[]), &mut ScriptedDice::new([4, 4, 8, 4]));
+        assert!(out.section.french.iter().any(|l| l.starts_with("Cuesta (SP-EXT): at 18.29, about 600 men")));
+        assert!(out.section.allies.iter().any(|l| l.starts_with("Victor (FR-I): at 18.28, about 8000 men")));
+        // Cuesta's army destroyed: the French picture drops it, whatever they heard before.
+        let mut c2 = c.clone();
+        crate::rules::effects::apply_effects(&mut c2, &out.effects, 2);
+        c2.config.turn = 21;
+        c2.oob.get_mut("SP-EXT-1").unwrap().men = 0;
+        assert!(!crate::rules::intel::known::reports(&c2, Side::French).contains_key("SP-EXT"));
+        assert!(crate::rules::intel::known::reports(&c2, Side::Allies).contains_key("FR-I"));
     }
 
     #[test]

@@ -1,20 +1,20 @@
 //! The Provincial Juntas (rule 5.1): from turn 3 (July 1808), each turn a card is drawn from a
-//! 52-card deck for each Spanish army commander but Palafox and Llamas. A 2 to 10 gives no
+//! 52-card deck "for each Spanish general player/army commander". A 2 to 10 gives no
 //! instruction; a knave, queen, king or ace is an order he must comply with — the suit grades
 //! it from good (hearts) to bad (spades), the rank from moderate (knave) to extreme (ace).
 //! The rules do not write the orders: the umpire keeps them in `juntas.csv`, one for each of
 //! the 16 face cards and aces.
 //!
-//! The commanders are those of the top-level Spanish forces of army level that name one; the
-//! deck is shuffled every turn and dealt without replacement.
+//! Who draws is written in `commanders.csv`'s `player` column, never guessed from a name:
+//! `yes` (a player), `exempt` (a player no Junta commands, as 5.1's Palafox and Llamas), `no`,
+//! or blank — a player when he commands a top-level Spanish army. A card is drawn for each
+//! Spanish player-commander who commands a formation, in `forces.csv` order, the deck shuffled
+//! every turn and dealt without replacement.
 
-use crate::model::books::{FACES, SUITS};
-use crate::model::{Campaign, Level, Nation};
+use crate::model::books::{FACES, JuntaCard, JuntaEffect, SUITS};
+use crate::model::{Campaign, Level, Nation, Player, Unit};
 use crate::rules::dice::Dice;
 use crate::rules::turn::{PhaseOutcome, Section, TurnContext};
-
-/// The commanders whom no Junta commands (5.1).
-pub const UNCOMMANDED: [&str; 2] = ["Palafox", "Llamas"];
 
 /// The first turn with Junta cards (5.1: "At the beginning of turn 3 (July)").
 pub const FIRST_TURN: u32 = 3;
@@ -32,16 +32,32 @@ pub fn card_name(i: u32) -> (String, &'static str, Option<&'static str>) {
     (rank, suit, face)
 }
 
-/// The Spanish army commanders the Juntas command (5.1), with their forces.
+/// Every Spanish player-commander (5.1) with the formation he commands (the first in
+/// `forces.csv` order) and whether a Junta commands him.
+pub fn players(c: &Campaign) -> Vec<(String, String, bool)> {
+    let mut out: Vec<(String, String, bool)> = Vec::new();
+    for f in c.oob.units().iter().filter(|u| u.nation == Nation::Sp && u.level.is_formation()) {
+        let Some(name) = f.commander() else { continue };
+        if out.iter().any(|(n, _, _)| n == name) {
+            continue;
+        }
+        let player = c.commander(name).map_or(Player::Default, |k| k.player);
+        let army = |u: &Unit| u.parent.is_none() && u.level == Level::Army;
+        let plays = match player {
+            Player::Yes | Player::Exempt => true,
+            Player::No => false,
+            Player::Default => army(f),
+        };
+        if plays {
+            out.push((name.to_string(), f.id.to_string(), player != Player::Exempt));
+        }
+    }
+    out
+}
+
+/// The Spanish player-commanders the Juntas command (5.1), with their formations.
 pub fn commanded(c: &Campaign) -> Vec<(String, String)> {
-    c.oob
-        .forces()
-        .filter(|f| f.nation == Nation::Sp && f.level == Level::Army)
-        .filter_map(|f| f.commander().map(|n| (n.to_string(), f.id.to_string())))
-        .filter(|(n, _)| {
-            !UNCOMMANDED.iter().any(|u| crate::rules::siege::fold(u) == crate::rules::siege::fold(n))
-        })
-        .collect()
+    players(c).into_iter().filter(|(_, _, junta)| *junta).map(|(n, f, _)| (n, f)).collect()
 }
 
 /// The Juntas' phase of the turn (5.1): the cards for the turn that begins.
@@ -51,21 +67,15 @@ pub fn phase(c: &Campaign, ctx: &TurnContext, dice: &mut dyn Dice) -> PhaseOutco
         sec.umpire(format!("Turn {}: the Juntas are not yet organised (they are from turn 3).", ctx.to.0));
         return PhaseOutcome { phase: "juntas", section: sec, effects: Vec::new() };
     }
-    let uncommanded: Vec<String> = c
-        .oob
-        .forces()
-        .filter(|f| f.nation == Nation::Sp && f.level == Level::Army)
-        .filter_map(|f| f.commander().map(str::to_string))
-        .filter(|n| UNCOMMANDED.iter().any(|u| crate::rules::siege::fold(u) == crate::rules::siege::fold(n)))
-        .collect();
-    for n in &uncommanded {
-        sec.umpire(format!("{n}: no card is drawn, no Junta commands him (5.1)."));
+    for (n, _, _) in players(c).iter().filter(|(_, _, junta)| !junta) {
+        sec.umpire(format!("{n}: no card is drawn, no Junta commands him (5.1; exempt in commanders.csv)."));
     }
     let mut deck: Vec<u32> = (0..52).collect();
     let list = commanded(c);
     if list.is_empty() {
-        sec.umpire("No Spanish army commander under a Junta.");
+        sec.umpire("No Spanish player-commander under a Junta.");
     }
+    let mut effects = Vec::new();
     for (name, force) in list {
         let i = deck.remove(dice.pick(deck.len(), &format!("5.1 Junta card for {name}")));
         let (rank, suit, face) = card_name(i);
@@ -74,7 +84,29 @@ pub fn phase(c: &Campaign, ctx: &TurnContext, dice: &mut dyn Dice) -> PhaseOutco
                 format!("{name} ({force}): the {rank} of {suit} — no instructions from the Junta this turn.")
             }
             Some(f) => match c.books.juntas.iter().find(|j| j.suit == suit && j.rank == f) {
-                Some(j) => format!("{name} ({force}): the {rank} of {suit} — the Junta orders: {}", j.order),
+                Some(j) => {
+                    let top = c.oob.force_of(&force).map_or(force.clone(), |u| u.id.to_string());
+                    let card = JuntaCard {
+                        turn: ctx.to.0,
+                        commander: name.clone(),
+                        force: top,
+                        card: format!("the {rank} of {suit}"),
+                        effect: j.effect,
+                        until: ctx.to.0 + j.turns,
+                        order: j.order.clone(),
+                    };
+                    let binds = match j.effect {
+                        JuntaEffect::None => String::new(),
+                        e => format!(
+                            " ({}: `move` holds {} to it until turn {})",
+                            e.word(),
+                            card.force,
+                            card.until
+                        ),
+                    };
+                    effects.push(crate::rules::effects::Effect::JuntaCard(card));
+                    format!("{name} ({force}): the {rank} of {suit} — the Junta orders: {}{binds}", j.order)
+                }
                 None => format!(
                     "{name} ({force}): the {rank} of {suit} — an order, but juntas.csv has none for it: the umpire writes it"
                 ),
@@ -82,7 +114,7 @@ pub fn phase(c: &Campaign, ctx: &TurnContext, dice: &mut dyn Dice) -> PhaseOutco
         };
         sec.both(crate::model::Side::Allies, line);
     }
-    PhaseOutcome { phase: "juntas", section: sec, effects: Vec::new() }
+    PhaseOutcome { phase: "juntas", section: sec, effects }
 }
 
 #[cfg(test)]
@@ -92,7 +124,10 @@ mod tests {
     use crate::rules::effects::testing::{camp, ctx};
 
     const FORCES: &str = "SP-EXT,,army,Extremadura,Cuesta,Sp,,,,,18.29\nSP-EXT-1,SP-EXT,battalion,a,,Sp,line,600,,,\n\
-        SP-ARA,,army,Aragon,Palafox,Sp,,,,,43.14\nSP-ARA-1,SP-ARA,battalion,b,,Sp,line,600,,,\n";
+        SP-ARA,,army,Aragon,José de Palafox,Sp,,,,,43.14\nSP-ARA-1,SP-ARA,battalion,b,,Sp,line,600,,,\n\
+        SP-MAN,,division,La Mancha,Girón,Sp,,,,,28.24\nSP-MAN-1,SP-MAN,battalion,c,,Sp,line,600,,,\n";
+    const COMMANDERS: &str =
+        "name,side,player\nCuesta,Allies,\nJosé de Palafox,Allies,exempt\nGirón,Allies,yes\nRey,French,\n";
     fn juntas() -> String {
         let mut t = String::from("suit,rank,order\n");
         for suit in SUITS {
@@ -111,19 +146,24 @@ mod tests {
     #[test]
     fn cuesta_draws_a_card_and_palafox_none() {
         let table = juntas();
-        let c = camp(20, "", FORCES, &[("juntas.csv", &table)]);
-        // Card 52 of the fresh deck: the ace of spades.
-        let out = phase(&c, &ctx(20, &[]), &mut ScriptedDice::new([52]));
+        let c = camp(20, "", FORCES, &[("juntas.csv", &table), ("commanders.csv", COMMANDERS)]);
+        // Card 52 of the fresh deck: the ace of spades; Girón, a player commanding a division,
+        // draws the 8 of hearts from the 51 left. José de Palafox is exempt by his row of
+        // commanders.csv, not by a name.
+        let out = phase(&c, &ctx(20, &[]), &mut ScriptedDice::new([52, 7]));
         assert_eq!(
             out.section.allies,
-            ["Cuesta (SP-EXT): the ace of spades — the Junta orders: Halt for a turn"]
+            [
+                "Cuesta (SP-EXT): the ace of spades — the Junta orders: Halt for a turn",
+                "Girón (SP-MAN): the 8 of hearts — no instructions from the Junta this turn."
+            ]
         );
-        assert!(out.section.umpire.iter().any(|l| l.starts_with("Palafox: no card")));
+        assert!(out.section.umpire.iter().any(|l| l.starts_with("José de Palafox: no card")));
         assert!(out.section.french.is_empty(), "the French hear nothing of it");
-        let out = phase(&c, &ctx(20, &[]), &mut ScriptedDice::new([7]));
+        let out = phase(&c, &ctx(20, &[]), &mut ScriptedDice::new([7, 1]));
         assert_eq!(
-            out.section.allies,
-            ["Cuesta (SP-EXT): the 8 of hearts — no instructions from the Junta this turn."]
+            out.section.allies[0],
+            "Cuesta (SP-EXT): the 8 of hearts — no instructions from the Junta this turn."
         );
         assert_eq!(card_name(9).2, Some("knave"));
         // Turns 1 and 2 (June): no Juntas yet.

@@ -13,7 +13,7 @@
 //! ±10 % to the next year's reinforcements recorded.
 
 use crate::model::books::{CampaignYear, OccupationOutcome, OccupationTurn, Revolt};
-use crate::model::{Campaign, Control, Nation, Settlement, SettlementKind, Side, Unit};
+use crate::model::{Campaign, Control, Nation, Settlement, SettlementKind, Side};
 use crate::rules::control::{Garrisons, Production, settlement_control};
 use crate::rules::dice::Dice;
 use crate::rules::effects::{Effect, losses_over, men_of, per_cent};
@@ -77,10 +77,6 @@ pub fn taxable(c: &Campaign) -> Vec<&Settlement> {
         .collect()
 }
 
-fn garrison<'c>(c: &'c Campaign, s: &Settlement) -> Vec<&'c Unit> {
-    c.oob.forces().filter(|f| f.hex == Some(s.hex) && f.side() == Side::French).collect()
-}
-
 /// The revolt running at `turn` in a place, if any.
 pub fn revolt_at<'c>(c: &'c Campaign, place: &str, turn: u32) -> Option<&'c Revolt> {
     c.books.revolts.iter().find(|r| r.place == place && r.began <= turn && turn < r.until)
@@ -110,6 +106,25 @@ pub fn tax_of(c: &Campaign, g: &Garrisons, s: &Settlement, turn: u32) -> (Tax, u
         tax = Tax::Adequate;
     }
     (tax, units)
+}
+
+/// The units that police a place giving good taxes (2.1.1's need doubled), by id.
+fn policing_units(c: &Campaign, s: &Settlement, ctx: &TurnContext) -> Vec<String> {
+    let need = crate::rules::control::need(Side::French, s.region, s.kind, s.port).doubled();
+    let units = crate::rules::control::policing(c, s.hex, Side::French, need, Some(ctx));
+    units.iter().map(|u| u.id.to_string()).collect()
+}
+
+/// The losses of some effects, unit by unit: `FR-I-1 210, FR-I-2 210`.
+fn named_losses(l: &[Effect]) -> String {
+    let named: Vec<String> = l
+        .iter()
+        .filter_map(|e| match e {
+            Effect::Loss { unit, men, .. } => Some(format!("{unit} {men}")),
+            _ => None,
+        })
+        .collect();
+    if named.is_empty() { "none".to_string() } else { named.join(", ") }
 }
 
 /// 4.0's verdict on a turn from the counts.
@@ -204,15 +219,17 @@ pub fn phase(c: &Campaign, ctx: &TurnContext, dice: &mut dyn Dice) -> PhaseOutco
                 sec.umpire(format!("{}: revolt roll 1d6 {d}: quiet", s.name));
                 continue;
             }
-            let g: Vec<String> = garrison(c, s).iter().map(|f| f.id.to_string()).collect();
+            // 4.0's "garrison": the units that police the place for its good taxes (2.1.1,
+            // doubled), not every force standing in it.
+            let g = policing_units(c, s, ctx);
             let pd = dice.roll(6, &format!("4.0 revolt losses in {}", s.name));
             let men = men_of(c, &g, false);
             let lost = per_cent(men, pd * 5);
-            let mut l = losses_over(c, &g, lost, &format!("4.0 revolt in {}", s.name), false);
+            let l = losses_over(c, &g, lost, &format!("4.0 revolt in {}", s.name), false);
             // The campaign is not changed before the phase's effects are applied: its garrisons
             // are those found above.
             let units_after = garrisons.at(s.hex, Side::French).units();
-            effects.append(&mut l);
+            effects.extend(l.iter().cloned());
             effects.push(Effect::Revolt(Revolt {
                 place: s.name.clone(),
                 began: ctx.to.0,
@@ -221,9 +238,11 @@ pub fn phase(c: &Campaign, ctx: &TurnContext, dice: &mut dyn Dice) -> PhaseOutco
                 units: units_after,
             }));
             sec.umpire(format!(
-                "{}: revolt roll 1d6 1: revolt for a month, hostile until turn {} (4.0); the garrison loses 1d6 {pd} × 5 % of {men} = {lost} men",
+                "{}: revolt roll 1d6 1: revolt for a month, hostile until turn {} (4.0); the garrison that polices it ({}) loses 1d6 {pd} × 5 % of {men} = {lost} men: {}",
                 s.name,
-                ctx.to.0 + 2
+                ctx.to.0 + 2,
+                g.join(", "),
+                named_losses(&l)
             ));
             sec.side(Side::French, format!("{} revolts: hostile for a month; the garrison loses {lost} men; good taxes again only with a fresh unit (4.0).", s.name));
         }
@@ -318,6 +337,45 @@ mod tests {
         // Early-month turns roll no revolt.
         let out = phase(&c, &ctx(21, &[]), &mut ScriptedDice::new([1, 4]));
         assert!(!out.effects.iter().any(|e| matches!(e, Effect::Revolt(_))));
+    }
+
+    #[test]
+    fn a_revolt_strikes_the_garrison_that_polices_the_place_not_an_army_in_it() {
+        // Talavera, a town (1 unit, 2 for good taxes), policed by two battalions; I Corps' 4
+        // battalions marched in this turn beside them. 1d6 1 → revolt; 1d6 6 → 30 % of the
+        // policing two only.
+        let places = "Talavera,24.23,town,,yes,Castile-La Mancha,Fr,,\n";
+        let forces = "FR-I,,corps,Ier Corps,,Fr,,,,,24.23\n\
+            FR-I-1,FR-I,battalion,a,,Fr,line,700,,,\nFR-I-2,FR-I,battalion,b,,Fr,line,700,,,\n\
+            FR-I-3,FR-I,battalion,c,,Fr,line,700,,,\nFR-I-4,FR-I,battalion,d,,Fr,line,700,,,\n\
+            FR-TAL,,brigade,Garnison,,Fr,,,,,24.23\n\
+            FR-TAL-1,FR-TAL,battalion,e,,Fr,line,600,,,\nFR-TAL-2,FR-TAL,battalion,f,,Fr,line,500,,,\n";
+        let c = camp(20, places, forces, &[]);
+        let out = phase(&c, &ctx(20, &[("FR-I", "18.28")]), &mut ScriptedDice::new([1, 6]));
+        let lost: Vec<(&str, u32)> = out
+            .effects
+            .iter()
+            .filter_map(|e| match e {
+                Effect::Loss { unit, men, .. } => Some((unit.as_str(), *men)),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(lost, [("FR-TAL-1", 180), ("FR-TAL-2", 150)], "30 % of the 1,100 that police it");
+        let text = out.section.umpire.join("\n");
+        assert!(text.contains("the garrison that polices it (FR-TAL-1, FR-TAL-2)"), "{text}");
+        // I Corps alone, withdrawn into the town: two of its battalions police it.
+        let forces = forces.split("FR-TAL,").next().unwrap();
+        let c = camp(20, places, forces, &[]);
+        let out = phase(&c, &ctx(20, &[("FR-I", "18.28")]), &mut ScriptedDice::new([1, 6]));
+        let lost: u32 = out
+            .effects
+            .iter()
+            .filter_map(|e| match e {
+                Effect::Loss { men, .. } => Some(*men),
+                _ => None,
+            })
+            .sum();
+        assert_eq!(lost, 420, "30 % of 1,400, not of I Corps' 2,800");
     }
 
     #[test]

@@ -44,6 +44,9 @@ pub fn changed_files(before: &Campaign, after: &Campaign, current: &StateFiles) 
     put(books::INTELLIGENCE, b.intelligence != a.intelligence, &|| {
         books::write_intelligence(&a.intelligence, d(books::INTELLIGENCE))
     });
+    put(books::JUNTA_CARDS, b.junta_cards != a.junta_cards, &|| {
+        books::write_junta_cards(&a.junta_cards, d(books::JUNTA_CARDS))
+    });
     patched(before, after, current, &mut out)?;
     Ok(out)
 }

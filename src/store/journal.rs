@@ -14,7 +14,7 @@ use crate::model::dialect::{Dialect, Encoding};
 use crate::model::roll::Roll;
 
 /// The state files the journal follows (relative paths).
-pub const STATE_FILES: [&str; 17] = [
+pub const STATE_FILES: [&str; 18] = [
     "campaign.toml",
     "forces.csv",
     "commanders.csv",
@@ -28,6 +28,7 @@ pub const STATE_FILES: [&str; 17] = [
     "occupation.csv",
     "campaign-years.csv",
     "intelligence.csv",
+    "junta-orders.csv",
     "settlements.csv",
     "supply.csv",
     // The map, changed by `map import`.

@@ -324,9 +324,9 @@ fn a_general_hit_in_the_dump_is_flagged_for_replacement() {
     });
     assert_code(&apply(&c, &dump, &["--winner", "french"]), 0);
     let commanders = c.read("commanders.csv");
-    assert!(commanders.contains("Ruffin,French,4,4,killed"), "{commanders}");
+    assert!(commanders.contains("Ruffin,French,4,4,killed,"), "{commanders}");
     assert!(
-        commanders.lines().any(|l| l.starts_with("del Parque,Allies,") && l.ends_with(",wounded")),
+        commanders.lines().any(|l| l.starts_with("del Parque,Allies,") && l.ends_with(",wounded,")),
         "{commanders}"
     );
     assert!(c.read("battles/T20-18.28/report.md").contains("Commanders to replace"));

@@ -196,10 +196,10 @@ fn a_campaign_saved_with_semicolons_is_read_and_written_back_as_it_was_saved() {
     // the order of battle was saved.
     let commanders = c.read("commanders.csv");
     assert!(
-        commanders.starts_with("\u{feff}name;side;battles_fought;battles_won;status\r\n"),
+        commanders.starts_with("\u{feff}name;side;battles_fought;battles_won;status;player\r\n"),
         "{commanders}"
     );
-    assert!(commanders.contains("\r\nVictor;French;7;6;\r\n"), "{commanders}");
+    assert!(commanders.contains("\r\nVictor;French;7;6;;\r\n"), "{commanders}");
     let returns =
         encoding_rs::WINDOWS_1252.decode(&std::fs::read(c.path("returns.csv")).unwrap()).0.into_owned();
     assert!(returns.starts_with("turn;unit;men;kind;battle\r\n"), "{returns}");

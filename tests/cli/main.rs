@@ -7,6 +7,7 @@ mod common;
 mod synth;
 
 mod apply;
+mod as_the_rules_write;
 mod calibrate;
 mod check;
 mod crash;

@@ -4,7 +4,7 @@ use crate::error::Problems;
 use crate::formats::table::{Fields, Table, write_csv};
 use crate::model::dialect::Dialect;
 use crate::model::oob::IdMap;
-use crate::model::{Commander, Side};
+use crate::model::{Commander, Player, Side};
 
 use super::COMMANDER_COLUMNS;
 
@@ -16,7 +16,7 @@ pub(super) fn parse_commanders(t: &Table, p: &mut Problems) -> (Vec<Commander>, 
     if !t.require(&["name", "side"], p) {
         return (out, extra_cols);
     }
-    let [c_name, c_side, c_fought, c_won, c_status] = COMMANDER_COLUMNS.map(|n| t.column(n));
+    let [c_name, c_side, c_fought, c_won, c_status, c_player] = COMMANDER_COLUMNS.map(|n| t.column(n));
     for row in &t.rows {
         let name = t.text(row, c_name);
         let mut f = Fields::new(t, row, p);
@@ -34,6 +34,16 @@ pub(super) fn parse_commanders(t: &Table, p: &mut Problems) -> (Vec<Commander>, 
             f.problem("name", format!("commander '{name}' is listed twice"));
             continue;
         }
+        let player = match f.text(c_player).trim().to_lowercase().as_str() {
+            "" => Player::Default,
+            "yes" => Player::Yes,
+            "no" => Player::No,
+            "exempt" => Player::Exempt,
+            other => {
+                f.problem("player", format!("'{other}' is not yes, no, exempt or blank"));
+                Player::Default
+            }
+        };
         let extra = if extra_cols.is_empty() { Vec::new() } else { f.texts(&extra_cols) };
         if let Some(side) = side {
             out.push(Commander {
@@ -42,6 +52,7 @@ pub(super) fn parse_commanders(t: &Table, p: &mut Problems) -> (Vec<Commander>, 
                 battles_fought: fought,
                 battles_won: won,
                 status: f.text(c_status).to_string(),
+                player,
                 extra,
             });
         }
@@ -61,6 +72,7 @@ pub fn write_commanders(commanders: &[Commander], extra_cols: &[String], dialect
                 c.battles_fought.to_string(),
                 c.battles_won.to_string(),
                 c.status.clone(),
+                c.player.word().to_string(),
             ];
             r.extend(c.extra.iter().cloned());
             r

@@ -47,7 +47,7 @@ pub mod names {
     /// The files of the map that `map import` changes.
     pub const MAP: [&str; 4] = [HEXES, ROADS, RIVERS, SETTLEMENTS];
     /// Every file of the campaign folder that sowbridge reads into a campaign.
-    pub const ALL: [&str; 20] = [
+    pub const ALL: [&str; 21] = [
         CAMPAIGN,
         RULES,
         HEXES,
@@ -69,6 +69,7 @@ pub mod names {
         "campaign-years.csv",
         "intelligence.csv",
         "juntas.csv",
+        "junta-orders.csv",
     ];
 }
 
@@ -94,7 +95,8 @@ pub const FORCE_COLUMNS: [&str; 17] = [
 ];
 
 /// Columns of `commanders.csv`.
-pub const COMMANDER_COLUMNS: [&str; 5] = ["name", "side", "battles_fought", "battles_won", "status"];
+pub const COMMANDER_COLUMNS: [&str; 6] =
+    ["name", "side", "battles_fought", "battles_won", "status", "player"];
 
 /// Columns of `map/battle-maps.csv`.
 pub const BATTLE_MAP_COLUMNS: [&str; 4] = ["hex", "map", "orientation", "battle"];

@@ -5,6 +5,7 @@ use std::collections::BTreeMap;
 use serde::Serialize;
 
 use crate::model::{Arm, ArmClass, Campaign, HexId, Nation, Side, StatusKind, Unit};
+use crate::rules::turn::TurnContext;
 
 use super::requirement::Need;
 
@@ -112,4 +113,48 @@ fn garrison_units(u: &Unit) -> (u32, u32) {
         (_, Some(Arm::Dragoon)) if u.men > 0 => (0, u.squadrons.max(1)),
         _ => (0, 0),
     }
+}
+
+/// The garrison that polices a place for a side (2.1, 4.0): the units that make the need
+/// `need` (2.1's, doubled for "good"), not every force standing in the hex. They are taken,
+/// unit by unit, from the side's forces in the hex: first the forces that did not march this
+/// turn (`ctx.moved`), then those that did; within each, in `forces.csv` order; within a
+/// force, its battalions and dragoon regiments in `forces.csv` order (unavailable units and
+/// other cavalry police nothing, 2.1.1). The same units every time for the same campaign and
+/// turn. Empty when the side's units there cannot make the need at all (then nobody polices it
+/// as the rules count a garrison): the need is at least one unit.
+pub fn policing<'c>(
+    c: &'c Campaign,
+    hex: HexId,
+    side: Side,
+    need: Need,
+    ctx: Option<&TurnContext>,
+) -> Vec<&'c Unit> {
+    let need = if need.is_none() { Need { brigades: 0, units: 1 } } else { need };
+    let turn = c.config.turn;
+    let moved = |f: &Unit| ctx.is_some_and(|x| x.moved.contains_key(f.id.as_str()));
+    let mut forces: Vec<&Unit> = c
+        .oob
+        .forces()
+        .filter(|f| f.hex == Some(hex) && f.side() == side && !f.has_status(StatusKind::Unavailable, turn))
+        .collect();
+    // Stable: forces.csv order within each group.
+    forces.sort_by_key(|f| moved(f));
+    let mut held = Garrison::default();
+    let mut out = Vec::new();
+    for f in forces {
+        for u in c.oob.units_under(&f.id) {
+            let (b, s) = garrison_units(u);
+            if b + s == 0 || unavailable(c, u, turn) {
+                continue;
+            }
+            held.battalions += b;
+            held.squadrons += s;
+            out.push(u);
+            if held.holds(need) {
+                return out;
+            }
+        }
+    }
+    Vec::new()
 }

@@ -13,7 +13,7 @@ mod requirement;
 #[cfg(test)]
 mod tests;
 
-pub use garrisons::{Garrison, Garrisons};
+pub use garrisons::{Garrison, Garrisons, policing};
 pub use requirement::{DIVISION_BRIGADES, Need, need};
 
 /// A settlement's supply production (and tax income) as 2.1 grades it.

@@ -75,10 +75,15 @@ pub struct Reported {
 }
 
 /// The latest report of each enemy force a side has had by the campaign's turn: the
-/// sightings of `intelligence.csv` known before it.
+/// sightings of `intelligence.csv` known before it. A force destroyed (no men left) or
+/// captured (no longer in `forces.csv`) has left the picture.
 pub fn reports(c: &Campaign, side: Side) -> std::collections::BTreeMap<&str, Reported> {
     let mut latest: std::collections::BTreeMap<&str, &crate::model::books::Sighting> = Default::default();
+    let standing = |id: &str| c.oob.get(id).is_some() && c.oob.strength(id).men() > 0;
     for s in c.books.intelligence.iter().filter(|s| s.side == side && s.known < c.config.turn) {
+        if !standing(&s.force) {
+            continue;
+        }
         let e = latest.entry(s.force.as_str()).or_insert(s);
         if (s.moved, s.known) >= (e.moved, e.known) {
             *e = s;

@@ -1,6 +1,8 @@
-//! The text of an 8.5 briefing. The player's text gives the points, the reading, which dice
-//! were rolled and the report; it leaves out the faces rolled, since with a face and the
-//! report the player could work back the enemy's exact strength. The umpire's text adds them.
+//! The text of an 8.5 briefing. The player's text gives the side's own points, the reading,
+//! which dice were rolled and the report; it leaves out the enemy's point total (which would
+//! reveal its light cavalry and its commander's record, which 8.5 does not give) and the faces
+//! rolled (with a face and the report the player could work back the enemy's exact strength).
+//! The umpire's text adds both.
 
 use std::fmt::Write;
 
@@ -61,10 +63,9 @@ fn what_is_known(r: Reading) -> &'static str {
 }
 
 impl Briefing {
-    /// The side's briefing as Markdown, to hand to its player: its points and the enemy's
-    /// total, the reading, the dice used, the enemy's formations, its men and guns as
+    /// The side's briefing as Markdown, to hand to its player: its own points, the reading, the dice used, the enemy's formations, its men and guns as
     /// reported with their accuracy, and the enemy forces in contact by name and hex.
-    /// Never the enemy's exact strength, nor the faces rolled.
+    /// Never the enemy's point total or exact strength, nor the faces rolled.
     pub fn to_markdown(&self) -> String {
         let mut out = String::new();
         let side = self.side;
@@ -73,8 +74,7 @@ impl Briefing {
 
         out.push_str("## Points\n\n| source | count | points |\n|---|---:|---:|\n");
         points_rows(&mut out, &self.own);
-        let _ = writeln!(out, "| **{side} total** | | **{}** |", self.own.total);
-        let _ = writeln!(out, "| {} total | | {} |\n", side.enemy(), self.enemy_points.total);
+        let _ = writeln!(out, "| **{side} total** | | **{}** |\n", self.own.total);
         let _ = writeln!(
             out,
             "The {side} have {}: {} are known, and its men and guns within ±{} %.\n",
@@ -119,6 +119,10 @@ impl Briefing {
     pub fn to_umpire_markdown(&self) -> String {
         let mut out = self.to_markdown();
         let die = self.reading.die();
+        let _ = writeln!(out, "\n## Umpire: the enemy's points (the {})\n", self.side.enemy());
+        out.push_str("| source | count | points |\n|---|---:|---:|\n");
+        points_rows(&mut out, &self.enemy_points);
+        let _ = writeln!(out, "| **{} total** | | **{}** |", self.side.enemy(), self.enemy_points.total);
         out.push_str("\n## Umpire: dice rolled\n\n");
         for (what, face, pct) in
             [("men", self.men_roll, self.men_error_pct), ("guns", self.guns_roll, self.guns_error_pct)]

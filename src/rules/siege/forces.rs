@@ -1,7 +1,7 @@
 //! Who stands in a siege (7.1): the garrison, the investing forces, the siege train, and what
 //! losses leave of each.
 
-use crate::model::{ArmClass, Campaign, HexId, Level, Nation, Settlement, Side, Unit};
+use crate::model::{ArmClass, Campaign, HexId, Level, Nation, Settlement, SettlementKind, Side, Unit};
 use crate::rules::effects::{Effect, men_of};
 
 use super::places::{PROVINCIAL_CAPITALS, fold};
@@ -42,20 +42,80 @@ pub(super) fn battalions_and_batteries(c: &Campaign, forces: &[String]) -> u32 {
         .count() as u32
 }
 
-/// Where a garrison marching out with the honours of war goes (7.1.2).
+/// Where a garrison marching out with the honours of war goes (7.1.2), and why.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Honours<'c> {
+    /// The place it marches to.
+    pub to: &'c Settlement,
+    /// Why that place: the rule's own destination, or why not and the place taken instead.
+    pub why: String,
+}
+
+/// Where a garrison of `nation` marching out of `place` with the honours of war goes (7.1.2):
+/// Toulouse (French), Lisbon (British, Portuguese) or "their provincial capital" (Spanish):
+/// the capital (2.2) of the province of the garrison's own army, the province of its depot
+/// (2.2: Spanish armies draw on their own province), else of the place. When that place is not
+/// friendly to the garrison's side or is invested, the nearest friendly city, capital or
+/// fortress that is not invested (by hex distance, then name) instead.
 pub fn honours_destination<'c>(
     c: &'c Campaign,
     place: &Settlement,
     nation: Nation,
-) -> Option<&'c Settlement> {
-    let name = match nation {
-        Nation::Fr => "Toulouse",
-        Nation::Br | Nation::Po => "Lisbon",
+    garrison: &[String],
+) -> Option<Honours<'c>> {
+    let side = nation.side();
+    let find = |name: &str| c.map.settlements.iter().find(|s| fold(&s.name) == fold(name));
+    let (rule_place, whose) = match nation {
+        Nation::Fr => (find("Toulouse"), "Toulouse, for the French".to_string()),
+        Nation::Br | Nation::Po => (find("Lisbon"), "Lisbon, for the Anglo-Portuguese".to_string()),
         Nation::Sp => {
-            PROVINCIAL_CAPITALS.iter().find(|(p, _)| fold(p) == fold(&place.province)).map(|(_, n)| *n)?
+            let depot = garrison
+                .iter()
+                .filter_map(|f| c.oob.get(f)?.depot())
+                .find_map(|d| c.map.settlements.iter().find(|s| s.name == d));
+            let (province, from) = match depot {
+                Some(d) => (
+                    d.province.as_str(),
+                    format!("its army's province ({}, of its depot {})", d.province, d.name),
+                ),
+                None => (
+                    place.province.as_str(),
+                    format!("the place's province ({}; the garrison names no depot)", place.province),
+                ),
+            };
+            let capital =
+                PROVINCIAL_CAPITALS.iter().find(|(p, _)| fold(p) == fold(province)).map(|(_, n)| *n);
+            (capital.and_then(find), format!("the provincial capital of {from}"))
         }
     };
-    c.map.settlements.iter().find(|s| fold(&s.name) == fold(name))
+    let friendly =
+        |s: &Settlement| s.control.side() == Some(side) && s.invested_by.is_none() && s.name != place.name;
+    match rule_place {
+        Some(d) if friendly(d) => Some(Honours { to: d, why: format!("{} (7.1.2)", whose) }),
+        other => {
+            let not = match other {
+                Some(d) => format!("{} ({whose}) is not friendly to the {side}", d.name),
+                None => format!("{whose} is not in settlements.csv"),
+            };
+            let near = c
+                .map
+                .settlements
+                .iter()
+                .filter(|s| {
+                    friendly(s)
+                        && (s.kind.is_fortress()
+                            || matches!(s.kind, SettlementKind::City | SettlementKind::Capital))
+                })
+                .min_by_key(|s| (c.map.grid.distance(place.hex, s.hex), s.name.clone()))?;
+            Some(Honours {
+                to: near,
+                why: format!(
+                    "{not}: the nearest friendly city, capital or fortress instead, {} hexes away (7.1.2)",
+                    c.map.grid.distance(place.hex, near.hex)
+                ),
+            })
+        }
+    }
 }
 
 pub(super) fn forces_text(c: &Campaign, ids: &[String]) -> String {

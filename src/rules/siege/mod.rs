@@ -2,28 +2,39 @@
 //! (fortress-city, fortress-town, or Toledo's Alcázar, 2.5.3) whose `invested_by` is set in
 //! `settlements.csv` starts a record in `sieges.csv` at the next turn advance: the garrison is
 //! the defending side's forces in its hex, the investors the investing side's forces in or
-//! next to it. Then, every turn advance, in this order:
-//! 1. 7.2: both sides lose 1d6 × 2 % of their ORIGINAL strength; a garrison below half of it
-//!    surrenders, investors below half lift the siege and withdraw;
-//! 2. a summons accepted (`action` = `honours`): the garrison marches out with the honours of
-//!    war to Toulouse (French), Lisbon (British, Portuguese) or its provincial capital
-//!    (Spanish) (7.1.2);
-//! 3. 7.1.4: a garrison under its minimum (2.5) capitulates after one turn against four
-//!    times its strength or a siege train;
-//! 4. 7.1.3: a garrison under a fifth of the investors may be assaulted after one turn
+//! next to it; 7.1.4 is judged then, once, by the code `export` uses
+//! ([`crate::rules::capitulation::judge`]). The advance that starts it is the investment's
+//! first round. Then, every round (turn advance), in this order:
+//! 1. the defenders are every force of the defending side in the place: a relief that entered
+//!    joins them (its men are added to the ORIGINAL strength of 7.2); while a relief that
+//!    entered this turn stands in contact with the investors the clock does not run;
+//! 2. 7.2: both sides lose 1d6 × 2 % of their ORIGINAL strength; a garrison below half of it
+//!    surrenders, investors below half lift the siege and withdraw (`invested_by` cleared, each
+//!    besieging force marched off by 8.4's withdrawal, named in the report);
+//! 3. a summons accepted (`action` = `honours`): the garrison marches out with the honours of
+//!    war to Toulouse (French), Lisbon (British, Portuguese) or its own provincial capital
+//!    (Spanish), else the nearest friendly place that can take a garrison (7.1.2);
+//! 4. 7.1.4, as judged when the investment started: the place capitulates after one turn (at
+//!    the first round);
+//! 5. 7.1.3: a garrison under a fifth of the investors may be assaulted after one turn
 //!    (`action` = `storm`): the defenders always lose and are captured, losing 1dA × 10 %,
 //!    the attackers 1dA × 5 %;
-//! 5. 7.1.2: one turn after a siege train (6.4, `siege-trains.csv`) arrives the place is
+//! 6. 7.1.2: one turn after a siege train (6.4, `siege-trains.csv`) arrives the place is
 //!    breached and summoned; refused, it is stormed: both roll 2d6 plus their infantry
 //!    battalions and batteries; casualties 1dA × 5 % (the attacker's infantry, all of the
 //!    defender's); the attacker wins → the garrison is captured, else it is repulsed and may
 //!    storm again (`action` = `storm`) or starve the place out;
-//! 6. 7.1.1: an invested place holds out 1dA turns (strong fortress-cities +1, sea-supplied
-//!    places +2 when the Allies defend, fortress-towns and the Alcázar −1), then
-//!    capitulates.
+//! 7. 7.1.1: an invested place holds out 1dA turns (strong fortress-cities +1, sea-supplied
+//!    places +2 when the Allies defend, fortress-towns and the Alcázar −1): that many rounds,
+//!    capitulating at the last (`holds_until` is the turn whose advance is the last round).
+//!
+//! A capitulation, a storm or a surrender takes every defender in the place.
+
+use std::collections::BTreeMap;
 
 use crate::model::Campaign;
 use crate::model::books::{SiegeAction, SiegeKind, SiegeRecord, SiegeState};
+use crate::rules::capitulation::Capitulation;
 use crate::rules::dice::{Dice, average_die};
 use crate::rules::effects::{Effect, men_of};
 use crate::rules::turn::{PhaseOutcome, Section, TurnContext};
@@ -32,19 +43,24 @@ mod forces;
 mod places;
 mod settle;
 
-use self::forces::forces_text;
-pub use self::forces::{garrison_of, honours_destination, investors_of};
+pub use self::forces::{Honours, garrison_of, honours_destination, investors_of};
+use self::forces::{forces_text, train_at};
 use self::places::holdout_words;
 pub use self::places::{
     PROVINCIAL_CAPITALS, SEA_SUPPLIED, STRONG, fold, holdout_modifier, investable, supply_cut,
 };
 use self::settle::settle;
 
-/// The siege phase of the turn (7.1–7.2).
-pub fn phase(c: &Campaign, ctx: &TurnContext, dice: &mut dyn Dice) -> PhaseOutcome {
-    let mut sec = Section::new("Sieges (7.1–7.2)");
-    let mut effects = Vec::new();
-    let from = ctx.from.0;
+/// The investments that begin at this advance (7.1.1): a record each, with its hold-out
+/// rolled, and 7.1.4 judged once; the places judged to capitulate after one turn.
+fn start_investments(
+    c: &Campaign,
+    from: u32,
+    dice: &mut dyn Dice,
+    sec: &mut Section,
+    effects: &mut Vec<Effect>,
+) -> BTreeMap<String, Capitulation> {
+    let mut capitulating = BTreeMap::new();
     for s in &c.map.settlements {
         let Some(nation) = s.invested_by else { continue };
         if c.books.active_siege(&s.name).is_some() {
@@ -77,17 +93,29 @@ pub fn phase(c: &Campaign, ctx: &TurnContext, dice: &mut dyn Dice) -> PhaseOutco
         let da = average_die(dice, &format!("7.1.1 {} holds out", s.name));
         let m = holdout_modifier(s, defender);
         let turns = (i64::from(da) + i64::from(m)).max(1) as u32;
+        let (garrison_men, investors_men) = (men_of(c, &garrison, false), men_of(c, &investors, false));
+        let train = train_at(c, s.hex, investor).is_some();
+        if let Some(k) =
+            crate::rules::capitulation::judge(c, s.hex, defender, garrison_men, investors_men, train)
+        {
+            sec.umpire(format!(
+                "{}: judged once as the investment starts (7.1.4): it capitulates after 1 turn, at this advance",
+                k.why()
+            ));
+            capitulating.insert(s.name.clone(), k);
+        }
         let rec = SiegeRecord {
             place: s.name.clone(),
             hex: s.hex,
             kind: SiegeKind::Investment,
-            garrison_original: men_of(c, &garrison, false),
-            investors_original: men_of(c, &investors, false),
+            garrison_original: garrison_men,
+            investors_original: investors_men,
             garrison,
             investors,
             defender,
             began: from,
-            holds_until: from + turns,
+            // The advance that starts it is its first round: `turns` rounds end at this turn.
+            holds_until: from + turns - 1,
             train_since: None,
             repulsed: 0,
             action: SiegeAction::None,
@@ -95,7 +123,7 @@ pub fn phase(c: &Campaign, ctx: &TurnContext, dice: &mut dyn Dice) -> PhaseOutco
             ended: None,
         };
         let line = format!(
-            "{} ({}) invested by {}: the garrison {} ({} men) holds out 1dA {da}{} = {turns} turns, until turn {} (7.1.1); the investment cuts the supply line it generates",
+            "{} ({}) invested by {}: the garrison {} ({} men) holds out 1dA {da}{} = {turns} turns, {turns} rounds of 7.2 to turn {} (7.1.1); the investment cuts the supply line it generates",
             s.name,
             s.hex,
             forces_text(c, &rec.investors),
@@ -117,6 +145,15 @@ pub fn phase(c: &Campaign, ctx: &TurnContext, dice: &mut dyn Dice) -> PhaseOutco
         sec.side(investor, format!("{} is invested by {}.", s.name, forces_text(c, &rec.investors)));
         effects.push(Effect::Siege(rec));
     }
+    capitulating
+}
+
+/// The siege phase of the turn (7.1–7.2).
+pub fn phase(c: &Campaign, ctx: &TurnContext, dice: &mut dyn Dice) -> PhaseOutcome {
+    let mut sec = Section::new("Sieges (7.1–7.2)");
+    let mut effects = Vec::new();
+    let from = ctx.from.0;
+    let capitulating = start_investments(c, from, dice, &mut sec, &mut effects);
     // Every active record, the new ones included (their first turn of losses, 7.2).
     let mut records: Vec<SiegeRecord> =
         c.books.sieges.iter().filter(|r| r.state == SiegeState::Active).cloned().collect();
@@ -125,7 +162,8 @@ pub fn phase(c: &Campaign, ctx: &TurnContext, dice: &mut dyn Dice) -> PhaseOutco
         _ => None,
     }));
     for rec in records {
-        let mut more = settle(c, ctx, rec, dice, &mut sec);
+        let judged = capitulating.get(&rec.place).filter(|_| rec.began == from);
+        let mut more = settle(c, ctx, rec, judged, dice, &mut sec);
         // A place taken changes hands (7.1, 2.4.8): the investing nation's, no longer invested.
         let mut taken = Vec::new();
         for e in &more {

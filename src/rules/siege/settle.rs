@@ -2,14 +2,15 @@
 //! the honours of war and the besieger's losses, each in the rule's order.
 
 use crate::model::books::{SiegeAction, SiegeKind, SiegeRecord, SiegeState};
-use crate::model::{Campaign, Nation, Settlement, Side};
+use crate::model::{Campaign, Nation, Settlement, Side, Turn};
+use crate::rules::capitulation::Capitulation;
 use crate::rules::dice::{Dice, average_die};
 use crate::rules::effects::{Effect, losses_over, men_of, per_cent};
-use crate::rules::map_choice::minimum_garrison;
 use crate::rules::turn::{Section, TurnContext};
 
 use super::forces::{
-    after_losses, battalions_and_batteries, capture, honours_destination, present, train_at,
+    after_losses, battalions_and_batteries, capture, forces_text, garrison_of, honours_destination, present,
+    train_at,
 };
 
 /// One record's turn: its losses, then the first of its endings that applies.
@@ -17,6 +18,7 @@ pub(super) fn settle(
     c: &Campaign,
     ctx: &TurnContext,
     mut rec: SiegeRecord,
+    capitulates: Option<&Capitulation>,
     dice: &mut dyn Dice,
     sec: &mut Section,
 ) -> Vec<Effect> {
@@ -37,7 +39,8 @@ pub(super) fn settle(
         end(rec, SiegeState::Ended, from, &mut out);
         return out;
     }
-    let garrison = present(c, &rec.garrison, |u| u.hex == Some(rec.hex));
+    // The defenders are every force of the defending side in the place (7.1.1, 7.2).
+    let garrison = garrison_of(c, rec.hex, defender);
     let investors = present(c, &rec.investors, |u| {
         u.hex.is_some_and(|h| h == rec.hex || c.map.grid.adjacent(h, rec.hex))
     });
@@ -47,8 +50,19 @@ pub(super) fn settle(
         return out;
     }
     if investors.is_empty() {
-        sec.both(defender, format!("{place}: the investing forces have gone; the siege is lifted."));
+        sec.both(
+            defender,
+            format!("{place}: the investing forces have gone; the siege is lifted (invested_by cleared)."),
+        );
+        out.push(Effect::InvestmentEnded { place: place.clone(), hex: rec.hex });
         end(rec, SiegeState::Lifted, from, &mut out);
+        return out;
+    }
+    if relief_joins(c, ctx, &mut rec, &garrison, sec) {
+        rec.garrison.clone_from(&garrison);
+        rec.investors.clone_from(&investors);
+        rec.action = SiegeAction::None;
+        out.push(Effect::Siege(rec));
         return out;
     }
     rec.garrison.clone_from(&garrison);
@@ -83,7 +97,20 @@ pub(super) fn settle(
     let g_after = after_losses(c, &garrison, &losses);
     let i_after = after_losses(c, &investors, &losses);
     out.append(&mut losses);
-    let siege = Siege { c, s, place, from, defender, investor, g_after, i_after, garrison, investors };
+    let siege = Siege {
+        c,
+        s,
+        place,
+        from,
+        to: ctx.to,
+        defender,
+        investor,
+        g_after,
+        i_after,
+        garrison,
+        investors,
+        capitulates,
+    };
     match siege.ending(&mut rec, dice, &mut out, sec) {
         Ending::Over(state) => end(rec, state, from, &mut out),
         Ending::GoesOn => {
@@ -92,6 +119,45 @@ pub(super) fn settle(
         }
     }
     out
+}
+
+/// A relief that entered the place joins its defenders (7.1.1, 7.2): its men are added to the
+/// ORIGINAL strength the losses and the surrender are measured on. True when a relief entered
+/// this turn: it stands in contact with the investors, and until that contact is resolved (a
+/// battle, a sally or a retreat) the hold-out clock does not run: no round this turn.
+fn relief_joins(
+    c: &Campaign,
+    ctx: &TurnContext,
+    rec: &mut SiegeRecord,
+    garrison: &[String],
+    sec: &mut Section,
+) -> bool {
+    let joined: Vec<String> = garrison.iter().filter(|f| !rec.garrison.contains(f)).cloned().collect();
+    if joined.is_empty() {
+        return false;
+    }
+    let place = &rec.place;
+    let men = men_of(c, &joined, false);
+    rec.garrison_original += men;
+    sec.both(
+        rec.defender,
+        format!(
+            "{place}: {} joins the garrison ({men} men); the defenders' original strength is now {} (7.1.1, 7.2).",
+            forces_text(c, &joined),
+            rec.garrison_original
+        ),
+    );
+    let entered = joined.iter().any(|f| ctx.moved.contains_key(f.as_str()));
+    if entered {
+        rec.holds_until += 1;
+        sec.umpire(format!(
+            "{place}: the relief entered this turn and stands in contact with the investors: until that contact is resolved the siege clock does not run — no round this turn; it holds to turn {}",
+            rec.holds_until
+        ));
+        sec.side(rec.defender, format!("{place}: the relief is in; the siege clock stops this turn."));
+        sec.side(rec.defender.enemy(), format!("{place}: a relief has entered the place."));
+    }
+    entered
 }
 
 /// Ends a siege record in `state` at turn `from`.
@@ -117,12 +183,15 @@ struct Siege<'a> {
     s: &'a Settlement,
     place: String,
     from: u32,
+    to: Turn,
     defender: Side,
     investor: Side,
     garrison: Vec<String>,
     investors: Vec<String>,
     g_after: u32,
     i_after: u32,
+    /// 7.1.4 as judged when the investment started (this is its first round).
+    capitulates: Option<&'a Capitulation>,
 }
 
 impl Siege<'_> {
@@ -140,7 +209,7 @@ impl Siege<'_> {
         if let Some(e) = self.honours(rec, out, sec) {
             return e;
         }
-        if let Some(e) = self.under_minimum(rec, out, sec) {
+        if let Some(e) = self.under_minimum(out, sec) {
             return e;
         }
         if let Some(e) = self.surprise_assault(rec, dice, out, sec) {
@@ -167,6 +236,8 @@ impl Siege<'_> {
         if half(rec.investors_original, i_after) {
             sec.both(investor, format!("{place}: the besiegers are down to {i_after} of {} men, under half: they lift the siege and withdraw (7.2).", rec.investors_original));
             sec.side(defender, format!("{place}: the besiegers lift the siege (7.2)."));
+            out.push(Effect::InvestmentEnded { place: place.clone(), hex: rec.hex });
+            self.withdraw(out, sec);
             return Some(Ending::Over(SiegeState::Lifted));
         }
         None
@@ -179,41 +250,57 @@ impl Siege<'_> {
             return None;
         }
         let nation = c.oob.get(&garrison[0]).map_or(Nation::Sp, |u| u.nation);
-        match honours_destination(c, s, nation) {
-            Some(dest) => {
-                sec.both(defender, format!("{place}: the garrison accepts the summons and marches out with the honours of war to {} ({}) (7.1.2).", dest.name, dest.hex));
+        match honours_destination(c, s, nation, garrison) {
+            Some(h) => {
+                let dest = h.to;
+                sec.both(defender, format!("{place}: the garrison accepts the summons and marches out with the honours of war to {} ({}): {}.", dest.name, dest.hex, h.why));
                 sec.side(investor, format!("{place}: the garrison marches out with the honours of war; the place is yours."));
                 out.extend(garrison.iter().map(|f| Effect::Moved { force: f.clone(), hex: dest.hex }));
             }
             None => sec.umpire(format!(
-                "{place}: the garrison marches out with the honours of war; no destination for {nation} is in settlements.csv (Toulouse, Lisbon or the provincial capital of '{}'): place it by hand",
-                s.province
+                "{place}: the garrison marches out with the honours of war; no friendly destination for {nation} is in settlements.csv (7.1.2): place it by hand"
             )),
         }
         Some(Ending::Over(SiegeState::Honours))
     }
 
-    /// 7.1.4: a garrison under its minimum, after the first turn, against four times its men or
-    /// a siege train, capitulates.
-    fn under_minimum(&self, rec: &SiegeRecord, out: &mut Vec<Effect>, sec: &mut Section) -> Option<Ending> {
-        let Siege { c, s, ref place, from, defender, investor, ref garrison, g_after, i_after, .. } = *self;
-        let after_first_turn = from > rec.began;
-        let with_train = rec.train_since.is_some();
-        let minimum = minimum_garrison(s.kind, s.citadel).unwrap_or(0);
-        if after_first_turn
-            && g_after < minimum
-            && (u64::from(i_after) >= 4 * u64::from(g_after) || with_train)
-        {
-            sec.both(investor, format!(
-                "{place}: {g_after} men, under the minimum garrison of {minimum} (2.5), against {} — capitulates after one turn (7.1.4); {g_after} prisoners.",
-                if with_train { "a siege train".to_string() } else { format!("{i_after} men, at least four times as many") }
-            ));
-            sec.side(defender, format!("{place}: the garrison, under its minimum, capitulates (7.1.4)."));
-            let taken = capture_after(c, garrison, investor, out);
-            out.extend(taken);
-            return Some(Ending::Over(SiegeState::Taken));
+    /// 7.1.4, as judged once when the investment started: the place capitulates after one
+    /// turn, at its first round.
+    fn under_minimum(&self, out: &mut Vec<Effect>, sec: &mut Section) -> Option<Ending> {
+        let Siege { c, ref place, defender, investor, ref garrison, g_after, capitulates, .. } = *self;
+        let k = capitulates?;
+        sec.both(investor, format!("{} — capitulates after one turn (7.1.4); {g_after} prisoners.", k.why()));
+        sec.side(defender, format!("{place}: the garrison, under its minimum, capitulates (7.1.4)."));
+        let taken = capture_after(c, garrison, investor, out);
+        out.extend(taken);
+        Some(Ending::Over(SiegeState::Taken))
+    }
+
+    /// 7.2's withdrawal of the besiegers who lift the siege: each force marches off by the
+    /// road 8.4's withdrawal proposes, away from the garrison; a force with no road away stays
+    /// for the umpire to move.
+    fn withdraw(&self, out: &mut Vec<Effect>, sec: &mut Section) {
+        let Siege { c, ref place, investor, ref garrison, ref investors, to, .. } = *self;
+        for f in investors {
+            let plan = crate::rules::withdrawal::plan_withdrawal(c, f, garrison, to);
+            let name = c.oob.get(f).map_or(f.as_str(), |u| u.name.as_str());
+            match plan.chosen {
+                Some(d) => {
+                    sec.both(
+                        investor,
+                        format!(
+                            "{place}: {name} ({f}) withdraws {} → {} ({} road hexes, 8.4's withdrawal away from the garrison) (7.2).",
+                            plan.from, d.hex, d.road_hexes
+                        ),
+                    );
+                    out.push(Effect::Moved { force: f.clone(), hex: d.hex });
+                }
+                None => sec.both(
+                    investor,
+                    format!("{place}: {name} ({f}) must withdraw (7.2) but no road leads away: the umpire moves it."),
+                ),
+            }
         }
-        None
     }
 
     /// 7.1.3: the surprise assault on a garrison under a fifth of the besiegers, without a
@@ -225,25 +312,11 @@ impl Siege<'_> {
         out: &mut Vec<Effect>,
         sec: &mut Section,
     ) -> Option<Ending> {
-        let Siege {
-            c,
-            ref place,
-            from,
-            defender,
-            investor,
-            ref garrison,
-            ref investors,
-            g_after,
-            i_after,
-            ..
-        } = *self;
-        let after_first_turn = from > rec.began;
+        let Siege { c, ref place, defender, investor, ref garrison, ref investors, g_after, i_after, .. } =
+            *self;
+        // "after 1 turn": from the first round, the advance that ends the investment's first turn.
         let with_train = rec.train_since.is_some();
-        if after_first_turn
-            && !with_train
-            && rec.action == SiegeAction::Storm
-            && u64::from(g_after) * 5 < u64::from(i_after)
-        {
+        if !with_train && rec.action == SiegeAction::Storm && u64::from(g_after) * 5 < u64::from(i_after) {
             let dd = average_die(dice, &format!("7.1.3 {place} defenders' losses"));
             let ad = average_die(dice, &format!("7.1.3 {place} assault losses"));
             let dl = per_cent(g_after, dd * 10);

@@ -24,8 +24,9 @@ fn men(c: &Campaign, id: &str) -> u32 {
 #[test]
 fn toledo_holds_out_its_average_die_less_one_then_capitulates() {
     let mut c = camp(20, TOLEDO, FORCES, &[]);
-    // 1dA: d6 4 → 4, −1 for the Alcázar: 3 turns, until 23. 7.2: garrison 1d6 3 (6 %),
-    // besiegers 1d6 1 (2 %).
+    // 1dA: d6 4 → 4, −1 for the Alcázar: 3 turns — three rounds of 7.2, the advances out of
+    // turns 20, 21 and 22, capitulating at the third. 7.2: garrison 1d6 3 (6 %), besiegers
+    // 1d6 1 (2 %).
     let mut d = ScriptedDice::new([4, 3, 1]);
     let out = phase(&c, &ctx(20, &[]), &mut d);
     let rec = out
@@ -36,13 +37,13 @@ fn toledo_holds_out_its_average_die_less_one_then_capitulates() {
             _ => None,
         })
         .unwrap();
-    assert_eq!((rec.garrison_original, rec.investors_original, rec.holds_until), (1570, 3770, 23));
+    assert_eq!((rec.garrison_original, rec.investors_original, rec.holds_until), (1570, 3770, 22));
     assert_eq!(rec.kind, SiegeKind::Investment);
     apply_effects(&mut c, &out.effects, 2);
     assert_eq!(men(&c, "FR-TOL"), 1570 - 94, "6 % of the original 1,570");
     assert_eq!(men(&c, "SP-MAN"), 3770 - 75);
     // Every turn, 1d6 × 2 % of the ORIGINAL strength: 2 % to 12 %.
-    for turn in 21..=23 {
+    for turn in 21..=22 {
         let before = men(&c, "FR-TOL");
         let mut d = ScriptedDice::new([1, 1]);
         let out = phase(&c, &ctx(turn, &[]), &mut d);
@@ -59,7 +60,7 @@ fn toledo_holds_out_its_average_die_less_one_then_capitulates() {
             .effects
             .iter()
             .any(|e| matches!(e, Effect::Captured { force, by: Side::Allies, .. } if force == "FR-TOL"));
-        assert_eq!(taken, turn == 23, "turn {turn}: capitulates as turn 23 ends");
+        assert_eq!(taken, turn == 22, "turn {turn}: capitulates at the third round, as turn 22 ends");
         if taken {
             let prisoners: u32 = out
                 .effects
@@ -74,7 +75,7 @@ fn toledo_holds_out_its_average_die_less_one_then_capitulates() {
         apply_effects(&mut c, &out.effects, 2);
     }
     assert!(c.oob.get("FR-TOL").is_none(), "the garrison is taken");
-    assert_eq!(c.score.iter().find(|r| r.side == Side::Allies).unwrap().prisoners_taken, 1570 - 94 - 31 * 3);
+    assert_eq!(c.score.iter().find(|r| r.side == Side::Allies).unwrap().prisoners_taken, 1570 - 94 - 31 * 2);
     assert_eq!(c.books.sieges[0].state, SiegeState::Taken);
 }
 
@@ -192,17 +193,32 @@ fn a_summons_accepted_marches_the_garrison_out_to_toulouse() {
 }
 
 #[test]
-fn under_its_minimum_a_garrison_capitulates_after_one_turn_against_four_times_its_strength() {
-    // 450 men in the Alcázar (minimum 500, 2.5.3) against 1,900.
+fn under_its_minimum_a_garrison_capitulates_after_one_turn_judged_once_when_invested() {
+    // 450 men in the Alcázar (minimum 500, 2.5.3) against 1,800: exactly four times as many.
+    // 7.1.4 is judged as the investment starts, by `export`'s judgement: the place capitulates
+    // after one turn, at the first round, whatever 7.2's dice take from either side.
     let forces = "FR-TOL,,brigade,G,Rey,Fr,,,,,28.23\nFR-TOL-1,FR-TOL,battalion,a,,Fr,line,450,,,\n\
-        SP-MAN,,division,Giron,,Sp,,,,,28.24\nSP-MAN-1,SP-MAN,battalion,1,,Sp,line,1900,,,\n";
+        SP-MAN,,division,Giron,,Sp,,,,,28.24\nSP-MAN-1,SP-MAN,battalion,1,,Sp,line,1800,,,\n";
+    let c = camp(20, TOLEDO, forces, &[]);
+    for (g, i) in [(1, 6), (6, 1), (3, 3)] {
+        let out = phase(&c, &ctx(20, &[]), &mut ScriptedDice::new([6, g, i]));
+        assert!(
+            out.effects.iter().any(|e| matches!(e, Effect::Captured { force, .. } if force == "FR-TOL")),
+            "7.2 dice {g}, {i}"
+        );
+        assert!(out.section.umpire.join("\n").contains("judged once as the investment starts (7.1.4)"));
+    }
+    let k = crate::rules::capitulation::judge(&c, "28.23".parse().unwrap(), Side::French, 450, 1800, false);
+    assert_eq!(k.map(|k| k.minimum), Some(500));
+    // 600 men hold: 7.1.4 is not judged again when 7.2 takes them under 500 later.
+    let forces = "FR-TOL,,brigade,G,Rey,Fr,,,,,28.23\nFR-TOL-1,FR-TOL,battalion,a,,Fr,line,600,,,\n\
+        SP-MAN,,division,Giron,,Sp,,,,,28.24\nSP-MAN-1,SP-MAN,battalion,1,,Sp,line,2400,,,\n";
     let mut c = camp(20, TOLEDO, forces, &[]);
-    let out = phase(&c, &ctx(20, &[]), &mut ScriptedDice::new([6, 1, 1]));
-    assert!(!out.effects.iter().any(|e| matches!(e, Effect::Captured { .. })), "not in its first turn");
+    let out = phase(&c, &ctx(20, &[]), &mut ScriptedDice::new([6, 6, 1]));
     apply_effects(&mut c, &out.effects, 2);
+    assert_eq!(c.oob.strength("FR-TOL").men(), 528, "under its minimum now");
     let out = phase(&c, &ctx(21, &[]), &mut ScriptedDice::new([1, 1]));
-    assert!(out.effects.iter().any(|e| matches!(e, Effect::Captured { force, .. } if force == "FR-TOL")));
-    assert!(out.section.umpire.join("\n").contains("7.1.4"));
+    assert!(!out.effects.iter().any(|e| matches!(e, Effect::Captured { .. })), "not re-judged");
 }
 
 #[test]
@@ -217,4 +233,84 @@ fn besiegers_below_half_their_original_strength_lift_the_siege() {
     apply_effects(&mut c, &out.effects, 2);
     assert_eq!(c.books.sieges[0].state, SiegeState::Lifted);
     assert!(c.oob.get("FR-TOL").is_some());
+    // The lift ends the investment: invested_by is cleared and no new one starts by itself.
+    let toledo = c.map.settlements.iter().find(|s| s.name == "Toledo").unwrap();
+    assert_eq!(toledo.invested_by, None);
+    assert!(
+        out.section.umpire.iter().any(|l| l.contains("Giron (SP-MAN) must withdraw (7.2)")),
+        "{:?}",
+        out.section.umpire
+    );
+    let out = phase(&c, &ctx(22, &[]), &mut ScriptedDice::new([6, 6, 6]));
+    assert!(!out.effects.iter().any(|e| matches!(e, Effect::Siege(_))), "no new investment");
+}
+
+#[test]
+fn a_relief_that_enters_joins_the_garrison_and_is_captured_with_it() {
+    // Dessolles' 4,880 men march into invested Toledo (rule 7.1.1 with 7.2).
+    let mut c = camp(20, TOLEDO, FORCES, &[]);
+    let out = phase(&c, &ctx(20, &[]), &mut ScriptedDice::new([4, 1, 1]));
+    apply_effects(&mut c, &out.effects, 2);
+    let relief = "FR-RES,,division,Dessolles,,Fr,,,,,28.23\nFR-RES-1,FR-RES,battalion,a,,Fr,line,4880,,,\n";
+    let mut with = camp(20, TOLEDO, &format!("{FORCES}{relief}"), &[]);
+    with.books = c.books.clone();
+    for u in ["FR-TOL-1", "FR-TOL-2", "FR-TOL-3", "SP-MAN-1", "SP-MAN-2"] {
+        with.oob.get_mut(u).unwrap().men = c.oob.get(u).unwrap().men;
+    }
+    // Turn 21: he entered this turn, in contact with the investors: no round, the clock stops.
+    let out = phase(&with, &ctx(21, &[("FR-RES", "29.21")]), &mut ScriptedDice::new([]));
+    let rec = out
+        .effects
+        .iter()
+        .find_map(|e| match e {
+            Effect::Siege(r) => Some(r.clone()),
+            _ => None,
+        })
+        .unwrap();
+    assert_eq!((rec.garrison_original, rec.holds_until), (1570 + 4880, 23));
+    assert_eq!(rec.garrison, ["FR-TOL", "FR-RES"]);
+    assert!(!out.effects.iter().any(|e| matches!(e, Effect::Loss { .. })));
+    apply_effects(&mut with, &out.effects, 2);
+    // Turns 22 and 23: 7.2 on 6,450 (2 % = 129 men), and at the last round every defender
+    // in the place is taken: no French force stands in a Toledo that changed hands.
+    for turn in [22, 23] {
+        let out = phase(&with, &ctx(turn, &[]), &mut ScriptedDice::new([1, 1]));
+        let lost: u32 = out
+            .effects
+            .iter()
+            .filter_map(|e| match e {
+                Effect::Loss { unit, men, .. } if unit.starts_with("FR-") => Some(*men),
+                _ => None,
+            })
+            .sum();
+        assert_eq!(lost, 129, "2 % of 6,450");
+        apply_effects(&mut with, &out.effects, 2);
+    }
+    assert!(with.oob.get("FR-RES").is_none() && with.oob.get("FR-TOL").is_none(), "all captured");
+    assert_eq!(with.books.sieges[0].state, SiegeState::Taken);
+}
+
+#[test]
+fn honours_of_war_go_to_the_garrisons_own_capital_or_the_nearest_friendly_place() {
+    // Astorga (a fortress-town of León) held by a Galician division whose depot is Lugo: its
+    // provincial capital is Santiago. Held by no one, the nearest friendly fortress instead.
+    let places = "Astorga,18.09,fortress-town,,,Leon and Old Castile,Sp,Fr,\n\
+        Valladolid,24.13,city,,,Leon and Old Castile,-,,\n\
+        Lugo,12.06,town,,yes,Galicia,Sp,,\n\
+        Santiago,07.05,city,,,Galicia,Sp,,\n\
+        Ciudad Rodrigo,16.19,fortress-city,,,Leon and Old Castile,Sp,,\n";
+    let forces = "SP-AST,,brigade,Astorga,,Sp,,,,,18.09\nSP-AST-1,SP-AST,battalion,a,,Sp,line,900,,,\n";
+    let mut c = camp(20, places, forces, &[]);
+    c.oob.get_mut("SP-AST").unwrap().rare =
+        crate::model::Rare { depot: Some("Lugo".into()), ..Default::default() }.boxed();
+    let astorga = &c.map.settlements[0];
+    let h = honours_destination(&c, astorga, Nation::Sp, &["SP-AST".to_string()]).unwrap();
+    assert_eq!(h.to.name, "Santiago", "{}", h.why);
+    assert!(h.why.contains("Galicia, of its depot Lugo"), "{}", h.why);
+    let mut c2 = c.clone();
+    c2.map.settlements[3].control = crate::model::Control::Unrest;
+    let h = honours_destination(&c2, &c2.map.settlements[0], Nation::Sp, &["SP-AST".to_string()]).unwrap();
+    assert_eq!(h.to.name, "Ciudad Rodrigo", "{}", h.why);
+    assert!(h.why.contains("Santiago (the provincial capital of its army's province"), "{}", h.why);
+    assert!(h.why.contains("is not friendly to the Allies"), "{}", h.why);
 }
