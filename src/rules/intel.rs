@@ -119,7 +119,12 @@ pub fn intel_points(c: &Campaign, forces: &[String]) -> IntelPoints {
 /// Orders formations by seniority: higher level first (army > corps > division > brigade),
 /// then more men, then id.
 fn by_seniority(c: &Campaign, rows: &mut [&Unit]) {
-    rows.sort_by_cached_key(|u| (u.level.rank(), Reverse(c.oob.strength(&u.id).men()), u.id.clone()));
+    rows.sort_by_cached_key(|u| seniority(c, u));
+}
+
+/// A formation's place in seniority (8.5), smallest first: higher level, then more men, then id.
+pub fn seniority(c: &Campaign, u: &Unit) -> (u8, Reverse<u32>, compact_str::CompactString) {
+    (u.level.rank(), Reverse(c.oob.strength(&u.id).men()), u.id.clone())
 }
 
 /// The side's commander for 8.5: the commander of the senior participating formation

@@ -15,11 +15,16 @@
 //! strength at the accuracy of the reading between the forces in that contact. A force
 //! destroyed or captured leaves the side's picture ([`crate::rules::intel::known::reports`]).
 
+use std::cmp::Reverse;
+use std::collections::HashMap;
+
+use compact_str::CompactString;
+
 use crate::model::books::Sighting;
-use crate::model::{Campaign, HexId, Side, Unit};
+use crate::model::{Arm, Campaign, Commander, HexId, Side, StatusKind, Unit};
 use crate::rules::dice::Dice;
 use crate::rules::effects::Effect;
-use crate::rules::intel::{Reading, intel_points, reading, reported_guns, reported_men};
+use crate::rules::intel::{Reading, reading, reported_guns, reported_men, seniority};
 use crate::rules::movement::road_allowance;
 use crate::rules::turn::{PhaseOutcome, Section, TurnContext};
 
@@ -32,13 +37,108 @@ pub fn known_on(moved: u32, near: bool, die: u32) -> u32 {
     }
 }
 
-/// The accuracy `side` hears of force `f` at (9.0 read with 8.5): its points in `scouts`
-/// against the force's; none (news from beyond one map move): 8.5's widest band.
-fn accuracy(c: &Campaign, f: &Unit, scouts: &[String]) -> Reading {
-    if scouts.is_empty() {
-        return Reading::TwiceFewer;
+/// What 9.0 needs of every top-level force, worked out once for the phase: where it stands,
+/// its own points of 8.5 (light cavalry, dragoons, light battalions of its available units)
+/// and the senior named commander in it, so that a side's points within one map move of a
+/// force are a sum over the forces there, not a walk of the order of battle for every force
+/// heard of. The sums are [`crate::rules::intel::intel_points`]'s: the forces' subtrees do not
+/// overlap, and a set's commander is the one of its most senior force that names one.
+struct Scouting<'a> {
+    forces: HashMap<&'a str, Scout<'a>>,
+    /// Each side's forces by hex, in `forces.csv` order.
+    by_hex: HashMap<(Side, HexId), Vec<&'a str>>,
+}
+
+struct Scout<'a> {
+    /// 2 × light cavalry squadrons + dragoon squadrons + light battalions.
+    units: u32,
+    seniority: (u8, Reverse<u32>, CompactString),
+    /// The senior named commander in its subtree.
+    commander: Option<&'a Commander>,
+}
+
+impl<'a> Scouting<'a> {
+    fn new(c: &'a Campaign) -> Scouting<'a> {
+        let names: HashMap<&str, &Commander> =
+            c.commanders.iter().rev().map(|k| (k.name.as_str(), k)).collect();
+        let turn = c.turn().0;
+        let mut forces = HashMap::new();
+        let mut by_hex: HashMap<(Side, HexId), Vec<&str>> = HashMap::new();
+        for f in c.oob.forces() {
+            let (mut units, mut best) = (0, None);
+            // Rows in the subtree with whether they or a formation above them is unavailable.
+            let mut stack = vec![(f, f.has_status(StatusKind::Unavailable, turn))];
+            while let Some((u, off)) = stack.pop() {
+                if u.is_unit() && !off {
+                    units += match u.arm {
+                        Some(Arm::LightCavalry) => 2 * u.squadrons,
+                        Some(Arm::Dragoon) => u.squadrons,
+                        Some(Arm::Light) => 1,
+                        _ => 0,
+                    };
+                }
+                if u.level.is_formation()
+                    && let Some(k) = u.commander().and_then(|n| names.get(n))
+                {
+                    let key = seniority(c, u);
+                    if best.as_ref().is_none_or(|(b, _)| key < *b) {
+                        best = Some((key, *k));
+                    }
+                }
+                stack.extend(
+                    c.oob.children(&u.id).map(|k| (k, off || k.has_status(StatusKind::Unavailable, turn))),
+                );
+            }
+            let commander = best.map(|(_, k)| k);
+            forces.insert(f.id.as_str(), Scout { units, seniority: seniority(c, f), commander });
+            if let Some(h) = f.hex {
+                by_hex.entry((f.side(), h)).or_default().push(f.id.as_str());
+            }
+        }
+        Scouting { forces, by_hex }
     }
-    reading(intel_points(c, scouts).total, intel_points(c, &[f.id.to_string()]).total)
+
+    /// The points (8.5) of a set of top-level forces.
+    fn points(&self, ids: &[&str]) -> u32 {
+        let scouts: Vec<&Scout<'_>> = ids.iter().filter_map(|id| self.forces.get(id)).collect();
+        let units: u32 = scouts.iter().map(|s| s.units).sum();
+        let senior =
+            scouts.iter().filter(|s| s.commander.is_some()).min_by(|a, b| a.seniority.cmp(&b.seniority));
+        units + senior.and_then(|s| s.commander).map_or(0, |k| k.battles_fought + k.battles_won)
+    }
+
+    /// The accuracy the side of `scouts` hears force `f` at (9.0 read with 8.5): their points
+    /// against the force's; with none (news from beyond one map move): 8.5's widest band.
+    fn accuracy(&self, f: &Unit, scouts: &[&str]) -> Reading {
+        if scouts.is_empty() {
+            return Reading::TwiceFewer;
+        }
+        reading(self.points(scouts), self.points(&[f.id.as_str()]))
+    }
+
+    /// The forces of `side` within `reach` hexes of one of the hexes.
+    fn near(&self, c: &Campaign, side: Side, hexes: &[HexId], reach: u32) -> Vec<&'a str> {
+        let g = c.map.grid;
+        let mut out: Vec<&'a str> = Vec::new();
+        let r = i32::try_from(reach).unwrap_or(i32::MAX / 4);
+        for &x in hexes {
+            let (c0, r0) = (i32::from(x.col), i32::from(x.row));
+            for col in (c0 - r).max(0)..=(c0 + r).min(i32::from(g.columns) - 1) {
+                for row in (r0 - r - 1).max(0)..=(r0 + r + 1).min(i32::from(g.rows) - 1) {
+                    let h = HexId::new(col as u16, row as u16);
+                    if g.distance(h, x) <= reach
+                        && let Some(ids) = self.by_hex.get(&(side, h))
+                    {
+                        out.extend(ids);
+                    }
+                }
+            }
+        }
+        // A force near two of the hexes counts once.
+        out.sort_unstable();
+        out.dedup();
+        out
+    }
 }
 
 /// Men and guns of `f` as `side` hears them: one die for the men, another for the guns, off
@@ -54,16 +154,6 @@ fn heard(c: &Campaign, f: &Unit, side: Side, r: Reading, dice: &mut dyn Dice) ->
         reported_guns(s.guns, pg),
         format!("±{} %: d{die} {m} → {pm:+} %, d{die} {g} → {pg:+} %", r.accuracy_pct()),
     )
-}
-
-/// The forces of `side` within `reach` hexes of one of the hexes.
-fn scouts_near(c: &Campaign, side: Side, hexes: &[HexId], reach: u32) -> Vec<String> {
-    c.oob
-        .forces()
-        .filter(|f| f.side() == side)
-        .filter(|f| f.hex.is_some_and(|h| hexes.iter().any(|&x| c.map.grid.distance(h, x) <= reach)))
-        .map(|f| f.id.to_string())
-        .collect()
 }
 
 fn sighting(
@@ -96,15 +186,6 @@ fn sighting(
     })
 }
 
-/// True when a force of `side` stands within `reach` hexes of one of the hexes.
-fn near_any(c: &Campaign, side: Side, hexes: &[HexId], reach: u32) -> bool {
-    c.oob
-        .forces()
-        .filter(|f| f.side() == side)
-        .filter_map(|f| f.hex)
-        .any(|h| hexes.iter().any(|&x| c.map.grid.distance(h, x) <= reach))
-}
-
 /// The words a side reads for a sighting.
 pub fn describe(s: &Sighting) -> String {
     let guns = if s.guns > 0 { format!(", {} guns", s.guns) } else { String::new() };
@@ -123,6 +204,7 @@ pub fn phase(c: &Campaign, ctx: &TurnContext, dice: &mut dyn Dice) -> PhaseOutco
     let mut effects = Vec::new();
     let from = ctx.from.0;
     let mut new: Vec<Sighting> = Vec::new();
+    let scouting = Scouting::new(c);
     if !c.books.intelligence_begun {
         sec.umpire("9.0 at the start: every enemy field force's location and approximate strength is known to each side.");
         for f in c.oob.forces() {
@@ -130,7 +212,7 @@ pub fn phase(c: &Campaign, ctx: &TurnContext, dice: &mut dyn Dice) -> PhaseOutco
             let Some(at) = was else { continue };
             let side = f.side().enemy();
             let reach = road_allowance(c, &f.id, ctx.from).hexes();
-            let r = accuracy(c, f, &scouts_near(c, side, &[at], reach));
+            let r = scouting.accuracy(f, &scouting.near(c, side, &[at], reach));
             let (men, guns, how) = heard(c, f, side, r, dice);
             sec.umpire(format!(
                 "the {side} know {} ({}) at {at}: {men} men, {guns} guns ({how})",
@@ -145,9 +227,10 @@ pub fn phase(c: &Campaign, ctx: &TurnContext, dice: &mut dyn Dice) -> PhaseOutco
         let (Some(&was), Some(now)) = (ctx.moved.get(f.id.as_str()), f.hex) else { continue };
         let learner = f.side().enemy();
         let reach = road_allowance(c, &f.id, ctx.from).hexes();
-        let near = near_any(c, learner, &[was, now], reach);
+        let scouts = scouting.near(c, learner, &[was, now], reach);
+        let near = !scouts.is_empty();
         let die = dice.roll(6, &format!("9.0 news of {} reaching the {}", f.id, learner));
-        let r = accuracy(c, f, &scouts_near(c, learner, &[was, now], reach));
+        let r = scouting.accuracy(f, &scouts);
         let (men, guns, how) = heard(c, f, learner, r, dice);
         let Some(s) = sighting(f, learner, Some(was), from, near, die, (men, guns)) else { continue };
         sec.umpire(format!(
@@ -167,7 +250,7 @@ pub fn phase(c: &Campaign, ctx: &TurnContext, dice: &mut dyn Dice) -> PhaseOutco
     // Contacts are seen (8.1): each side learns now of every enemy force in contact.
     for k in crate::rules::zoc::contacts(c) {
         for side in [Side::French, Side::Allies] {
-            let scouts = k.side(side).to_vec();
+            let scouts: Vec<&str> = k.side(side).iter().map(String::as_str).collect();
             for id in k.side(side.enemy()) {
                 let Some(f) = c.oob.get(id) else { continue };
                 let Some(hex) = f.hex else { continue };
@@ -175,7 +258,7 @@ pub fn phase(c: &Campaign, ctx: &TurnContext, dice: &mut dyn Dice) -> PhaseOutco
                 if new.iter().any(told) {
                     continue;
                 }
-                let r = accuracy(c, f, &scouts);
+                let r = scouting.accuracy(f, &scouts);
                 let (men, guns, how) = heard(c, f, side, r, dice);
                 sec.umpire(format!(
                     "the {side} see {} ({}) in contact at {hex}: {men} men, {guns} guns ({how})",

@@ -36,12 +36,16 @@ pub fn card_name(i: u32) -> (String, &'static str, Option<&'static str>) {
 /// `forces.csv` order) and whether a Junta commands him.
 pub fn players(c: &Campaign) -> Vec<(String, String, bool)> {
     let mut out: Vec<(String, String, bool)> = Vec::new();
+    // A large order of battle names thousands of commanders: each looked up once.
+    let players: std::collections::HashMap<&str, Player> =
+        c.commanders.iter().rev().map(|k| (k.name.as_str(), k.player)).collect();
+    let mut seen = std::collections::HashSet::new();
     for f in c.oob.units().iter().filter(|u| u.nation == Nation::Sp && u.level.is_formation()) {
         let Some(name) = f.commander() else { continue };
-        if out.iter().any(|(n, _, _)| n == name) {
+        if !seen.insert(name) {
             continue;
         }
-        let player = c.commander(name).map_or(Player::Default, |k| k.player);
+        let player = players.get(name).copied().unwrap_or(Player::Default);
         let army = |u: &Unit| u.parent.is_none() && u.level == Level::Army;
         let plays = match player {
             Player::Yes | Player::Exempt => true,
