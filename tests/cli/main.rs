@@ -32,6 +32,7 @@ mod rules_as_written;
 mod scale;
 mod stock_ids;
 mod supply;
+mod supply_rules;
 mod turn;
 mod turn_phases;
 mod vocab;

@@ -196,9 +196,12 @@ impl<'a> Net<'a> {
         let mut blocked = BTreeMap::new();
         let mut towns = BTreeSet::new();
         for (s, k) in c.map.settlements.iter().zip(control) {
-            if s.kind != SettlementKind::Village {
-                towns.insert(s.hex);
+            // 2.1.3 and its changelog ("no functionality is changed"): a village is a label
+            // on the map; it needs no garrison and never cuts a line.
+            if s.kind == SettlementKind::Village {
+                continue;
             }
+            towns.insert(s.hex);
             if k.control.side() == Some(side) {
                 continue;
             }
@@ -216,14 +219,16 @@ impl<'a> Net<'a> {
     /// Why a line cannot use a secondary road at `h` (13 July 2014: "a unit (of any type) must
     /// be stationed at each end of the road where it joins a Major Road ... and occupy any
     /// town-sized settlement along the road with 1 infantry battalion or dragoon squadron").
+    /// The clarification of 4 September 2014 ("any unit of any type and size is sufficient
+    /// when placed at the junction of a secondary road") holds for a junction that is a town:
+    /// there a force of any arm is enough.
     fn secondary_refused(&self, h: HexId) -> Option<String> {
         let g = self.garrisons.at(h, self.side);
         let joins_major = self.c.map.road_neighbours(h).iter().any(|&(_, k)| k == RoadClass::Major);
-        if joins_major && g.forces == 0 {
-            return Some(format!(
-                "no unit of the {} at {h}, where the secondary road joins a major road",
-                self.side
-            ));
+        if joins_major {
+            return (g.forces == 0).then(|| {
+                format!("no unit of the {} at {h}, where the secondary road joins a major road", self.side)
+            });
         }
         if self.towns.contains(&h) && g.units() == 0 {
             return Some(format!(

