@@ -101,3 +101,24 @@ fn any_unit_at_the_junction_town_of_a_secondary_road_opens_it() {
     let zaf = force(&j2, "SP-ZAF");
     assert_eq!(path(zaf), ["14.31", "15.32", "15.31", "16.30", "15.30", "14.29", "13.29"]);
 }
+
+#[test]
+fn a_captured_depot_feeds_no_one_until_its_owner_retakes_it() {
+    let c = Camp::new("peninsula");
+    // A Spanish battalion takes Talavera, I Corps's depot (3.2.1), which no French post holds.
+    set_field(&c, "settlements.csv", "Talavera", "overrule", "");
+    append(
+        &c,
+        "forces.csv",
+        "SP-TAL,,brigade,Partida de Talavera,,Sp,,,,,24.23,,,in,,,\n\
+         SP-TAL-1,SP-TAL,battalion,Voluntarios de Talavera,,Sp,line,600,,,,,,,,,\n",
+    );
+    let j = supply_json(&c);
+    assert_eq!(place(&j, "Talavera")["control"], "Sp");
+    // A depot is its owner's: the Spanish garrison does not make it an Allied source...
+    let tal = force(&j, "SP-TAL");
+    assert_ne!(tal["source"].as_str(), Some("Talavera"), "{tal}");
+    // ...and the French have lost it until they retake it.
+    let depot = j["depots"].as_array().unwrap().iter().find(|d| d["force"] == "FR-I").unwrap();
+    assert_eq!((depot["depot"].as_str(), depot["state"].as_str()), (Some("Talavera"), Some("captured")));
+}

@@ -314,9 +314,13 @@ struct Source {
     hex: HexId,
 }
 
-/// The sources of a side (3.2): capitals, cities and fortress-cities friendly to it,
-/// garrisoned marked depots (and a force's depot in use), and for the Allies garrisoned marked
-/// ports; an invested fortress (or Toledo's invested Alcázar, 2.5.3) generates none (7.1.1).
+/// The sources of a side (3.2): capitals, cities and fortress-cities friendly to it; its own
+/// depots in use (3.2.1: the depot a force of the side names, established), garrisoned; and
+/// for the Allies garrisoned marked ports. A depot is no source for the enemy who takes it,
+/// nor for its owner until retaken and re-established (3.2.1: "all supplies from it ... are
+/// lost until it is recaptured"); a `depot` marked in `settlements.csv` that no force names
+/// is no one's. An invested fortress (or Toledo's invested Alcázar, 2.5.3) generates none
+/// (7.1.1).
 fn sources(
     c: &Campaign,
     side: Side,
@@ -330,13 +334,6 @@ fn sources(
         .filter(|d| c.oob.get(&d.force).is_some_and(|f| f.side() == side))
         .map(|d| d.depot.as_str())
         .collect();
-    let not_in_use: BTreeSet<&str> = depots
-        .iter()
-        .filter(|d| d.state != DepotState::Established)
-        .filter(|d| c.oob.get(&d.force).is_some_and(|f| f.side() == side))
-        .map(|d| d.depot.as_str())
-        .filter(|d| !in_use.contains(d))
-        .collect();
     let mut out = Vec::new();
     for (s, k) in c.map.settlements.iter().zip(control) {
         if k.control.side() != Some(side) || s.invested_by.is_some() {
@@ -345,7 +342,7 @@ fn sources(
         let garrisoned = g.at(s.hex, side).units() > 0;
         let big =
             matches!(s.kind, SettlementKind::Capital | SettlementKind::City | SettlementKind::FortressCity);
-        let depot = (s.depot || in_use.contains(s.name.as_str())) && !not_in_use.contains(s.name.as_str());
+        let depot = in_use.contains(s.name.as_str());
         let port = side == Side::Allies && s.port;
         if big || (garrisoned && (depot || port)) {
             out.push(Source { name: s.name.clone(), hex: s.hex });
