@@ -122,3 +122,25 @@ fn a_captured_depot_feeds_no_one_until_its_owner_retakes_it() {
     let depot = j["depots"].as_array().unwrap().iter().find(|d| d["force"] == "FR-I").unwrap();
     assert_eq!((depot["depot"].as_str(), depot["state"].as_str()), (Some("Talavera"), Some("captured")));
 }
+
+#[test]
+fn a_place_in_revolt_is_hostile_for_its_month_in_control_supply_and_communications() {
+    let c = Camp::new("peninsula");
+    // Madrid revolted at the end of turn 19: hostile for turns 20 and 21 (4.0).
+    c.write("revolts.csv", "place,began,until,men_lost,units\nMadrid,20,22,300,8\n");
+    let j = supply_json(&c);
+    let madrid = place(&j, "Madrid");
+    assert_eq!((madrid["control"].as_str(), madrid["production"].as_str()), (Some("-"), Some("hostile")));
+    assert!(madrid["why"].as_str().unwrap().contains("in revolt until turn 22"), "{madrid}");
+    // No longer a French source: Dessolles in Madrid is out of supply, I Corps's line is cut
+    // at Madrid's gates.
+    let res = force(&j, "FR-RES");
+    assert_eq!(res["state"], "out", "{res}");
+    assert_ne!(force(&j, "FR-I")["source"].as_str(), Some("Madrid"));
+    // turn advance writes the revolt's control; the month after, the garrison holds it again.
+    assert_code(&c.run(&["turn", "advance"]), 0);
+    assert!(c.read("settlements.csv").contains("Madrid,29.21,capital,,yes,Castile-La Mancha,-,"));
+    assert_code(&c.run(&["turn", "advance"]), 0);
+    assert_code(&c.run(&["turn", "advance"]), 0);
+    assert!(c.read("settlements.csv").contains("Madrid,29.21,capital,,yes,Castile-La Mancha,Fr,"));
+}

@@ -183,7 +183,32 @@ pub fn compute(c: &Campaign) -> Vec<SettlementControl> {
     compute_with(c, &g)
 }
 
-/// Every settlement's control from garrisons already counted.
+/// Every settlement's control from garrisons already counted, on the campaign's turn.
 pub fn compute_with(c: &Campaign, g: &Garrisons) -> Vec<SettlementControl> {
-    c.map.settlements.iter().map(|s| settlement_control(s, g)).collect()
+    compute_at(c, g, c.config.turn)
+}
+
+/// Every settlement's control from garrisons already counted, on `turn`: a place in revolt
+/// that turn is hostile to all (4.0: the revolt "converts the settlement temporarily to
+/// hostile status"), for control and so for supply, the line of communications and taxes.
+pub fn compute_at(c: &Campaign, g: &Garrisons, turn: u32) -> Vec<SettlementControl> {
+    let mut out: Vec<SettlementControl> =
+        c.map.settlements.iter().map(|s| settlement_control(s, g)).collect();
+    for k in &mut out {
+        if let Some(r) = crate::rules::occupation::revolt_at(c, &k.name, turn) {
+            in_revolt(k, r.until);
+        }
+    }
+    out
+}
+
+/// A place in revolt until `until` (4.0): hostile, unless the umpire overrules it.
+fn in_revolt(k: &mut SettlementControl, until: u32) {
+    k.computed = Control::Unrest;
+    if k.overruled {
+        return;
+    }
+    k.control = Control::Unrest;
+    k.production = Production::Hostile;
+    k.why = format!("in revolt until turn {until}: hostile to all (4.0)");
 }

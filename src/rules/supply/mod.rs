@@ -19,7 +19,7 @@ mod phase;
 pub use depot::{Depot, DepotState};
 pub use phase::{ControlChange, SupplyChange, SupplyPhase, apply_phase, now, phase};
 
-use super::control::{Garrisons, Production, SettlementControl, compute_with};
+use super::control::{Garrisons, Production, SettlementControl, compute_at};
 use crate::model::{Campaign, HexGrid, HexId, RoadClass, SettlementKind, Side, Supply, Unit};
 use depot::depots;
 
@@ -407,7 +407,7 @@ pub fn compute(c: &Campaign, records: &[SupplyRecord]) -> SupplyReport {
 /// Supply and control for the campaign as it stands, with depot timings counted at `turn`.
 pub fn compute_for_turn(c: &Campaign, records: &[SupplyRecord], turn: u32) -> SupplyReport {
     let g = Garrisons::of(c);
-    let control = compute_with(c, &g);
+    let control = compute_at(c, &g, turn);
     let depots = depots(c, &control, records, turn);
     let prev_out: BTreeMap<&str, u32> = records.iter().map(|r| (r.force.as_str(), r.turns_out)).collect();
     let mut forces = Vec::new();
