@@ -144,3 +144,32 @@ fn a_place_in_revolt_is_hostile_for_its_month_in_control_supply_and_communicatio
     assert_code(&c.run(&["turn", "advance"]), 0);
     assert!(c.read("settlements.csv").contains("Madrid,29.21,capital,,yes,Castile-La Mancha,Fr,"));
 }
+
+#[test]
+fn seville_then_cadiz_is_the_temporary_capital_with_a_capital_s_garrison() {
+    let c = Camp::new("peninsula");
+    let j = supply_json(&c);
+    // Madrid is French: Seville is the Spanish capital (2.1.2) and needs a brigade, not a
+    // unit. Zayas's 3 available battalions (Virués's brigade is out of action) hold it, but
+    // only adequately: a good capital needs two brigades.
+    let sev = place(&j, "Seville");
+    assert_eq!(
+        (sev["control"].as_str(), sev["production"].as_str()),
+        (Some("Sp"), Some("adequate")),
+        "{sev}"
+    );
+    assert!(sev["why"].as_str().unwrap().contains("needs 1 brigade"), "{sev}");
+    assert!(sev["why"].as_str().unwrap().contains("temporary Spanish capital"), "{sev}");
+    assert!(!place(&j, "Cádiz")["why"].as_str().unwrap().contains("temporary"));
+    // Dessolles takes Seville with his 8 battalions (a capital needs a French division) and
+    // Zayas falls back on Cádiz: Seville, taken with a capital's garrison, is captured and
+    // Cádiz is now the temporary capital.
+    set_field(&c, "forces.csv", "FR-RES", "hex", "17.37");
+    set_field(&c, "forces.csv", "SP-SEV", "hex", "16.42");
+    let j = supply_json(&c);
+    let sev = place(&j, "Seville");
+    assert_eq!(sev["control"], "Fr", "{sev}");
+    assert!(sev["why"].as_str().unwrap().contains("needs 2 brigades"), "{sev}");
+    let cad = place(&j, "Cádiz");
+    assert!(cad["why"].as_str().unwrap().contains("temporary Spanish capital"), "{cad}");
+}
