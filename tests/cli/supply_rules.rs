@@ -173,3 +173,27 @@ fn seville_then_cadiz_is_the_temporary_capital_with_a_capital_s_garrison() {
     let cad = place(&j, "Cádiz");
     assert!(cad["why"].as_str().unwrap().contains("temporary Spanish capital"), "{cad}");
 }
+
+#[test]
+fn irun_pays_taxes_and_the_occupied_provinces_count_against_the_french() {
+    let c = Camp::new("peninsula");
+    // A French battalion polices Irun, a town of Vascongadas, in Spain (4.0).
+    append(
+        &c,
+        "forces.csv",
+        "FR-IRU,,brigade,Poste d'Irun,,Fr,,,,,39.04,,,in,,,\n\
+         FR-IRU-1,FR-IRU,battalion,Bataillon de marche,,Fr,line,500,,,,,,,,,\n",
+    );
+    assert_code(&c.run(&["turn", "advance"]), 0);
+    let report = c.read("turns/T21/report.md");
+    assert!(report.contains("- Irun: 1 garrison units, 1 needed → adequate"), "{report}");
+    // The area the French control (4.0): every place of a province where they hold a city
+    // (Madrid and Toledo in Castile-La Mancha), paying or not, and every place they hold
+    // (Medellín, Salamanca, Irun). 5 of these 20 pay: under 10, a complete failure.
+    assert!(report.contains("- Ocaña: 0 garrison units, 1 needed → no taxes"), "{report}");
+    assert!(report.contains("Turn 20: 5 of 20 settlements taxed, 2 giving good taxes"), "{report}");
+    assert_eq!(
+        c.read("occupation.csv"),
+        "turn,year,controlled,taxed,good,outcome,score\n20,2,20,5,2,complete-failure,-1\n"
+    );
+}
