@@ -197,3 +197,31 @@ fn irun_pays_taxes_and_the_occupied_provinces_count_against_the_french() {
         "turn,year,controlled,taxed,good,outcome,score\n20,2,20,5,2,complete-failure,-1\n"
     );
 }
+
+#[test]
+fn a_spanish_provincial_army_draws_only_on_its_own_province() {
+    let c = Camp::new("peninsula");
+    let j = supply_json(&c);
+    // Girón's division of the Army of La Mancha (depot Ciudad Real, New Castile-La Mancha)
+    // may not draw on Seville, 25 hexes away in Andalucía (2.2): Madrid and Toledo are
+    // French and its depot holds no garrison, so it has no source at all.
+    let man = force(&j, "SP-MAN");
+    assert_eq!((man["state"].as_str(), man["source"].as_str()), (Some("out"), None), "{man}");
+    assert!(man["reason"].as_str().unwrap().contains("no supply source in Castile-La Mancha"), "{man}");
+    // Zayas in Seville, of Andalucía, still draws on Seville; the Portuguese and British on
+    // any Allied source.
+    assert_eq!(force(&j, "SP-SEV")["source"], "Seville");
+    assert_eq!(force(&j, "BR-LIS")["source"], "Elvas");
+    // Badajoz invested (7.1.1): the Army of Extremadura is not fed by the Portuguese depot
+    // of Elvas, one hex beyond it.
+    let text = c.read("settlements.csv").replace(
+        "Badajoz,13.29,fortress-city,,yes,Extremadura,Sp,,",
+        "Badajoz,13.29,fortress-city,,yes,Extremadura,Sp,Fr,",
+    );
+    c.write("settlements.csv", &text);
+    let j = supply_json(&c);
+    let ext = force(&j, "SP-EXT");
+    assert_eq!((ext["state"].as_str(), ext["source"].as_str()), (Some("out"), None), "{ext}");
+    assert!(ext["reason"].as_str().unwrap().contains("Extremadura"), "{ext}");
+    assert_eq!(force(&j, "PO-ELV")["source"], "Elvas");
+}

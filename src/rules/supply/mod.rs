@@ -15,13 +15,15 @@ use serde::Serialize;
 
 mod depot;
 mod phase;
+mod side;
 
 pub use depot::{Depot, DepotState};
 pub use phase::{ControlChange, SupplyChange, SupplyPhase, apply_phase, now, phase};
 
 use super::control::{Garrisons, Production, SettlementControl, compute_at};
-use crate::model::{Campaign, HexGrid, HexId, RoadClass, SettlementKind, Side, Supply, Unit};
+use crate::model::{Campaign, HexGrid, HexId, RoadClass, SettlementKind, Side, Supply};
 use depot::depots;
+use side::SideSearch;
 
 /// A line of adequate settlements supports this many men and guns (3.4).
 pub const ADEQUATE_CAPACITY: (u32, u32) = (25_000, 75);
@@ -312,6 +314,8 @@ impl SettlementControl {
 struct Source {
     name: String,
     hex: HexId,
+    /// Its province (2.2).
+    province: String,
 }
 
 /// The sources of a side (3.2): capitals, cities and fortress-cities friendly to it; its own
@@ -345,7 +349,7 @@ fn sources(
         let depot = in_use.contains(s.name.as_str());
         let port = side == Side::Allies && s.port;
         if big || (garrisoned && (depot || port)) {
-            out.push(Source { name: s.name.clone(), hex: s.hex });
+            out.push(Source { name: s.name.clone(), hex: s.hex, province: s.province.clone() });
         }
     }
     out
@@ -430,176 +434,6 @@ pub fn compute_for_turn(c: &Campaign, records: &[SupplyRecord], turn: u32) -> Su
     let order: BTreeMap<&str, usize> = c.oob.forces().enumerate().map(|(i, f)| (f.id.as_str(), i)).collect();
     forces.sort_by_key(|f| order.get(f.force.as_str()).copied().unwrap_or(usize::MAX));
     SupplyReport { turn, forces, settlements: control, communications, depots }
-}
-
-/// One side's searches of the roads: from its sources (3.2), strict and, to explain a cut
-/// line, loose; and for the French from Bayonne and Perpignan (3.5). The loose searches run
-/// only when a line is cut.
-struct SideSearch<'a> {
-    c: &'a Campaign,
-    side: Side,
-    control: &'a [SettlementControl],
-    net: Net<'a>,
-    srcs: Vec<Source>,
-    hexes: Vec<HexId>,
-    strict: Tree,
-    loose: Option<Tree>,
-    france: Vec<HexId>,
-    loc: Option<Tree>,
-    loc_loose: Option<Tree>,
-}
-
-impl<'a> SideSearch<'a> {
-    fn new(
-        c: &'a Campaign,
-        side: Side,
-        control: &'a [SettlementControl],
-        g: &'a Garrisons,
-        depots: &[Depot],
-    ) -> SideSearch<'a> {
-        let net = Net::new(c, side, control, g);
-        let srcs = sources(c, side, control, g, depots);
-        let hexes: Vec<HexId> = srcs.iter().map(|s| s.hex).collect();
-        let strict = net.search(&hexes, true);
-        let france: Vec<HexId> = c
-            .map
-            .settlements
-            .iter()
-            .zip(control)
-            .filter(|(s, k)| FRANCE.contains(&s.name.as_str()) && k.control.side() == Some(Side::French))
-            .map(|(s, _)| s.hex)
-            .collect();
-        let loc = (side == Side::French).then(|| net.search(&france, true));
-        SideSearch { c, side, control, net, srcs, hexes, strict, loose: None, france, loc, loc_loose: None }
-    }
-
-    /// A force's line of supply (3.1-3.4): in, with its source, path and capacity; or out,
-    /// with where and why it is cut, its turns out in a row and the rules' orders (3.3).
-    fn line(&mut self, f: &Unit, hex: HexId, turns_out_before: u32) -> ForceSupply {
-        let mut fs = ForceSupply {
-            force: f.id.to_string(),
-            side: self.side,
-            hex,
-            state: Supply::Out,
-            source: None,
-            path: Vec::new(),
-            break_hex: None,
-            reason: None,
-            capacity: None,
-            turns_out: 0,
-            orders: Vec::new(),
-        };
-        match self.strict.path_to(self.c.map.grid, hex) {
-            Some((path, i)) => {
-                let st = self.c.oob.strength(&f.id);
-                fs.state = Supply::In;
-                fs.source = Some(self.srcs[i].name.clone());
-                let cap = capacity(self.c, self.control, &path, st.men(), st.guns);
-                if cap.exceeded() {
-                    let excess_men = cap.men.saturating_sub(cap.max_men);
-                    let excess_guns = cap.guns.saturating_sub(cap.max_guns);
-                    fs.reason = Some(format!(
-                        "over the capacity of its {} line ({} men and {} guns): {excess_men} men and {excess_guns} guns beyond it are out of supply (3.4)",
-                        cap.line.word(),
-                        cap.max_men,
-                        cap.max_guns
-                    ));
-                    fs.orders.push("must halt or withdraw, no offensive (3.4)".to_string());
-                }
-                fs.capacity = Some(cap);
-                fs.path = path;
-            }
-            None => {
-                fs.turns_out = turns_out_before + 1;
-                self.explain_cut(&mut fs, hex);
-                if fs.turns_out > TURNS_AT_A_CUT_LINE {
-                    let to = fs.break_hex.map_or_else(|| "the break".to_string(), |h| h.to_string());
-                    fs.orders.push(format!(
-                        "out of supply for more than {TURNS_AT_A_CUT_LINE} turns: must retreat to the break at {to} (3.3)"
-                    ));
-                } else {
-                    fs.orders
-                        .push("may hold or withdraw; cannot advance towards a known enemy (3.3)".to_string());
-                }
-            }
-        }
-        fs
-    }
-
-    /// Why a force's line is cut: no road, no source, or the first break on the nearest road
-    /// back to a source.
-    fn explain_cut(&mut self, fs: &mut ForceSupply, hex: HexId) {
-        let side = self.side;
-        if self.c.map.road_neighbours(hex).is_empty() {
-            fs.reason = Some(format!("no road at {hex}: a supply line runs along roads (3.1)"));
-            return;
-        }
-        if self.srcs.is_empty() {
-            fs.reason = Some(format!("the {side} have no supply source (3.2)"));
-            return;
-        }
-        let (net, hexes) = (&self.net, &self.hexes);
-        let tree = self.loose.get_or_insert_with(|| net.search(hexes, false));
-        match tree.path_to(self.c.map.grid, hex) {
-            Some((path, i)) => {
-                let (at, why) =
-                    first_break(&self.net, &path).unwrap_or((hex, "the line is cut (3.3)".to_string()));
-                fs.break_hex = Some(at);
-                fs.reason = Some(format!("cut at {at} on the road to {}: {why}", self.srcs[i].name));
-                fs.path = path;
-            }
-            None => fs.reason = Some(format!("no road from {hex} reaches a {side} supply source (3.2)")),
-        }
-    }
-
-    /// A French force's line of communications back to Bayonne or Perpignan (3.5); `None`
-    /// for the Allies.
-    fn communication(&mut self, f: &Unit, hex: HexId) -> Option<Communication> {
-        let c = self.c;
-        let loc = self.loc.as_ref()?;
-        if let Some((path, i)) = loc.path_to(c.map.grid, hex) {
-            let to = c
-                .map
-                .settlements
-                .iter()
-                .find(|s| s.hex == self.france[i])
-                .map_or_else(|| self.france[i].to_string(), |s| s.name.clone());
-            return Some(Communication {
-                force: f.id.to_string(),
-                state: "open",
-                to: Some(to),
-                path,
-                break_hex: None,
-                reason: None,
-            });
-        }
-        let net = &self.net;
-        let tree = self.loc_loose.get_or_insert_with(|| {
-            let ends: Vec<HexId> = c
-                .map
-                .settlements
-                .iter()
-                .filter(|s| FRANCE.contains(&s.name.as_str()))
-                .map(|s| s.hex)
-                .collect();
-            net.search(&ends, false)
-        });
-        let (at, why) = match tree.path_to(c.map.grid, hex) {
-            Some((path, _)) => {
-                first_break(&self.net, &path).map_or((None, None), |(h, w)| (Some(h), Some(w)))
-            }
-            None => (None, Some("no road reaches Bayonne or Perpignan".to_string())),
-        };
-        let why = why.or_else(|| Some("Bayonne and Perpignan are not friendly (3.5)".to_string()));
-        Some(Communication {
-            force: f.id.to_string(),
-            state: "cut",
-            to: None,
-            path: Vec::new(),
-            break_hex: at,
-            reason: why,
-        })
-    }
 }
 
 #[cfg(test)]
