@@ -225,3 +225,45 @@ fn a_spanish_provincial_army_draws_only_on_its_own_province() {
     assert!(ext["reason"].as_str().unwrap().contains("Extremadura"), "{ext}");
     assert_eq!(force(&j, "PO-ELV")["source"], "Elvas");
 }
+
+#[test]
+fn forces_on_one_line_share_its_capacity_and_the_excess_is_out_of_supply() {
+    let c = Camp::new("peninsula");
+    // A second corps of 20 battalions of 600 men (12,000) at 19.27, on I Corps's road to
+    // Madrid and nearer Madrid. The adequate line carries 25,000 men (3.4): the newcomer's
+    // 12,000 first, then I Corps's 15,860 would make 27,860.
+    let mut rows = String::from("FR-II,,corps,IIe Corps,,Fr,,,,,19.27,,Talavera,in,,,\n");
+    for i in 0..20 {
+        rows.push_str(&format!("FR-II-{i},FR-II,battalion,{i}e Ligne,,Fr,line,600,,,,,,,,,\n"));
+    }
+    append(&c, "forces.csv", &rows);
+    let j = supply_json(&c);
+    let ii = force(&j, "FR-II");
+    assert_eq!(
+        (ii["state"].as_str(), ii["capacity"]["load_men"].as_u64()),
+        (Some("in"), Some(12_000)),
+        "{ii}"
+    );
+    let fr_i = force(&j, "FR-I");
+    assert_eq!(fr_i["state"], "out", "{fr_i}");
+    let why = fr_i["reason"].as_str().unwrap();
+    assert!(why.contains("12000 men and 0 guns of FR-II draw on it first"), "{why}");
+    assert!(why.contains("it would carry 27860 men and 44 guns"), "{why}");
+    assert_eq!(fr_i["orders"][0], "must halt or withdraw, no offensive (3.4)");
+    // Latour-Maubourg, beyond Medellín, still fits in what is left: 12,000 + 2,730.
+    let lm = force(&j, "FR-LM");
+    assert_eq!(
+        (lm["state"].as_str(), lm["capacity"]["load_men"].as_u64()),
+        (Some("in"), Some(14_730)),
+        "{lm}"
+    );
+    let text = stdout(&c.run(&["supply"]));
+    assert!(text.contains("2730 men, 6 guns; the line carries 14730 of 25000 men"), "{text}");
+    // A force standing in a good source draws on it as a good line: the Portuguese brigade's
+    // 3 battalions in Elvas, a fortress-town needing 1 unit (3.4).
+    let elvas = force(&j, "PO-ELV");
+    assert_eq!(
+        (elvas["capacity"]["line"].as_str(), elvas["capacity"]["max_men"].as_u64()),
+        (Some("good"), Some(50_000))
+    );
+}

@@ -15,6 +15,7 @@ use serde::Serialize;
 
 mod depot;
 mod phase;
+mod share;
 mod side;
 
 pub use depot::{Depot, DepotState};
@@ -57,12 +58,17 @@ pub struct Capacity {
     pub max_men: u32,
     /// Guns the line supports.
     pub max_guns: u32,
+    /// Men the line carries: this force's and those of the forces sharing the line that draw
+    /// on it first (3.4; see [`share`]).
+    pub load_men: u32,
+    /// Guns the line carries, likewise.
+    pub load_guns: u32,
 }
 
 impl Capacity {
-    /// True when the force is larger than its line supports.
+    /// True when the line carries more than it supports.
     pub fn exceeded(&self) -> bool {
-        self.men > self.max_men || self.guns > self.max_guns
+        self.load_men > self.max_men || self.load_guns > self.max_guns
     }
 }
 
@@ -355,10 +361,11 @@ fn sources(
     out
 }
 
-/// Settlements on a path (the force's own hex excluded; villages do not count, 2.1.3) and
-/// the capacity they give (3.4).
+/// Settlements on a path (the force's own hex excluded, unless it stands in its source;
+/// villages do not count, 2.1.3) and the capacity they give (3.4).
 fn capacity(c: &Campaign, control: &[SettlementControl], path: &[HexId], men: u32, guns: u32) -> Capacity {
-    let on: BTreeSet<HexId> = path.iter().skip(1).copied().collect();
+    let skip = usize::from(path.len() > 1);
+    let on: BTreeSet<HexId> = path.iter().skip(skip).copied().collect();
     let (mut n, mut good) = (0u32, 0u32);
     for (s, k) in c.map.settlements.iter().zip(control) {
         if s.kind == SettlementKind::Village || !on.contains(&s.hex) {
@@ -377,6 +384,8 @@ fn capacity(c: &Campaign, control: &[SettlementControl], path: &[HexId], men: u3
         guns,
         max_men,
         max_guns,
+        load_men: men,
+        load_guns: guns,
     }
 }
 
@@ -433,6 +442,7 @@ pub fn compute_for_turn(c: &Campaign, records: &[SupplyRecord], turn: u32) -> Su
     // Forces in forces.csv order, whichever side was searched first.
     let order: BTreeMap<&str, usize> = c.oob.forces().enumerate().map(|(i, f)| (f.id.as_str(), i)).collect();
     forces.sort_by_key(|f| order.get(f.force.as_str()).copied().unwrap_or(usize::MAX));
+    share::share_lines(&mut forces, &prev_out);
     SupplyReport { turn, forces, settlements: control, communications, depots }
 }
 

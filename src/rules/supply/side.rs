@@ -111,17 +111,6 @@ impl<'a> SideSearch<'a> {
                 fs.state = Supply::In;
                 fs.source = Some(reach.srcs[i].name.clone());
                 let cap = capacity(c, control, &path, st.men(), st.guns);
-                if cap.exceeded() {
-                    let excess_men = cap.men.saturating_sub(cap.max_men);
-                    let excess_guns = cap.guns.saturating_sub(cap.max_guns);
-                    fs.reason = Some(format!(
-                        "over the capacity of its {} line ({} men and {} guns): {excess_men} men and {excess_guns} guns beyond it are out of supply (3.4)",
-                        cap.line.word(),
-                        cap.max_men,
-                        cap.max_guns
-                    ));
-                    fs.orders.push("must halt or withdraw, no offensive (3.4)".to_string());
-                }
                 fs.capacity = Some(cap);
                 fs.path = path;
             }
