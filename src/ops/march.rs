@@ -11,7 +11,7 @@ use crate::error::{Error, Problem, Problems, Result};
 use crate::formats::orders::{Avoidance, parse_orders};
 use crate::formats::report::march::summary;
 use crate::model::Campaign;
-use crate::rules::march::{Marched, Order, TURN_UNITS, march, plan_orders};
+use crate::rules::march::{Marched, Order, TURN_UNITS, march, plan_orders, supply_refusals};
 use crate::rules::zoc::{Contact, contacts};
 use crate::store::files::changed_files;
 use crate::store::journal::{Entry, Journal};
@@ -75,6 +75,13 @@ pub fn march_forces(dir: &CampaignDir, req: &MoveRequest) -> Result<Moved> {
             Vec::new()
         }
     };
+    // 3.3, 3.4: a force out of supply does not advance towards a known enemy.
+    if !plans.is_empty() {
+        let report = crate::rules::supply::compute(&c, &c.supply);
+        for r in supply_refusals(&c, &report, &plans) {
+            problems.push(Problem::at(&r.file, r.line, r.field, r.to_string()));
+        }
+    }
     problems.0.sort_by(|x, y| (&x.file, x.line).cmp(&(&y.file, y.line)));
     problems.into_result()?;
     let marched = march(&c, &plans);

@@ -14,8 +14,11 @@ use std::collections::BTreeMap;
 use super::movement::road_allowance;
 use crate::model::{ArmClass, Campaign, HexId, RoadClass, Terrain, Turn};
 
+mod hold;
 mod route;
 mod step;
+
+pub use hold::supply_refusals;
 
 pub use route::find_route;
 pub use step::{Halt, Marched, march};

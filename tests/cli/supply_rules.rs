@@ -267,3 +267,42 @@ fn forces_on_one_line_share_its_capacity_and_the_excess_is_out_of_supply() {
         (Some("good"), Some(50_000))
     );
 }
+
+/// Writes an orders file beside the campaign and gives its path.
+fn write_orders(c: &Camp, name: &str, text: &str) -> String {
+    let p = c.tmp.path().join(name);
+    std::fs::write(&p, text).unwrap();
+    p.display().to_string()
+}
+
+#[test]
+fn move_refuses_an_advance_out_of_supply_or_over_capacity_and_lets_a_force_withdraw() {
+    let c = Camp::new("peninsula");
+    // The Spanish vanguard at Don Benito is out of supply (cut at Medellín): it may not march
+    // on Latour-Maubourg's dragoons at 20.29, whom it knows of (in contact, 8.1).
+    let o = write_orders(&c, "vanguard.csv", "force,to\nSP-EXT-VAN,20.29\n");
+    let before = c.snapshot();
+    let out = c.run(&["move", &o]);
+    assert_code(&out, 1);
+    assert_eq!(before, c.snapshot(), "nothing moved");
+    let err = stderr(&out);
+    assert!(err.contains("vanguard.csv:2: force: SP-EXT-VAN, step 1: out of supply"), "{err}");
+    assert!(err.contains("brings it nearer FR-LM at 20.29") && err.contains("(rule 3.3)"), "{err}");
+    // Girón, out of supply before Toledo, may fall back from its walls (28.24 to 28.25).
+    let o = write_orders(&c, "giron.csv", "force,path\nSP-MAN,28.25\n");
+    assert_code(&c.run(&["move", &o]), 0);
+    assert!(c.read("forces.csv").contains(",28.25,,Ciudad Real,"));
+    // I Corps beyond its line's capacity (a second corps ahead of it on the Madrid road)
+    // may not march on Cuesta at 18.29 (3.4).
+    let c = Camp::new("peninsula");
+    let mut rows = String::from("FR-II,,corps,IIe Corps,,Fr,,,,,19.27,,Talavera,in,,,\n");
+    for i in 0..20 {
+        rows.push_str(&format!("FR-II-{i},FR-II,battalion,{i}e Ligne,,Fr,line,600,,,,,,,,,\n"));
+    }
+    append(&c, "forces.csv", &rows);
+    let o = write_orders(&c, "victor.csv", "force,to\nFR-I,18.29\n");
+    let out = c.run(&["move", &o]);
+    assert_code(&out, 1);
+    let err = stderr(&out);
+    assert!(err.contains("victor.csv:2: force: FR-I, step 1") && err.contains("(rule 3.4)"), "{err}");
+}

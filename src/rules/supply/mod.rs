@@ -20,6 +20,7 @@ mod side;
 
 pub use depot::{Depot, DepotState};
 pub use phase::{ControlChange, SupplyChange, SupplyPhase, apply_phase, now, phase};
+pub use share::HALT;
 
 use super::control::{Garrisons, Production, SettlementControl, compute_at};
 use crate::model::{Campaign, HexGrid, HexId, RoadClass, SettlementKind, Side, Supply};
