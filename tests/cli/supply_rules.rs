@@ -306,3 +306,24 @@ fn move_refuses_an_advance_out_of_supply_or_over_capacity_and_lets_a_force_withd
     let err = stderr(&out);
     assert!(err.contains("victor.csv:2: force: FR-I, step 1") && err.contains("(rule 3.4)"), "{err}");
 }
+
+#[test]
+fn check_names_each_depot_3_2_1_does_not_allow_with_its_file_and_line() {
+    let c = Camp::new("peninsula");
+    // The Army of Extremadura's depot moved to Elvas, in Portugal: outside a Spanish army's
+    // area (3.2.1). Its line in forces.csv is 94.
+    set_field(&c, "forces.csv", "SP-EXT", "depot", "Elvas");
+    let o = c.run(&["check"]);
+    assert_code(&o, 0);
+    let err = stderr(&o);
+    assert!(
+        err.contains("warning: forces.csv:94: depot: SP-EXT's depot must lie within the area it controls: Elvas is in Portugal, not in a Spanish province (3.2.1)"),
+        "{err}"
+    );
+    // The garrison of Toledo, a brigade, names a depot no French corps places.
+    assert!(err.contains("warning: forces.csv:66: depot: FR-TOL (brigade) names the depot Toledo, which no French corps in forces.csv places"), "{err}");
+    // The vanguard names Badajoz, no longer the Army of Extremadura's depot either.
+    assert!(err.contains("forces.csv:95: depot: SP-EXT-VAN (division) names the depot Badajoz"), "{err}");
+    // Latour-Maubourg's dragoons draw on I Corps's depot at Talavera: allowed.
+    assert!(!err.contains("FR-LM"), "{err}");
+}

@@ -111,7 +111,7 @@ mod write;
 
 use self::commanders::parse_commanders;
 pub use self::commanders::write_commanders;
-pub use self::forces::ForcesFile;
+pub use self::forces::{ForcesFile, force_lines};
 use self::forces::{ForcesSource, parse_forces};
 use self::map::{parse_battle_maps, parse_hexes, parse_settlements, parse_sides};
 use self::tree::{Listed, validate_tree};

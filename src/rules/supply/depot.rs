@@ -7,7 +7,7 @@ use serde::Serialize;
 
 use super::{ALLIED_DEPOT_TURNS, FRENCH_DEPOT_TURNS, SupplyRecord};
 pub use crate::model::supply::DepotState;
-use crate::model::{Campaign, Side};
+use crate::model::{Campaign, Level, Nation, Side};
 use crate::rules::control::SettlementControl;
 
 /// A force's depot this turn (3.2.1).
@@ -88,3 +88,86 @@ pub(super) fn depots(
     }
     out
 }
+
+/// A depot 3.2.1 does not allow: the force naming it, and why.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct DepotProblem {
+    /// The force (top level) whose `depot` it is.
+    pub force: String,
+    /// Why the rules do not allow it.
+    pub message: String,
+}
+
+/// The level that places a side's depots (3.2.1: "each French Corps Commander ... and each
+/// Allied Army").
+fn placer(side: Side) -> Level {
+    match side {
+        Side::French => Level::Corps,
+        Side::Allies => Level::Army,
+    }
+}
+
+/// The depots 3.2.1 does not allow, each with the force naming it: one depot per French corps
+/// and per Allied army, "at a settlement within the area they control (Spanish province, or
+/// Portugal for the Allies, controlled zone of Spain for the French)". A force below a corps
+/// (French) or an army (Allied) names the depot it draws on, which must be one a corps or an
+/// army of its side places; a corps's depot must be held by the French (unless captured, a
+/// state and not a mistake: 3.2.1's recapture); a Spanish army's must lie in Spain, an
+/// Anglo-Portuguese army's in Portugal.
+pub fn depot_problems(c: &Campaign, control: &[SettlementControl], depots: &[Depot]) -> Vec<DepotProblem> {
+    let mut placed: BTreeMap<(Side, &str), &str> = BTreeMap::new();
+    for f in c.oob.forces().filter(|f| f.level == placer(f.side())) {
+        if let Some(d) = f.depot() {
+            placed.entry((f.side(), d)).or_insert(f.id.as_str());
+        }
+    }
+    let state: BTreeMap<&str, DepotState> = depots.iter().map(|d| (d.force.as_str(), d.state)).collect();
+    let mut out = Vec::new();
+    for f in c.oob.forces() {
+        let Some(name) = f.depot() else { continue };
+        let side = f.side();
+        let who = match side {
+            Side::French => "French corps",
+            Side::Allies => "Allied army",
+        };
+        if f.level != placer(side) {
+            if !placed.contains_key(&(side, name)) {
+                out.push(DepotProblem {
+                    force: f.id.to_string(),
+                    message: format!(
+                        "{} ({}) names the depot {name}, which no {who} in forces.csv places: one depot per {who}, and a smaller force draws on its own's (3.2.1)",
+                        f.id, f.level
+                    ),
+                });
+            }
+            continue;
+        }
+        let Some((s, k)) = c.map.settlements.iter().zip(control).find(|(s, _)| s.name == name) else {
+            continue;
+        };
+        let area = match (side, f.nation) {
+            (Side::French, _) => (k.control.side() == Some(Side::French)
+                || state.get(f.id.as_str()) == Some(&DepotState::Captured))
+            .then_some(())
+            .ok_or_else(|| {
+                format!("{name} is not held by the French ({}), outside the zone they control", k.control)
+            }),
+            (Side::Allies, Nation::Sp) => (!NOT_SPAIN.contains(&s.province.as_str()))
+                .then_some(())
+                .ok_or_else(|| format!("{name} is in {}, not in a Spanish province", s.province)),
+            (Side::Allies, _) => (s.province == "Portugal")
+                .then_some(())
+                .ok_or_else(|| format!("{name} is in {}, not in Portugal", s.province)),
+        };
+        if let Err(why) = area {
+            out.push(DepotProblem {
+                force: f.id.to_string(),
+                message: format!("{}'s depot must lie within the area it controls: {why} (3.2.1)", f.id),
+            });
+        }
+    }
+    out
+}
+
+/// Provinces of the map that are not Spain's (2.2).
+const NOT_SPAIN: [&str; 4] = ["Portugal", "France", "Gibraltar", "Andorra"];

@@ -18,7 +18,7 @@ mod phase;
 mod share;
 mod side;
 
-pub use depot::{Depot, DepotState};
+pub use depot::{Depot, DepotProblem, DepotState, depot_problems};
 pub use phase::{ControlChange, SupplyChange, SupplyPhase, apply_phase, now, phase};
 pub use share::HALT;
 
