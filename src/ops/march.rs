@@ -76,9 +76,9 @@ pub fn march_forces(dir: &CampaignDir, req: &MoveRequest) -> Result<Moved> {
         }
     };
     // 3.3, 3.4: a force out of supply does not advance towards a known enemy.
-    if !plans.is_empty() {
-        let report = crate::rules::supply::compute(&c, &c.supply);
-        for r in supply_refusals(&c, &report, &plans) {
+    let report = (!plans.is_empty()).then(|| crate::rules::supply::compute(&c, &c.supply));
+    if let Some(report) = &report {
+        for r in supply_refusals(&c, report, &plans) {
             problems.push(Problem::at(&r.file, r.line, r.field, r.to_string()));
         }
     }
@@ -86,6 +86,12 @@ pub fn march_forces(dir: &CampaignDir, req: &MoveRequest) -> Result<Moved> {
     problems.into_result()?;
     let marched = march(&c, &plans);
     let before = c.clone();
+    if let Some(report) = &report {
+        // The supply follows the force (3.2): each trail extended or shortened by its march.
+        let steps: Vec<(String, Vec<crate::model::HexId>)> =
+            marched.iter().map(|m| (m.force.clone(), m.marched.clone())).collect();
+        c.trails = crate::rules::supply::trail::after_march(&c, report, &steps);
+    }
     let new_contacts = march_into_place(&mut c, &marched);
     let caught: Vec<Avoidance> = marched
         .iter()

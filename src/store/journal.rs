@@ -14,7 +14,7 @@ use crate::model::dialect::{Dialect, Encoding};
 use crate::model::roll::Roll;
 
 /// The state files the journal follows (relative paths).
-pub const STATE_FILES: [&str; 14] = [
+pub const STATE_FILES: [&str; 15] = [
     "campaign.toml",
     "forces.csv",
     "commanders.csv",
@@ -30,6 +30,7 @@ pub const STATE_FILES: [&str; 14] = [
     "intelligence.csv",
     "settlements.csv",
     "supply.csv",
+    "trails.csv",
 ];
 
 /// Folder of the baseline copies.

@@ -327,3 +327,51 @@ fn check_names_each_depot_3_2_1_does_not_allow_with_its_file_and_line() {
     // Latour-Maubourg's dragoons draw on I Corps's depot at Talavera: allowed.
     assert!(!err.contains("FR-LM"), "{err}");
 }
+
+#[test]
+fn supply_follows_the_force_along_its_trail() {
+    let c = Camp::new("peninsula");
+    // A French brigade in Madrid marches out by Aranjuez and Ocaña, towns that hold no French
+    // garrison, to 29.24 across the Tagus from Toledo.
+    append(
+        &c,
+        "forces.csv",
+        "FR-BRI,,brigade,Brigade de marche,,Fr,,,,,29.21,,Madrid,in,,,\n\
+         FR-BRI-1,FR-BRI,battalion,1er Bataillon,,Fr,line,500,,,,,,,,,\n\
+         FR-BRI-2,FR-BRI,battalion,2e Bataillon,,Fr,line,500,,,,,,,,,\n\
+         FR-BRI-3,FR-BRI,battalion,3e Bataillon,,Fr,line,500,,,,,,,,,\n",
+    );
+    let before = c.snapshot();
+    let o = write_orders(&c, "out.csv", "force,path\nFR-BRI,30.21 30.22 30.23 29.24\n");
+    assert_code(&c.run(&["move", &o]), 0);
+    assert_eq!(c.read("trails.csv"), "force,trail\nFR-BRI,29.24 30.23 30.22 30.21 29.21\n");
+    // By the nearest road it would draw on Madrid by Toledo's bridge (28.24, 28.23); its supply
+    // follows it, and Ocaña is hostile (3.2, 4 September 2014).
+    let j = supply_json(&c);
+    let bri = force(&j, "FR-BRI");
+    assert_eq!((bri["state"].as_str(), bri["break"].as_str()), (Some("out"), Some("30.23")), "{bri}");
+    assert!(
+        bri["reason"]
+            .as_str()
+            .unwrap()
+            .contains("cut at 30.23 on its trail to Madrid: Ocaña (30.23) is hostile"),
+        "{bri}"
+    );
+    assert_eq!(path(bri), ["29.24", "30.23", "30.22", "30.21", "29.21"]);
+    // Back along the trail to Aranjuez: the trail shortens, and the line is open again.
+    let o = write_orders(&c, "back.csv", "force,path\nFR-BRI,30.23 30.22\n");
+    assert_code(&c.run(&["move", &o]), 0);
+    assert_eq!(c.read("trails.csv"), "force,trail\nFR-BRI,30.22 30.21 29.21\n");
+    let j = supply_json(&c);
+    let bri = force(&j, "FR-BRI");
+    assert_eq!((bri["state"].as_str(), bri["source"].as_str()), (Some("in"), Some("Madrid")), "{bri}");
+    assert_eq!(path(bri), ["30.22", "30.21", "29.21"]);
+    // The trail is kept through the journal: audit replays it, undo takes both marches back.
+    assert_code(&c.run(&["audit"]), 0);
+    assert_code(&c.run(&["undo", "move"]), 0);
+    assert_eq!(c.read("trails.csv"), "force,trail\nFR-BRI,29.24 30.23 30.22 30.21 29.21\n");
+    assert_code(&c.run(&["undo", "move"]), 0);
+    let after = c.snapshot();
+    assert_eq!(before.get("forces.csv"), after.get("forces.csv"));
+    assert!(after.get("trails.csv").is_none_or(|t| t == b"force,trail\n"), "{:?}", after.get("trails.csv"));
+}

@@ -44,8 +44,10 @@ pub mod names {
     pub const SUPPLY: &str = "supply.csv";
     /// The retreats before battle the enemy caught (8.2), as `move` recorded them.
     pub const AVOIDANCE: &str = "avoidance.csv";
+    /// Each marched force's trail (3.2), written by `move`.
+    pub const TRAILS: &str = "trails.csv";
     /// Every file of the campaign folder that sowbridge reads into a campaign.
-    pub const ALL: [&str; 20] = [
+    pub const ALL: [&str; 21] = [
         CAMPAIGN,
         RULES,
         HEXES,
@@ -59,6 +61,7 @@ pub mod names {
         SCORE,
         SUPPLY,
         AVOIDANCE,
+        TRAILS,
         // The turn's books (`formats::books`).
         "sieges.csv",
         "siege-trains.csv",
@@ -336,7 +339,7 @@ pub fn parse_campaign_with(
         listed,
     } = rest;
     let books = super::books::parse_books(files, &grid, &mut p, &mut dialects);
-    let (supply, avoidance) = parse_memory(files, &mut p, &mut dialects);
+    let (supply, avoidance, trails) = parse_memory(files, &mut p, &mut dialects);
     let map = CampaignMap { grid, hexes, roads, rivers, settlements };
     validate_tree(&oob, &lines, &map, &commanders, &listed, &mut p);
     // Men due back to a unit that is not there would never return: a unit renamed in
@@ -390,6 +393,7 @@ pub fn parse_campaign_with(
         books,
         supply,
         avoidance,
+        trails,
         dialects,
     })
 }
@@ -400,7 +404,11 @@ fn parse_memory(
     files: &CampaignFiles,
     p: &mut Problems,
     dialects: &mut BTreeMap<&'static str, Dialect>,
-) -> (Vec<crate::model::supply::SupplyRecord>, Vec<crate::model::supply::Avoidance>) {
+) -> (
+    Vec<crate::model::supply::SupplyRecord>,
+    Vec<crate::model::supply::Avoidance>,
+    Vec<crate::model::supply::Trail>,
+) {
     let supply = files.get(names::SUPPLY).map(|b| {
         let (rows, d) = super::supply::parse_records_into(b, p);
         dialects.insert(names::SUPPLY, d);
@@ -411,5 +419,10 @@ fn parse_memory(
         dialects.insert(names::AVOIDANCE, d);
         rows
     });
-    (supply.unwrap_or_default(), avoidance.unwrap_or_default())
+    let trails = files.get(names::TRAILS).map(|b| {
+        let (rows, d) = super::supply::parse_trails_into(b, p);
+        dialects.insert(names::TRAILS, d);
+        rows
+    });
+    (supply.unwrap_or_default(), avoidance.unwrap_or_default(), trails.unwrap_or_default())
 }

@@ -17,6 +17,7 @@ mod depot;
 mod phase;
 mod share;
 mod side;
+pub mod trail;
 
 pub use depot::{Depot, DepotProblem, DepotState, depot_problems};
 pub use phase::{ControlChange, SupplyChange, SupplyPhase, apply_phase, now, phase};

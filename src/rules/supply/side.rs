@@ -4,10 +4,12 @@
 
 use std::collections::BTreeMap;
 
+use super::trail::{self, Walk};
 use super::{
     Communication, Depot, FRANCE, ForceSupply, Net, Source, TURNS_AT_A_CUT_LINE, Tree, capacity, first_break,
     sources,
 };
+use crate::model::supply::Trail;
 use crate::model::{Campaign, HexId, Nation, Side, Supply, Unit};
 use crate::rules::control::{Garrisons, SettlementControl};
 
@@ -15,6 +17,8 @@ use crate::rules::control::{Garrisons, SettlementControl};
 /// explain a cut line, run only when one is cut).
 struct Reach {
     srcs: Vec<Source>,
+    /// The sources by hex (their index in `srcs`), for a walk along a trail.
+    at: BTreeMap<HexId, usize>,
     hexes: Vec<HexId>,
     strict: Tree,
     loose: Option<Tree>,
@@ -24,7 +28,11 @@ impl Reach {
     fn new(net: &Net<'_>, srcs: Vec<Source>) -> Reach {
         let hexes: Vec<HexId> = srcs.iter().map(|s| s.hex).collect();
         let strict = net.search(&hexes, true);
-        Reach { srcs, hexes, strict, loose: None }
+        let mut at = BTreeMap::new();
+        for (i, &h) in hexes.iter().enumerate() {
+            at.entry(h).or_insert(i);
+        }
+        Reach { srcs, at, hexes, strict, loose: None }
     }
 }
 
@@ -40,6 +48,8 @@ pub(super) struct SideSearch<'a> {
     all: Reach,
     /// A Spanish provincial army's: the sources of its province (2.2), by province.
     provinces: BTreeMap<String, Reach>,
+    /// The forces' trails (3.2), by force.
+    trails: BTreeMap<&'a str, &'a Trail>,
     france: Vec<HexId>,
     loc: Option<Tree>,
     loc_loose: Option<Tree>,
@@ -64,7 +74,19 @@ impl<'a> SideSearch<'a> {
             .map(|(s, _)| s.hex)
             .collect();
         let loc = (side == Side::French).then(|| net.search(&france, true));
-        SideSearch { c, side, control, net, all, provinces: BTreeMap::new(), france, loc, loc_loose: None }
+        let trails = c.trails.iter().map(|t| (t.force.as_str(), t)).collect();
+        SideSearch {
+            c,
+            side,
+            control,
+            net,
+            all,
+            provinces: BTreeMap::new(),
+            trails,
+            france,
+            loc,
+            loc_loose: None,
+        }
     }
 
     /// A force's line of supply (3.1-3.4): in, with its source, path and capacity; or out,
@@ -104,8 +126,39 @@ impl<'a> SideSearch<'a> {
             orders: Vec::new(),
         };
         let (c, control) = (self.c, self.control);
-        let (reach, province) = self.reach(f);
-        match reach.strict.path_to(c.map.grid, hex) {
+        let trail = self.trails.get(f.id.as_str()).and_then(|t| trail::from_hex(t, hex));
+        let province = self.reach(f).1;
+        let reach = match &province {
+            Some(p) => &self.provinces[p],
+            None => &self.all,
+        };
+        let found = match trail {
+            Some(t) => match trail::walk(&self.net, &reach.at, t) {
+                Walk::In(path, i) => Some((path, i)),
+                Walk::Cut(path, at, why) => {
+                    let to = reach
+                        .at
+                        .get(path.last().unwrap_or(&hex))
+                        .map_or_else(|| "its trail's end".to_string(), |&i| reach.srcs[i].name.clone());
+                    fs.break_hex = Some(at);
+                    fs.reason = Some(format!("cut at {at} on its trail to {to}: {why}"));
+                    fs.path = path;
+                    None
+                }
+                Walk::NoSource(path) => {
+                    let end = path.last().copied().unwrap_or(hex);
+                    fs.reason = Some(format!(
+                        "its trail ends at {end}, no supply source of the {}{}: its supply follows it (3.2); the umpire may set its trail in trails.csv",
+                        self.side,
+                        province.as_deref().map(|p| format!(" in {p} (2.2)")).unwrap_or_default()
+                    ));
+                    fs.path = path;
+                    None
+                }
+            },
+            None => reach.strict.path_to(c.map.grid, hex),
+        };
+        match found {
             Some((path, i)) => {
                 let st = c.oob.strength(&f.id);
                 fs.state = Supply::In;
@@ -116,7 +169,9 @@ impl<'a> SideSearch<'a> {
             }
             None => {
                 fs.turns_out = turns_out_before + 1;
-                self.explain_cut(&mut fs, f, hex, province.as_deref());
+                if fs.reason.is_none() {
+                    self.explain_cut(&mut fs, f, hex, province.as_deref());
+                }
                 if fs.turns_out > TURNS_AT_A_CUT_LINE {
                     let to = fs.break_hex.map_or_else(|| "the break".to_string(), |h| h.to_string());
                     fs.orders.push(format!(
