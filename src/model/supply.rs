@@ -82,6 +82,19 @@ pub struct Trail {
     pub hexes: Vec<HexId>,
 }
 
+/// A hex with a secondary road that a French force passed through (13 July 2014: secondary
+/// roads "are initially known only to the Spanish players. French players whose troops pass
+/// through a hex containing one will be informed of it, and where it (probably) leads").
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct RoadSeen {
+    /// The hex.
+    pub hex: HexId,
+    /// The turn it was passed through.
+    pub turn: u32,
+    /// The force that passed through it.
+    pub force: String,
+}
+
 /// A force that retreated before battle (8.2) and was caught: the battle it tried to refuse
 /// is set up with it as the avoiding side.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]

@@ -91,6 +91,9 @@ pub fn march_forces(dir: &CampaignDir, req: &MoveRequest) -> Result<Moved> {
         let steps: Vec<(String, Vec<crate::model::HexId>)> =
             marched.iter().map(|m| (m.force.clone(), m.marched.clone())).collect();
         c.trails = crate::rules::supply::trail::after_march(&c, report, &steps);
+        // The secondary roads the French pass through become known to them (13 July 2014).
+        let seen = crate::rules::roads::newly_seen(&c, &steps);
+        c.roads_seen.extend(seen);
     }
     let new_contacts = march_into_place(&mut c, &marched);
     let caught: Vec<Avoidance> = marched

@@ -14,7 +14,7 @@ use crate::model::dialect::{Dialect, Encoding};
 use crate::model::roll::Roll;
 
 /// The state files the journal follows (relative paths).
-pub const STATE_FILES: [&str; 15] = [
+pub const STATE_FILES: [&str; 16] = [
     "campaign.toml",
     "forces.csv",
     "commanders.csv",
@@ -31,6 +31,7 @@ pub const STATE_FILES: [&str; 15] = [
     "settlements.csv",
     "supply.csv",
     "trails.csv",
+    "roads-seen.csv",
 ];
 
 /// Folder of the baseline copies.

@@ -375,3 +375,48 @@ fn supply_follows_the_force_along_its_trail() {
     assert_eq!(before.get("forces.csv"), after.get("forces.csv"));
     assert!(after.get("trails.csv").is_none_or(|t| t == b"force,trail\n"), "{:?}", after.get("trails.csv"));
 }
+
+/// Secondary road segments drawn in a map.
+fn secondary_segments(svg: &str) -> usize {
+    svg.matches("stroke-dasharray=\"5 3\"").count()
+}
+
+#[test]
+fn the_french_know_only_the_secondary_roads_they_have_passed() {
+    let c = Camp::new("peninsula");
+    let umpire = c.path("umpire.svg").display().to_string();
+    let french = c.path("french.svg").display().to_string();
+    assert_code(&c.run(&["map", "--out", &umpire]), 0);
+    assert_code(&c.run(&["map", "--side", "french", "--out", &french]), 0);
+    // The umpire's map draws the 182 secondary road pairs (and the legend's one); the French
+    // know only the road through Medellín and Don Benito to Villanueva, where their forces
+    // stand (6 pairs).
+    assert_eq!(secondary_segments(&std::fs::read_to_string(&umpire).unwrap()), 183);
+    assert_eq!(secondary_segments(&std::fs::read_to_string(&french).unwrap()), 7);
+    // Dessolles cannot be routed over the secondary road from Talavera across the Tagus to
+    // 24.24: the French do not know it, and off the road the river is not crossed (6.5.1).
+    let to = write_orders(&c, "to.csv", "force,to\nFR-RES,24.24\n");
+    let out = c.run(&["move", &to]);
+    assert_code(&out, 1);
+    assert!(stderr(&out).contains("no legal route from 29.21 to 24.24"), "{}", stderr(&out));
+    // Marched to Talavera by the camino real, he passes a hex with one: it is recorded.
+    let go = write_orders(&c, "go.csv", "force,path\nFR-RES,28.21 27.22 26.22 25.23 24.23\n");
+    assert_code(&c.run(&["move", &go]), 0);
+    assert_eq!(c.read("roads-seen.csv"), "hex,turn,force\n24.23,20,FR-RES\n");
+    // Now the route is found, and the French map shows the roads joined to Talavera's.
+    let out = c.run(&["move", &to]);
+    assert_code(&out, 0);
+    assert!(stdout(&out).contains("route:   24.23 24.24"), "{}", stdout(&out));
+    assert_code(&c.run(&["map", "--side", "french", "--out", &french]), 0);
+    assert_eq!(secondary_segments(&std::fs::read_to_string(&french).unwrap()), 16);
+    // Journalled: audit replays it; undo takes it back.
+    assert_code(&c.run(&["audit"]), 0);
+    assert_code(&c.run(&["undo", "move"]), 0);
+    assert_code(&c.run(&["undo", "move"]), 0);
+    assert!(
+        c.path("roads-seen.csv")
+            .exists()
+            .then(|| c.read("roads-seen.csv"))
+            .is_none_or(|t| t == "hex,turn,force\n")
+    );
+}

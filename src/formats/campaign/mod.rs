@@ -46,8 +46,10 @@ pub mod names {
     pub const AVOIDANCE: &str = "avoidance.csv";
     /// Each marched force's trail (3.2), written by `move`.
     pub const TRAILS: &str = "trails.csv";
+    /// The hexes of secondary roads the French have passed through, written by `move`.
+    pub const ROADS_SEEN: &str = "roads-seen.csv";
     /// Every file of the campaign folder that sowbridge reads into a campaign.
-    pub const ALL: [&str; 21] = [
+    pub const ALL: [&str; 22] = [
         CAMPAIGN,
         RULES,
         HEXES,
@@ -62,6 +64,7 @@ pub mod names {
         SUPPLY,
         AVOIDANCE,
         TRAILS,
+        ROADS_SEEN,
         // The turn's books (`formats::books`).
         "sieges.csv",
         "siege-trains.csv",
@@ -340,6 +343,14 @@ pub fn parse_campaign_with(
     } = rest;
     let books = super::books::parse_books(files, &grid, &mut p, &mut dialects);
     let (supply, avoidance, trails) = parse_memory(files, &mut p, &mut dialects);
+    let roads_seen = files
+        .get(names::ROADS_SEEN)
+        .map(|b| {
+            let (rows, d) = super::orders::parse_roads_seen_into(b, &mut p);
+            dialects.insert(names::ROADS_SEEN, d);
+            rows
+        })
+        .unwrap_or_default();
     let map = CampaignMap { grid, hexes, roads, rivers, settlements };
     validate_tree(&oob, &lines, &map, &commanders, &listed, &mut p);
     // Men due back to a unit that is not there would never return: a unit renamed in
@@ -394,6 +405,7 @@ pub fn parse_campaign_with(
         supply,
         avoidance,
         trails,
+        roads_seen,
         dialects,
     })
 }
