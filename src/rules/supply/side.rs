@@ -136,12 +136,13 @@ impl<'a> SideSearch<'a> {
             Some(t) => match trail::walk(&self.net, &reach.at, t) {
                 Walk::In(path, i) => Some((path, i)),
                 Walk::Cut(path, at, why) => {
+                    let end = path.last().copied().unwrap_or(hex);
                     let to = reach
                         .at
-                        .get(path.last().unwrap_or(&hex))
-                        .map_or_else(|| "its trail's end".to_string(), |&i| reach.srcs[i].name.clone());
+                        .get(&end)
+                        .map_or_else(|| format!("back to {end}"), |&i| format!("to {}", reach.srcs[i].name));
                     fs.break_hex = Some(at);
-                    fs.reason = Some(format!("cut at {at} on its trail to {to}: {why}"));
+                    fs.reason = Some(format!("cut at {at} on its trail {to}: {why}"));
                     fs.path = path;
                     None
                 }
