@@ -701,7 +701,7 @@ fn move_orders(camp: &Path, path: &Path) -> Option<(PathBuf, usize)> {
                 if i % 2 == 0 { Route::Path(walk[1..].to_vec()) } else { Route::To(walk[walk.len() - 1]) };
             let order =
                 Order { force: f.id.to_string(), route, retreat: false, file: String::new(), line: 0 };
-            if plan_order(&c, &order, turn, 0).is_ok() {
+            if plan_order(&c, &order, turn, 0, None).is_ok() {
                 let cells: Vec<String> = walk[1..].iter().map(ToString::to_string).collect();
                 match order.route {
                     Route::Path(_) => text.push_str(&format!("{},,{}\n", f.id, cells.join(" "))),

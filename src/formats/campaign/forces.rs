@@ -375,6 +375,13 @@ fn check_arm_and_strength<'r>(
     }
 }
 
+/// The line of each row of `forces.csv`, by id: for a problem found after loading, such as a
+/// depot 3.2.1 does not allow (`check`).
+pub fn force_lines(bytes: &[u8], grid: &HexGrid) -> std::collections::BTreeMap<String, u64> {
+    let rows = parse_forces(ForcesSource::Bytes(bytes), grid, &mut Problems::default());
+    rows.units.iter().zip(&rows.lines).map(|(u, &l)| (u.id.to_string(), u64::from(l))).collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -419,11 +426,4 @@ mod tests {
         assert!(one_problems[0].contains("'many' is not a whole number"), "{one_problems:?}");
         assert_eq!(one_problems, two_problems);
     }
-}
-
-/// The line of each row of `forces.csv`, by id: for a problem found after loading, such as a
-/// depot 3.2.1 does not allow (`check`).
-pub fn force_lines(bytes: &[u8], grid: &HexGrid) -> std::collections::BTreeMap<String, u64> {
-    let rows = parse_forces(ForcesSource::Bytes(bytes), grid, &mut Problems::default());
-    rows.units.iter().zip(&rows.lines).map(|(u, &l)| (u.id.to_string(), u64::from(l))).collect()
 }
