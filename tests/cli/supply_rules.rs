@@ -374,6 +374,22 @@ fn supply_follows_the_force_along_its_trail() {
     let after = c.snapshot();
     assert_eq!(before.get("forces.csv"), after.get("forces.csv"));
     assert!(after.get("trails.csv").is_none_or(|t| t == b"force,trail\n"), "{:?}", after.get("trails.csv"));
+    // The umpire sets a trail by hand: the brigade at 29.24 drawing on Madrid by Toledo's
+    // bridge. The line follows it; the edit is journalled and audited.
+    assert_code(&c.run(&["move", &o_out(&c)]), 0);
+    c.write("trails.csv", "force,trail\nFR-BRI,29.24 28.24 28.23 28.22 29.22 29.21\n");
+    let j = supply_json(&c);
+    let bri = force(&j, "FR-BRI");
+    assert_eq!((bri["state"].as_str(), bri["source"].as_str()), (Some("in"), Some("Madrid")), "{bri}");
+    assert_eq!(path(bri), ["29.24", "28.24", "28.23", "28.22", "29.22", "29.21"]);
+    assert_code(&c.run(&["turn", "advance"]), 0);
+    assert!(c.read("journal.jsonl").contains("manual edit of trails.csv"));
+    assert_code(&c.run(&["audit"]), 0);
+}
+
+/// The brigade's march out of Madrid by Aranjuez and Ocaña.
+fn o_out(c: &Camp) -> String {
+    write_orders(c, "out.csv", "force,path\nFR-BRI,30.21 30.22 30.23 29.24\n")
 }
 
 /// Secondary road segments drawn in a map.
