@@ -14,10 +14,12 @@ use crate::rules::zoc::contacts;
 
 /// The marches that 3.3 and 3.4 forbid, one refusal each.
 pub fn supply_refusals(c: &Campaign, report: &SupplyReport, plans: &[Plan]) -> Vec<Refusal> {
+    let by_id: std::collections::HashMap<&str, &crate::rules::supply::ForceSupply> =
+        report.forces.iter().map(|f| (f.force.as_str(), f)).collect();
     let out_of_supply: Vec<(&Plan, &crate::rules::supply::ForceSupply)> = plans
         .iter()
         .filter(|p| !p.retreat)
-        .filter_map(|p| report.forces.iter().find(|f| f.force == p.force).map(|f| (p, f)))
+        .filter_map(|p| by_id.get(p.force.as_str()).map(|&f| (p, f)))
         .filter(|(_, f)| f.state == Supply::Out)
         .collect();
     if out_of_supply.is_empty() {

@@ -26,7 +26,7 @@ pub struct Depot {
 }
 
 /// The depots of the forces this turn (3.2.1), from what `supply.csv` remembers.
-pub(super) fn depots(
+pub fn depots(
     c: &Campaign,
     control: &[SettlementControl],
     records: &[SupplyRecord],

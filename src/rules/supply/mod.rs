@@ -19,13 +19,12 @@ mod share;
 mod side;
 pub mod trail;
 
-pub use depot::{Depot, DepotProblem, DepotState, depot_problems};
+pub use depot::{Depot, DepotProblem, DepotState, depot_problems, depots};
 pub use phase::{ControlChange, SupplyChange, SupplyPhase, apply_phase, now, phase};
 pub use share::HALT;
 
 use super::control::{Garrisons, Production, SettlementControl, compute_at};
 use crate::model::{Campaign, HexGrid, HexId, RoadClass, SettlementKind, Side, Supply};
-use depot::depots;
 use side::SideSearch;
 
 /// A line of adequate settlements supports this many men and guns (3.4).

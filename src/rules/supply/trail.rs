@@ -39,10 +39,14 @@ pub fn extend(trail: &[HexId], marched: &[HexId]) -> Vec<HexId> {
 pub fn after_march(c: &Campaign, report: &SupplyReport, marched: &[(String, Vec<HexId>)]) -> Vec<Trail> {
     let mut trails: BTreeMap<String, Vec<HexId>> =
         c.trails.iter().map(|t| (t.force.clone(), t.hexes.clone())).collect();
+    let lines: BTreeMap<&str, &Vec<HexId>> =
+        report.forces.iter().map(|f| (f.force.as_str(), &f.path)).collect();
     for (force, hexes) in marched.iter().filter(|(_, h)| h.len() > 1) {
-        let had = trails.get(force).filter(|t| t.contains(&hexes[0])).cloned().unwrap_or_else(|| {
-            report.forces.iter().find(|f| &f.force == force).map(|f| f.path.clone()).unwrap_or_default()
-        });
+        let had = trails
+            .get(force)
+            .filter(|t| t.contains(&hexes[0]))
+            .cloned()
+            .unwrap_or_else(|| lines.get(force.as_str()).map(|p| p.to_vec()).unwrap_or_default());
         trails.insert(force.clone(), extend(&had, hexes));
     }
     trails.into_iter().map(|(force, hexes)| Trail { force, hexes }).collect()
