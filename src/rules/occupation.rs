@@ -1,7 +1,8 @@
 //! Money, taxes and the occupation (rules 4.0–4.1, with the garrisons of 2.1.1).
 //!
-//! Each settlement of Spain and Portugal the French control (villages, 2.1.3, have no taxable
-//! value) gives taxes by its French garrison: a town or fortress-town needs 1 unit, a city or
+//! Each settlement of the area the French control in Spain and Portugal ([`taxable`]: the
+//! places they hold and every place of a province where they hold a city; villages, 2.1.3,
+//! have no taxable value) gives taxes by its French garrison: a town or fortress-town needs 1 unit, a city or
 //! fortress-city a brigade (3 units), a capital a division (6 units), a port 1 unit more, for
 //! adequate taxes; twice that for good ones (a unit is an infantry battalion or a dragoon
 //! squadron, 2.1.1). Every month (at the turn advance out of each late-month turn) each
