@@ -33,12 +33,12 @@ pub fn depots(
     turn: u32,
 ) -> Vec<Depot> {
     let by_force: BTreeMap<&str, &SupplyRecord> = records.iter().map(|r| (r.force.as_str(), r)).collect();
+    let by_name = settlement_index(c);
     let mut out = Vec::new();
     for f in c.oob.forces() {
         let Some(name) = f.depot() else { continue };
         let side = f.side();
-        let held =
-            c.map.settlements.iter().zip(control).find(|(s, _)| s.name == name).map(|(_, k)| k.control);
+        let held = by_name.get(name).map(|&i| control[i].control);
         let enemy_holds = held.and_then(|k| k.side()) == Some(side.enemy());
         let prev = by_force.get(f.id.as_str()).copied();
         let (mut state, mut ready, mut note) = match prev {
@@ -89,6 +89,15 @@ pub fn depots(
     out
 }
 
+/// Each settlement's index in `settlements.csv` by name (the first of a name).
+fn settlement_index(c: &Campaign) -> BTreeMap<&str, usize> {
+    let mut by_name = BTreeMap::new();
+    for (i, s) in c.map.settlements.iter().enumerate() {
+        by_name.entry(s.name.as_str()).or_insert(i);
+    }
+    by_name
+}
+
 /// A depot 3.2.1 does not allow: the force naming it, and why.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct DepotProblem {
@@ -122,6 +131,7 @@ pub fn depot_problems(c: &Campaign, control: &[SettlementControl], depots: &[Dep
         }
     }
     let state: BTreeMap<&str, DepotState> = depots.iter().map(|d| (d.force.as_str(), d.state)).collect();
+    let by_name = settlement_index(c);
     let mut out = Vec::new();
     for f in c.oob.forces() {
         let Some(name) = f.depot() else { continue };
@@ -142,7 +152,7 @@ pub fn depot_problems(c: &Campaign, control: &[SettlementControl], depots: &[Dep
             }
             continue;
         }
-        let Some((s, k)) = c.map.settlements.iter().zip(control).find(|(s, _)| s.name == name) else {
+        let Some((s, k)) = by_name.get(name).map(|&i| (&c.map.settlements[i], &control[i])) else {
             continue;
         };
         let area = match (side, f.nation) {
