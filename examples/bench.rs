@@ -692,13 +692,16 @@ fn run(o: &Opts) -> bool {
 /// For the move slot: an order for every force that has a legal one, written to `path`: a
 /// walk along roads of up to three hexes (or one legal step off road where no road leads
 /// on), given as a path, or for every other force as its end hex for the route search;
-/// shortened until the force's allowance allows it. Returns the file and the forces ordered.
+/// shortened until the force's allowance allows it; a force out of supply that the rules keep
+/// from stepping nearer an enemy (3.3, 3.4) is left out. Returns the file and the forces
+/// ordered.
 fn move_orders(camp: &Path, path: &Path) -> Option<(PathBuf, usize)> {
-    use sowbridge::rules::march::{Order, Rates, Route, plan_order, step_ground};
+    use sowbridge::rules::march::{Order, Rates, Route, plan_order, step_ground, supply_refusals};
     let c = sowbridge::store::CampaignDir::new(camp).load().ok()?;
     let turn = c.turn();
-    let mut text = String::from("force,to,path\n");
-    let mut n = 0;
+    let french = sowbridge::rules::roads::known_secondary(&c, sowbridge::model::Side::French);
+    let mut lines: Vec<(String, String)> = Vec::new();
+    let mut plans = Vec::new();
     for (i, f) in c.oob.forces().enumerate() {
         let Some(mut here) = f.hex else { continue };
         let rates = Rates::of(&c, &f.id, turn);
@@ -723,17 +726,28 @@ fn move_orders(camp: &Path, path: &Path) -> Option<(PathBuf, usize)> {
                 if i % 2 == 0 { Route::Path(walk[1..].to_vec()) } else { Route::To(walk[walk.len() - 1]) };
             let order =
                 Order { force: f.id.to_string(), route, retreat: false, file: String::new(), line: 0 };
-            if plan_order(&c, &order, turn, 0).is_ok() {
+            let known = if f.side() == sowbridge::model::Side::French { french.as_ref() } else { None };
+            if let Ok(plan) = plan_order(&c, &order, turn, 0, known) {
                 let cells: Vec<String> = walk[1..].iter().map(ToString::to_string).collect();
-                match order.route {
-                    Route::Path(_) => text.push_str(&format!("{},,{}\n", f.id, cells.join(" "))),
-                    Route::To(to) => text.push_str(&format!("{},{to},\n", f.id)),
-                }
-                n += 1;
+                let line = match order.route {
+                    Route::Path(_) => format!("{},,{}\n", f.id, cells.join(" ")),
+                    Route::To(to) => format!("{},{to},\n", f.id),
+                };
+                lines.push((f.id.to_string(), line));
+                plans.push(plan);
                 break;
             }
             walk.pop();
         }
+    }
+    let report = sowbridge::rules::supply::compute(&c, &c.supply);
+    let refused: std::collections::BTreeSet<String> =
+        supply_refusals(&c, &report, &plans).into_iter().map(|r| r.force).collect();
+    let mut text = String::from("force,to,path\n");
+    let mut n = 0;
+    for (_, line) in lines.iter().filter(|(f, _)| !refused.contains(f)) {
+        text.push_str(line);
+        n += 1;
     }
     std::fs::write(path, text).ok()?;
     Some((path.to_path_buf(), n))

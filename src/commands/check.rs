@@ -3,7 +3,7 @@
 use anyhow::Result;
 
 use crate::error::Error;
-use crate::formats::report::check::{control_notes, report_json, valid, warnings};
+use crate::formats::report::check::{control_notes, depot_warnings, report_json, valid, warnings};
 use crate::store::CampaignDir;
 
 /// Runs `check`.
@@ -12,7 +12,8 @@ pub fn run(dir: &CampaignDir, json: bool) -> Result<()> {
         Ok(o) => {
             let c = o.campaign;
             let differences = control_notes(&o.control_differences);
-            let warnings = warnings(&c, &o.over_maximum);
+            let mut warnings = warnings(&c, &o.over_maximum);
+            warnings.extend(depot_warnings(&o.depots));
             if json {
                 super::print_json(&report_json(&warnings, &differences))?;
             } else {

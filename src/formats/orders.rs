@@ -97,6 +97,41 @@ pub fn parse_avoidance_into(bytes: &[u8], p: &mut Problems) -> (Vec<Avoidance>, 
     (out, t.dialect)
 }
 
+/// File name.
+pub const ROADS_SEEN: &str = "roads-seen.csv";
+/// Columns of `roads-seen.csv`.
+pub const ROADS_SEEN_COLUMNS: [&str; 3] = ["hex", "turn", "force"];
+
+pub use crate::model::supply::RoadSeen;
+
+/// Parses `roads-seen.csv`, with the dialect it was saved in.
+pub fn parse_roads_seen_into(bytes: &[u8], p: &mut Problems) -> (Vec<RoadSeen>, Dialect) {
+    let t = Table::parse(ROADS_SEEN, bytes, p);
+    let mut out = Vec::new();
+    if !t.require(&ROADS_SEEN_COLUMNS, p) {
+        return (out, t.dialect);
+    }
+    for row in &t.rows {
+        let mut f = Fields::new(&t, row, p);
+        let turn = f.req_count("turn");
+        let force = f.id("force").to_string();
+        if let (Some(turn), Some(hex)) = (turn, f.req::<HexId>("hex")) {
+            out.push(RoadSeen { hex, turn, force });
+        }
+    }
+    (out, t.dialect)
+}
+
+/// Writes `roads-seen.csv`.
+pub fn write_roads_seen(rows: &[RoadSeen], dialect: Dialect) -> Vec<u8> {
+    write_csv(
+        dialect,
+        &ROADS_SEEN_COLUMNS,
+        &[],
+        rows.iter().map(|r| vec![r.hex.to_string(), r.turn.to_string(), r.force.clone()]),
+    )
+}
+
 /// Writes `avoidance.csv`.
 pub fn write_avoidance(rows: &[Avoidance], dialect: Dialect) -> Vec<u8> {
     write_csv(

@@ -5,7 +5,7 @@
 
 use crate::error::{Problems, Result};
 use crate::model::dialect::Dialect;
-use crate::model::supply::{DepotState, SupplyRecord};
+use crate::model::supply::{DepotState, SupplyRecord, Trail};
 use crate::model::{Control, HexId, Nation, Settlement};
 
 use super::table::{Fields, Table, write_csv};
@@ -40,6 +40,49 @@ pub fn parse_records_into(bytes: &[u8], p: &mut Problems) -> (Vec<SupplyRecord>,
         }
     }
     (out, t.dialect)
+}
+
+/// The trails' file, written by `move`.
+pub const TRAILS: &str = "trails.csv";
+
+/// Columns of `trails.csv`.
+pub const TRAIL_COLUMNS: [&str; 2] = ["force", "trail"];
+
+/// Parses `trails.csv` (`force,trail`, the trail's hexes separated by spaces, the force's own
+/// first) into `p`'s problems, with the dialect it was saved in.
+pub fn parse_trails_into(bytes: &[u8], p: &mut Problems) -> (Vec<Trail>, Dialect) {
+    let t = Table::parse(TRAILS, bytes, p);
+    let mut out: Vec<Trail> = Vec::new();
+    if t.require(&TRAIL_COLUMNS, p) {
+        for row in &t.rows {
+            let mut f = Fields::new(&t, row, p);
+            let force = f.id("force").to_string();
+            if force.is_empty() {
+                f.problem("force", "is empty");
+            }
+            let text = f.text("trail").to_string();
+            let hexes: Result<Vec<HexId>, _> = text.split_whitespace().map(str::parse::<HexId>).collect();
+            match hexes {
+                Ok(h) if !h.is_empty() => out.push(Trail { force, hexes: h }),
+                Ok(_) => f.problem("trail", "is empty: give the hexes from the force back to its source"),
+                Err(e) => f.problem("trail", format!("'{text}': {e}")),
+            }
+        }
+    }
+    (out, t.dialect)
+}
+
+/// Writes `trails.csv`, one row per trail, in the order given.
+pub fn write_trails(trails: &[Trail], dialect: Dialect) -> Vec<u8> {
+    write_csv(
+        dialect,
+        &TRAIL_COLUMNS,
+        &[],
+        trails.iter().map(|t| {
+            let hexes: Vec<String> = t.hexes.iter().map(ToString::to_string).collect();
+            vec![t.force.clone(), hexes.join(" ")]
+        }),
+    )
 }
 
 /// Writes `supply.csv`, one row per force, in the order given.

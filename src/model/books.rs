@@ -193,7 +193,8 @@ pub struct OccupationTurn {
     pub turn: u32,
     /// Its campaign year.
     pub year: u32,
-    /// Settlements in Spain and Portugal the French control.
+    /// Settlements of the area of Spain and Portugal the French control (4.0,
+    /// `rules::occupation::taxable`).
     pub controlled: u32,
     /// Of them, giving at least adequate taxes.
     pub taxed: u32,

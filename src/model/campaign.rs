@@ -50,6 +50,11 @@ pub struct Campaign {
     pub supply: Vec<super::supply::SupplyRecord>,
     /// `avoidance.csv`: the retreats before battle (8.2) that `move` recorded as caught.
     pub avoidance: Vec<super::supply::Avoidance>,
+    /// `trails.csv`: each marched force's trail, the way its supply follows it (3.2), in
+    /// force id order.
+    pub trails: Vec<super::supply::Trail>,
+    /// `roads-seen.csv`: the hexes with a secondary road the French have passed through.
+    pub roads_seen: Vec<super::supply::RoadSeen>,
     /// How each CSV file read was saved (by file name), to write it back the same way.
     pub dialects: BTreeMap<&'static str, Dialect>,
 }

@@ -70,6 +70,31 @@ impl std::str::FromStr for DepotState {
     }
 }
 
+/// A force's trail (3.2 and the clarification of 4 September 2014: "Supply routes follow a
+/// military force like the tail of a tadpole following its head"): the hexes it came by, from
+/// where it stands back to the source its line runs to. `move` extends it and shortens it;
+/// a force with none draws on the nearest source by road.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Trail {
+    /// Top-level force id.
+    pub force: String,
+    /// The hexes, the force's own first.
+    pub hexes: Vec<HexId>,
+}
+
+/// A hex with a secondary road that a French force passed through (13 July 2014: secondary
+/// roads "are initially known only to the Spanish players. French players whose troops pass
+/// through a hex containing one will be informed of it, and where it (probably) leads").
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct RoadSeen {
+    /// The hex.
+    pub hex: HexId,
+    /// The turn it was passed through.
+    pub turn: u32,
+    /// The force that passed through it.
+    pub force: String,
+}
+
 /// A force that retreated before battle (8.2) and was caught: the battle it tried to refuse
 /// is set up with it as the avoiding side.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]

@@ -71,8 +71,13 @@ pub fn map(dir: &CampaignDir, req: &MapRequest) -> Result<MapOutcome> {
         view = view.with_supply(|id| lines.get(id).map(|f| f.known()));
     }
     let heading = MapHeading { title: c.config.name.clone(), turn: c.config.turn, date: c.turn().date() };
+    // A side's map draws only the roads it knows (13 July 2014); the umpire's, all.
+    let shown = match req.side {
+        Some(s) => crate::rules::roads::map_known_to(&c, s),
+        None => std::borrow::Cow::Borrowed(&c.map),
+    };
     let svg =
-        campaign_map(&c.map, &view, &heading, MapOptions { zoc: req.zoc, supply: req.supply, window: None });
+        campaign_map(&shown, &view, &heading, MapOptions { zoc: req.zoc, supply: req.supply, window: None });
     let bytes = match format {
         Format::Svg => svg,
         Format::Html => {

@@ -11,7 +11,7 @@ use crate::error::{Error, Problem, Problems, Result};
 use crate::formats::orders::{Avoidance, parse_orders};
 use crate::formats::report::march::summary;
 use crate::model::Campaign;
-use crate::rules::march::{Marched, Order, TURN_UNITS, march, plan_orders};
+use crate::rules::march::{Marched, Order, TURN_UNITS, march, plan_orders, supply_refusals};
 use crate::rules::zoc::{Contact, contacts};
 use crate::store::files::changed_files;
 use crate::store::journal::{Entry, Journal};
@@ -75,10 +75,26 @@ pub fn march_forces(dir: &CampaignDir, req: &MoveRequest) -> Result<Moved> {
             Vec::new()
         }
     };
+    // 3.3, 3.4: a force out of supply does not advance towards a known enemy.
+    let report = (!plans.is_empty()).then(|| crate::rules::supply::compute(&c, &c.supply));
+    if let Some(report) = &report {
+        for r in supply_refusals(&c, report, &plans) {
+            problems.push(Problem::at(&r.file, r.line, r.field, r.to_string()));
+        }
+    }
     problems.0.sort_by(|x, y| (&x.file, x.line).cmp(&(&y.file, y.line)));
     problems.into_result()?;
     let marched = march(&c, &plans);
     let before = c.clone();
+    if let Some(report) = &report {
+        // The supply follows the force (3.2): each trail extended or shortened by its march.
+        let steps: Vec<(String, Vec<crate::model::HexId>)> =
+            marched.iter().map(|m| (m.force.clone(), m.marched.clone())).collect();
+        c.trails = crate::rules::supply::trail::after_march(&c, report, &steps);
+        // The secondary roads the French pass through become known to them (13 July 2014).
+        let seen = crate::rules::roads::newly_seen(&c, &steps);
+        c.roads_seen.extend(seen);
+    }
     let new_contacts = march_into_place(&mut c, &marched);
     let caught: Vec<Avoidance> = marched
         .iter()

@@ -9,13 +9,16 @@
 //! 4 road and 2 off-road hexes by infantry uses 4/12 + 2/8 of the turn. [`TURN_UNITS`] is a
 //! multiple of every rate, so the arithmetic is exact. See `step.rs` for the simultaneous march.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 use super::movement::road_allowance;
-use crate::model::{ArmClass, Campaign, HexId, RoadClass, Terrain, Turn};
+use crate::model::{ArmClass, Campaign, HexId, RoadClass, Side, Side2, Terrain, Turn};
 
+mod hold;
 mod route;
 mod step;
+
+pub use hold::supply_refusals;
 
 pub use route::find_route;
 pub use step::{Halt, Marched, march};
@@ -421,7 +424,16 @@ fn junta_allows(c: &Campaign, o: &Order, from: HexId, turn: Turn) -> Result<(), 
 
 /// Plans one order: its route (found for a destination, as written for a path) judged
 /// legal and within what is left of the turn.
-pub fn plan_order(c: &Campaign, o: &Order, turn: Turn, used_before: u64) -> Result<Plan, Box<Refusal>> {
+///
+/// `known` holds the secondary roads the force's side knows (`None`: all), for a route found
+/// for a destination (13 July 2014).
+pub fn plan_order(
+    c: &Campaign,
+    o: &Order,
+    turn: Turn,
+    used_before: u64,
+    known: Option<&BTreeSet<Side2>>,
+) -> Result<Plan, Box<Refusal>> {
     let Some(force) = c.oob.get(&o.force) else {
         return Err(refusal(o, "force", None, "", format!("unknown force '{}'", o.force)));
     };
@@ -457,11 +469,13 @@ pub fn plan_order(c: &Campaign, o: &Order, turn: Turn, used_before: u64) -> Resu
             if !c.map.grid.contains(*to) {
                 return Err(refusal(o, "to", None, "", format!("{to} is off the map")));
             }
-            if let Some(route) = find_route(c, rates, from, *to, TURN_UNITS - used_before.min(TURN_UNITS)) {
+            if let Some(route) =
+                find_route(c, rates, from, *to, TURN_UNITS - used_before.min(TURN_UNITS), known)
+            {
                 return check_path(c, o, rates, from, &route, used_before);
             }
             // Why not: the cheapest route at any cost, judged, says what it would ask.
-            match find_route(c, rates, from, *to, 4 * TURN_UNITS) {
+            match find_route(c, rates, from, *to, 4 * TURN_UNITS, known) {
                 Some(route) => match check_path(c, o, rates, from, &route, used_before) {
                     Err(mut r) => {
                         r.step = None;
@@ -500,6 +514,11 @@ pub fn plan_orders(
     let mut refusals = Vec::new();
     let mut plans = Vec::new();
     let mut first: BTreeMap<&str, &Order> = BTreeMap::new();
+    // The secondary roads the French know, for the routes found for them (13 July 2014).
+    let french_to = orders.iter().any(|o| {
+        matches!(o.route, Route::To(_)) && c.oob.get(&o.force).is_some_and(|f| f.side() == Side::French)
+    });
+    let french = if french_to { crate::rules::roads::known_secondary(c, Side::French) } else { None };
     for o in orders {
         if let Some(prev) = first.get(o.force.as_str()) {
             refusals.push(*refusal(
@@ -512,7 +531,11 @@ pub fn plan_orders(
             continue;
         }
         first.insert(&o.force, o);
-        match plan_order(c, o, turn, used.get(&o.force).copied().unwrap_or(0)) {
+        let known = match c.oob.get(&o.force).map(|f| f.side()) {
+            Some(Side::French) => french.as_ref(),
+            _ => None,
+        };
+        match plan_order(c, o, turn, used.get(&o.force).copied().unwrap_or(0), known) {
             Ok(p) => plans.push(p),
             Err(r) => refusals.push(*r),
         }

@@ -22,6 +22,7 @@ pub mod movement;
 pub mod occupation;
 pub mod records;
 pub mod reserve;
+pub mod roads;
 pub mod score;
 pub mod siege;
 pub mod supply;

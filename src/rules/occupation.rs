@@ -1,7 +1,8 @@
 //! Money, taxes and the occupation (rules 4.0–4.1, with the garrisons of 2.1.1).
 //!
-//! Each settlement of Spain and Portugal the French control (villages, 2.1.3, have no taxable
-//! value) gives taxes by its French garrison: a town or fortress-town needs 1 unit, a city or
+//! Each settlement of the area the French control in Spain and Portugal ([`taxable`]: the
+//! places they hold and every place of a province where they hold a city; villages, 2.1.3,
+//! have no taxable value) gives taxes by its French garrison: a town or fortress-town needs 1 unit, a city or
 //! fortress-city a brigade (3 units), a capital a division (6 units), a port 1 unit more, for
 //! adequate taxes; twice that for good ones (a unit is an infantry battalion or a dragoon
 //! squadron, 2.1.1). Every month (at the turn advance out of each late-month turn) each
@@ -14,14 +15,14 @@
 
 use crate::model::books::{CampaignYear, OccupationOutcome, OccupationTurn, Revolt};
 use crate::model::{Campaign, Control, Nation, Settlement, SettlementKind, Side};
-use crate::rules::control::{Garrisons, Production, settlement_control};
+use crate::rules::control::{Garrisons, Production, SettlementControl, compute_at};
 use crate::rules::dice::Dice;
 use crate::rules::effects::{Effect, losses_over, men_of, per_cent};
 use crate::rules::turn::{PhaseOutcome, Section, TurnContext};
 
 /// The settlements of the campaign north of the Pyrenees (France), where the French collect
 /// no taxes (4.0), by name, beside any whose province is "France".
-pub const IN_FRANCE: [&str; 15] = [
+pub const IN_FRANCE: [&str; 14] = [
     "Toulouse",
     "Bayonne",
     "Perpignan",
@@ -36,7 +37,6 @@ pub const IN_FRANCE: [&str; 15] = [
     "Pamiers",
     "Rieux",
     "Tarbes",
-    "Irun",
 ];
 
 /// Fewer taxed settlements than this is a complete failure (4.0).
@@ -67,13 +67,39 @@ pub fn units_needed(s: &Settlement) -> u32 {
     3 * n.brigades + n.units
 }
 
-/// The settlements the French control in Spain and Portugal that count for 4.0.
-pub fn taxable(c: &Campaign) -> Vec<&Settlement> {
+/// "The area of the map controlled by the French" (4.0), whose settlements the two-thirds
+/// and half tests count: every settlement of Spain and Portugal (villages, 2.1.3, have no
+/// taxable value; Irun, in Vascongadas, is in Spain) that the French control, and every one
+/// of a province in which they hold a capital, a city or a fortress-city (a brigade or more
+/// of garrison, 2.1.1): the province is theirs to police, and its places that do not pay
+/// count against them. `control` is each settlement's control on the turn, in
+/// `settlements.csv` order.
+pub fn taxable<'c>(
+    c: &'c Campaign,
+    control: &[SettlementControl],
+) -> Vec<(&'c Settlement, SettlementControl)> {
+    let french = |k: &SettlementControl| k.control == Control::Nation(Nation::Fr);
+    let held: std::collections::BTreeSet<&str> = c
+        .map
+        .settlements
+        .iter()
+        .zip(control)
+        .filter(|(s, k)| {
+            french(k)
+                && matches!(
+                    s.kind,
+                    SettlementKind::Capital | SettlementKind::City | SettlementKind::FortressCity
+                )
+        })
+        .map(|(s, _)| s.province.as_str())
+        .collect();
     c.map
         .settlements
         .iter()
-        .filter(|s| s.control == crate::model::Control::Nation(Nation::Fr))
-        .filter(|s| s.kind != SettlementKind::Village && !in_france(s))
+        .zip(control)
+        .filter(|(s, _)| s.kind != SettlementKind::Village && !in_france(s))
+        .filter(|(s, k)| french(k) || held.contains(s.province.as_str()))
+        .map(|(s, k)| (s, k.clone()))
         .collect()
 }
 
@@ -84,14 +110,14 @@ pub fn revolt_at<'c>(c: &'c Campaign, place: &str, turn: u32) -> Option<&'c Revo
 
 /// The tax a settlement gives at `turn`, and its garrison units. The garrison gives the
 /// French "adequate" or "good" taxes exactly as it gives supply production (2.1.1): the level
-/// is control's ([`crate::rules::control`]), counted once for the turn in `g`.
-pub fn tax_of(c: &Campaign, g: &Garrisons, s: &Settlement, turn: u32) -> (Tax, u32) {
+/// is control's ([`crate::rules::control::compute_at`], `k`, which knows the revolts and the
+/// temporary capital), its garrison counted once for the turn in `g`.
+pub fn tax_of(c: &Campaign, g: &Garrisons, s: &Settlement, k: &SettlementControl, turn: u32) -> (Tax, u32) {
     // The garrison as control counts it (2.1): the same units give supply and taxes.
     let units = g.at(s.hex, Side::French).units();
     if revolt_at(c, &s.name, turn).is_some() {
         return (Tax::None, units);
     }
-    let k = settlement_control(s, g);
     let mut tax = match (k.computed, k.production) {
         (Control::Nation(Nation::Fr), Production::Good) => Tax::Good,
         (Control::Nation(Nation::Fr), Production::Adequate) => Tax::Adequate,
@@ -165,12 +191,13 @@ pub fn phase(c: &Campaign, ctx: &TurnContext, dice: &mut dyn Dice) -> PhaseOutco
     let mut sec = Section::new("Taxes and the occupation (4.0–4.1)");
     let mut effects = Vec::new();
     let from = ctx.from.0;
-    let places = taxable(c);
     let garrisons = Garrisons::of(c);
+    let control = compute_at(c, &garrisons, from);
+    let places = taxable(c, &control);
     let (mut taxed, mut good) = (0u32, 0u32);
     let mut goods = Vec::new();
-    for s in &places {
-        let (tax, units) = tax_of(c, &garrisons, s, from);
+    for (s, k) in &places {
+        let (tax, units) = tax_of(c, &garrisons, s, k, from);
         match tax {
             Tax::Good => {
                 good += 1;
@@ -285,6 +312,13 @@ mod tests {
     use crate::rules::dice::ScriptedDice;
     use crate::rules::effects::testing::{camp, ctx};
 
+    /// The first settlement's tax at `turn`, with control computed as the phase does.
+    fn tax(c: &Campaign, turn: u32) -> (Tax, u32) {
+        let g = Garrisons::of(c);
+        let k = compute_at(c, &g, turn);
+        tax_of(c, &g, &c.map.settlements[0], &k[0], turn)
+    }
+
     #[test]
     fn a_good_settlement_revolts_on_a_1_and_loses_part_of_its_garrison() {
         // Burgos, a fortress-city, held by 6 battalions: good taxes (twice a brigade).
@@ -294,7 +328,7 @@ mod tests {
             forces.push_str(&format!("FR-BUR-{i},FR-BUR,battalion,{i},,Fr,line,500,,,\n"));
         }
         let c = camp(20, places, &forces, &[]);
-        assert_eq!(tax_of(&c, &Garrisons::of(&c), &c.map.settlements[0], 20), (Tax::Good, 6));
+        assert_eq!(tax(&c, 20), (Tax::Good, 6));
         // Turn 20 is late March: the month ends. 1d6 1 → revolt; 1d6 4 → 20 % of 3,000.
         let out = phase(&c, &ctx(20, &[]), &mut ScriptedDice::new([1, 4]));
         let lost: u32 = out
@@ -317,23 +351,15 @@ mod tests {
         assert_eq!((r.began, r.until, r.units), (21, 23, 6));
         let mut c2 = c.clone();
         crate::rules::effects::apply_effects(&mut c2, &out.effects, 2);
-        assert_eq!(
-            tax_of(&c2, &Garrisons::of(&c2), &c2.map.settlements[0], 21).0,
-            Tax::None,
-            "hostile for a month"
-        );
-        assert_eq!(
-            tax_of(&c2, &Garrisons::of(&c2), &c2.map.settlements[0], 23).0,
-            Tax::Adequate,
-            "adequate until a fresh unit"
-        );
+        assert_eq!(tax(&c2, 21).0, Tax::None, "hostile for a month");
+        assert_eq!(tax(&c2, 23).0, Tax::Adequate, "adequate until a fresh unit");
         // An unavailable battalion (6.5.2.4) polices nothing: not for control, not for taxes.
         let mut c3 = c.clone();
         *c3.oob.get_mut("FR-BUR-5").unwrap().status_mut() =
             vec![crate::model::Status { kind: crate::model::StatusKind::Unavailable, until: 22 }];
         let g3 = Garrisons::of(&c3);
         assert_eq!(g3.at(c3.map.settlements[0].hex, Side::French).units(), 5);
-        assert_eq!(tax_of(&c3, &g3, &c3.map.settlements[0], 20), (Tax::Adequate, 5));
+        assert_eq!(tax(&c3, 20), (Tax::Adequate, 5));
         // Early-month turns roll no revolt.
         let out = phase(&c, &ctx(21, &[]), &mut ScriptedDice::new([1, 4]));
         assert!(!out.effects.iter().any(|e| matches!(e, Effect::Revolt(_))));

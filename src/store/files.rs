@@ -10,8 +10,8 @@ use crate::error::Result;
 use crate::formats::books;
 use crate::formats::campaign::{set_turn, write_commanders, write_forces};
 use crate::formats::ledger::{write_returns, write_score};
-use crate::formats::orders::{AVOIDANCE, write_avoidance};
-use crate::formats::supply::{SUPPLY, with_state, write_records};
+use crate::formats::orders::{AVOIDANCE, ROADS_SEEN, write_avoidance, write_roads_seen};
+use crate::formats::supply::{SUPPLY, TRAILS, with_state, write_records, write_trails};
 use crate::model::Campaign;
 
 use super::journal::StateFiles;
@@ -34,6 +34,10 @@ pub fn changed_files(before: &Campaign, after: &Campaign, current: &StateFiles) 
     put("score.csv", before.score != after.score, &|| write_score(&after.score, d("score.csv")));
     put(SUPPLY, before.supply != after.supply, &|| write_records(&after.supply, d(SUPPLY)));
     put(AVOIDANCE, before.avoidance != after.avoidance, &|| write_avoidance(&after.avoidance, d(AVOIDANCE)));
+    put(TRAILS, before.trails != after.trails, &|| write_trails(&after.trails, d(TRAILS)));
+    put(ROADS_SEEN, before.roads_seen != after.roads_seen, &|| {
+        write_roads_seen(&after.roads_seen, d(ROADS_SEEN))
+    });
     let (b, a) = (&before.books, &after.books);
     put(books::SIEGES, b.sieges != a.sieges, &|| books::write_sieges(&a.sieges, d(books::SIEGES)));
     put(books::REVOLTS, b.revolts != a.revolts, &|| books::write_revolts(&a.revolts, d(books::REVOLTS)));

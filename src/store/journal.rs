@@ -14,7 +14,7 @@ use crate::model::dialect::{Dialect, Encoding};
 use crate::model::roll::Roll;
 
 /// The state files the journal follows (relative paths).
-pub const STATE_FILES: [&str; 18] = [
+pub const STATE_FILES: [&str; 20] = [
     "campaign.toml",
     "forces.csv",
     "commanders.csv",
@@ -31,6 +31,8 @@ pub const STATE_FILES: [&str; 18] = [
     "junta-orders.csv",
     "settlements.csv",
     "supply.csv",
+    "trails.csv",
+    "roads-seen.csv",
     // The map, changed by `map import`.
     "map/hexes.csv",
     "map/roads.csv",

@@ -19,9 +19,11 @@ pub fn fixture(name: &str) -> PathBuf {
 /// What sowbridge writes into a campaign folder: left out when a fixture is copied, so
 /// that tests start from the campaign as shipped even after someone ran the README's
 /// command on it.
-pub const WRITTEN_STATE: [&str; 17] = [
+pub const WRITTEN_STATE: [&str; 19] = [
     "battles",
     "avoidance.csv",
+    "trails.csv",
+    "roads-seen.csv",
     "turns",
     "sieges.csv",
     "revolts.csv",

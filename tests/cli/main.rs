@@ -33,6 +33,7 @@ mod rules_as_written;
 mod scale;
 mod stock_ids;
 mod supply;
+mod supply_rules;
 mod tiled;
 mod turn;
 mod turn_phases;

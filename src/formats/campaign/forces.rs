@@ -375,6 +375,28 @@ fn check_arm_and_strength<'r>(
     }
 }
 
+/// The line of `forces.csv` (1 for the header) on which each of `ids` is written: the first
+/// line whose first field is the id, read in either dialect. For a problem found after
+/// loading (a depot 3.2.1 does not allow, `check`), without parsing the file again.
+pub fn force_lines(
+    bytes: &[u8],
+    ids: &std::collections::BTreeSet<&str>,
+) -> std::collections::BTreeMap<String, u64> {
+    let mut out = std::collections::BTreeMap::new();
+    for (i, line) in bytes.split(|&b| b == b'\n').enumerate() {
+        let end = line.iter().position(|&b| b == b',' || b == b';').unwrap_or(line.len());
+        let field = String::from_utf8_lossy(&line[..end]);
+        let id = field.trim_start_matches('\u{feff}').trim().trim_matches('"');
+        if ids.contains(id) && !out.contains_key(id) {
+            out.insert(id.to_string(), i as u64 + 1);
+            if out.len() == ids.len() {
+                break;
+            }
+        }
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

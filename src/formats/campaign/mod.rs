@@ -44,10 +44,14 @@ pub mod names {
     pub const SUPPLY: &str = "supply.csv";
     /// The retreats before battle the enemy caught (8.2), as `move` recorded them.
     pub const AVOIDANCE: &str = "avoidance.csv";
+    /// Each marched force's trail (3.2), written by `move`.
+    pub const TRAILS: &str = "trails.csv";
+    /// The hexes of secondary roads the French have passed through, written by `move`.
+    pub const ROADS_SEEN: &str = "roads-seen.csv";
     /// The files of the map that `map import` changes.
     pub const MAP: [&str; 4] = [HEXES, ROADS, RIVERS, SETTLEMENTS];
     /// Every file of the campaign folder that sowbridge reads into a campaign.
-    pub const ALL: [&str; 21] = [
+    pub const ALL: [&str; 23] = [
         CAMPAIGN,
         RULES,
         HEXES,
@@ -61,6 +65,8 @@ pub mod names {
         SCORE,
         SUPPLY,
         AVOIDANCE,
+        TRAILS,
+        ROADS_SEEN,
         // The turn's books (`formats::books`).
         "sieges.csv",
         "siege-trains.csv",
@@ -115,7 +121,7 @@ mod write;
 
 use self::commanders::parse_commanders;
 pub use self::commanders::write_commanders;
-pub use self::forces::ForcesFile;
+pub use self::forces::{ForcesFile, force_lines};
 use self::forces::{ForcesSource, parse_forces};
 use self::map::{parse_battle_maps, parse_hexes, parse_settlements, parse_sides};
 use self::tree::{Listed, validate_tree};
@@ -340,7 +346,15 @@ pub fn parse_campaign_with(
         listed,
     } = rest;
     let books = super::books::parse_books(files, &grid, &mut p, &mut dialects);
-    let (supply, avoidance) = parse_memory(files, &mut p, &mut dialects);
+    let (supply, avoidance, trails) = parse_memory(files, &mut p, &mut dialects);
+    let roads_seen = files
+        .get(names::ROADS_SEEN)
+        .map(|b| {
+            let (rows, d) = super::orders::parse_roads_seen_into(b, &mut p);
+            dialects.insert(names::ROADS_SEEN, d);
+            rows
+        })
+        .unwrap_or_default();
     let map = CampaignMap { grid, hexes, roads, rivers, settlements };
     validate_tree(&oob, &lines, &map, &commanders, &listed, &mut p);
     // Men due back to a unit that is not there would never return: a unit renamed in
@@ -394,6 +408,8 @@ pub fn parse_campaign_with(
         books,
         supply,
         avoidance,
+        trails,
+        roads_seen,
         dialects,
     })
 }
@@ -404,7 +420,11 @@ fn parse_memory(
     files: &CampaignFiles,
     p: &mut Problems,
     dialects: &mut BTreeMap<&'static str, Dialect>,
-) -> (Vec<crate::model::supply::SupplyRecord>, Vec<crate::model::supply::Avoidance>) {
+) -> (
+    Vec<crate::model::supply::SupplyRecord>,
+    Vec<crate::model::supply::Avoidance>,
+    Vec<crate::model::supply::Trail>,
+) {
     let supply = files.get(names::SUPPLY).map(|b| {
         let (rows, d) = super::supply::parse_records_into(b, p);
         dialects.insert(names::SUPPLY, d);
@@ -415,5 +435,10 @@ fn parse_memory(
         dialects.insert(names::AVOIDANCE, d);
         rows
     });
-    (supply.unwrap_or_default(), avoidance.unwrap_or_default())
+    let trails = files.get(names::TRAILS).map(|b| {
+        let (rows, d) = super::supply::parse_trails_into(b, p);
+        dialects.insert(names::TRAILS, d);
+        rows
+    });
+    (supply.unwrap_or_default(), avoidance.unwrap_or_default(), trails.unwrap_or_default())
 }

@@ -8,6 +8,7 @@ use serde_json::{Value, json};
 use crate::model::Campaign;
 use crate::rules::control::SettlementControl;
 use crate::rules::garrison::OverMaximum;
+use crate::rules::supply::DepotProblem;
 
 /// One line per place typed otherwise than the garrisons (or the umpire's overrule) make it
 /// (2.1).
@@ -26,6 +27,11 @@ pub fn control_notes(differences: &[SettlementControl]) -> Vec<String> {
             )
         })
         .collect()
+}
+
+/// One line per depot 3.2.1 does not allow, with the line of `forces.csv` naming it.
+pub fn depot_warnings(depots: &[(u64, DepotProblem)]) -> Vec<String> {
+    depots.iter().map(|(line, d)| format!("forces.csv:{line}: depot: {}", d.message)).collect()
 }
 
 /// One line per place holding more men than its walls take (2.5.1, 2.5.3).

@@ -64,12 +64,18 @@ pub fn describe(f: &ForceSupply) -> String {
                 f.path.len().saturating_sub(1)
             );
             if let Some(cap) = &f.capacity {
+                if (cap.load_men, cap.load_guns) != (cap.men, cap.guns) {
+                    // The line is shared (3.4).
+                    let _ = write!(s, "; {} men, {} guns; the line carries", cap.men, cap.guns);
+                } else {
+                    s.push(';');
+                }
                 let _ = write!(
                     s,
-                    "; {} of {} men, {} of {} guns ({} line)",
-                    cap.men,
+                    " {} of {} men, {} of {} guns ({} line)",
+                    cap.load_men,
                     cap.max_men,
-                    cap.guns,
+                    cap.load_guns,
                     cap.max_guns,
                     cap.line.word()
                 );

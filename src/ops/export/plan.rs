@@ -370,10 +370,12 @@ fn side_views(c: &Campaign, record: &BattleRecord) -> Vec<(Side, Vec<u8>)> {
         .into_iter()
         .map(|side| {
             let view = side_view(c, &k, side, true);
+            // The roads the side knows (13 July 2014).
+            let known = crate::rules::roads::map_known_to(c, side);
             (
                 side,
                 campaign_map(
-                    &c.map,
+                    &known,
                     &view,
                     &heading,
                     MapOptions { zoc: true, supply: false, window: Some(window) },

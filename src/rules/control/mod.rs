@@ -183,7 +183,62 @@ pub fn compute(c: &Campaign) -> Vec<SettlementControl> {
     compute_with(c, &g)
 }
 
-/// Every settlement's control from garrisons already counted.
+/// Every settlement's control from garrisons already counted, on the campaign's turn.
 pub fn compute_with(c: &Campaign, g: &Garrisons) -> Vec<SettlementControl> {
-    c.map.settlements.iter().map(|s| settlement_control(s, g)).collect()
+    compute_at(c, g, c.config.turn)
+}
+
+/// Every settlement's control from garrisons already counted, on `turn`: a place in revolt
+/// that turn is hostile to all (4.0: the revolt "converts the settlement temporarily to
+/// hostile status"), for control and so for supply, the line of communications and taxes.
+pub fn compute_at(c: &Campaign, g: &Garrisons, turn: u32) -> Vec<SettlementControl> {
+    let mut out: Vec<SettlementControl> =
+        c.map.settlements.iter().map(|s| settlement_control(s, g)).collect();
+    temporary_capital(c, g, &mut out);
+    for k in &mut out {
+        if let Some(r) = crate::rules::occupation::revolt_at(c, &k.name, turn) {
+            in_revolt(k, r.until);
+        }
+    }
+    out
+}
+
+/// The Spanish capital and its stand-ins (2.1.2): "the Spanish capital of Madrid is occupied
+/// by the French, therefore ... Seville is regarded as their temporary capital. Should Seville
+/// be captured, Cádiz is considered the temporary capital."
+pub const SPANISH_CAPITALS: [&str; 3] = ["Madrid", "Seville", "Cádiz"];
+
+/// The temporary Spanish capital (2.1.2), if any, by index in `settlements.csv`: Seville while
+/// Madrid is not held by the Allies, Cádiz while Seville too is held by the French. Each is
+/// decided from the control of the one before it, Madrid's as its garrisons give it.
+fn temporary_capital(c: &Campaign, g: &Garrisons, out: &mut [SettlementControl]) {
+    let find = |name: &str| {
+        let f = crate::rules::siege::fold(name);
+        c.map.settlements.iter().position(|s| crate::rules::siege::fold(&s.name) == f)
+    };
+    let Some(mut held) = find(SPANISH_CAPITALS[0]) else { return };
+    for (i, name) in SPANISH_CAPITALS.iter().enumerate().skip(1) {
+        let fallen = match i {
+            1 => out[held].control.side() != Some(Side::Allies),
+            _ => out[held].control.side() == Some(Side::French),
+        };
+        let Some(next) = find(name).filter(|_| fallen) else { return };
+        let mut s = c.map.settlements[next].clone();
+        s.kind = crate::model::SettlementKind::Capital;
+        let mut k = settlement_control(&s, g);
+        k.why = format!("{} (the temporary Spanish capital, 2.1.2)", k.why);
+        out[next] = k;
+        held = next;
+    }
+}
+
+/// A place in revolt until `until` (4.0): hostile, unless the umpire overrules it.
+fn in_revolt(k: &mut SettlementControl, until: u32) {
+    k.computed = Control::Unrest;
+    if k.overruled {
+        return;
+    }
+    k.control = Control::Unrest;
+    k.production = Production::Hostile;
+    k.why = format!("in revolt until turn {until}: hostile to all (4.0)");
 }

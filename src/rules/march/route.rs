@@ -2,10 +2,10 @@
 //! allowance, by the map alone (rules 6.3, 6.5.1, 2.5.3).
 
 use std::cmp::Reverse;
-use std::collections::{BTreeMap, BinaryHeap};
+use std::collections::{BTreeMap, BTreeSet, BinaryHeap};
 
 use super::{Ground, Rates, step_ground};
-use crate::model::{Campaign, HexId};
+use crate::model::{Campaign, HexId, Side2};
 
 /// Most rivers a route search tells apart (a route over more is costed as over this many
 /// while searching, then judged exactly).
@@ -17,7 +17,17 @@ const SEARCH_RIVERS: u32 = 3;
 /// A search over (hex, rivers crossed, secondary road used), each costed exactly by its own
 /// counts of road, low and high steps at the rates its penalties leave; ties go to the fewer
 /// hexes, then the lower hex id, so the route is always the same.
-pub fn find_route(c: &Campaign, rates: Rates, from: HexId, to: HexId, budget: u64) -> Option<Vec<HexId>> {
+///
+/// `known` holds the secondary roads the force's side knows (`None`: every road); a step along
+/// a secondary road it does not know is not taken (13 July 2014).
+pub fn find_route(
+    c: &Campaign,
+    rates: Rates,
+    from: HexId,
+    to: HexId,
+    budget: u64,
+    known: Option<&BTreeSet<Side2>>,
+) -> Option<Vec<HexId>> {
     type Key = (HexId, u32, bool);
     #[derive(Clone, Copy)]
     struct Label {
@@ -55,6 +65,9 @@ pub fn find_route(c: &Campaign, rates: Rates, from: HexId, to: HexId, budget: u6
         }
         for n in c.map.grid.neighbours(h) {
             let Ok((g, river)) = step_ground(c, h, n) else { continue };
+            if g == Ground::SecondaryRoad && known.is_some_and(|k| !k.contains(&Side2::new(h, n))) {
+                continue;
+            }
             if rates.rate(g, 0).is_none() {
                 continue;
             }

@@ -19,7 +19,7 @@ fn order(force: &str, path: &[&str]) -> Order {
 }
 
 fn plan(c: &Campaign, o: &Order, turn: Turn) -> Result<Plan, Box<Refusal>> {
-    plan_order(c, o, turn, 0)
+    plan_order(c, o, turn, 0, None)
 }
 
 #[test]

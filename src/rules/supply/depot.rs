@@ -7,7 +7,7 @@ use serde::Serialize;
 
 use super::{ALLIED_DEPOT_TURNS, FRENCH_DEPOT_TURNS, SupplyRecord};
 pub use crate::model::supply::DepotState;
-use crate::model::{Campaign, Side};
+use crate::model::{Campaign, Level, Nation, Side};
 use crate::rules::control::SettlementControl;
 
 /// A force's depot this turn (3.2.1).
@@ -26,19 +26,19 @@ pub struct Depot {
 }
 
 /// The depots of the forces this turn (3.2.1), from what `supply.csv` remembers.
-pub(super) fn depots(
+pub fn depots(
     c: &Campaign,
     control: &[SettlementControl],
     records: &[SupplyRecord],
     turn: u32,
 ) -> Vec<Depot> {
     let by_force: BTreeMap<&str, &SupplyRecord> = records.iter().map(|r| (r.force.as_str(), r)).collect();
+    let by_name = settlement_index(c);
     let mut out = Vec::new();
     for f in c.oob.forces() {
         let Some(name) = f.depot() else { continue };
         let side = f.side();
-        let held =
-            c.map.settlements.iter().zip(control).find(|(s, _)| s.name == name).map(|(_, k)| k.control);
+        let held = by_name.get(name).map(|&i| control[i].control);
         let enemy_holds = held.and_then(|k| k.side()) == Some(side.enemy());
         let prev = by_force.get(f.id.as_str()).copied();
         let (mut state, mut ready, mut note) = match prev {
@@ -88,3 +88,96 @@ pub(super) fn depots(
     }
     out
 }
+
+/// Each settlement's index in `settlements.csv` by name (the first of a name).
+fn settlement_index(c: &Campaign) -> BTreeMap<&str, usize> {
+    let mut by_name = BTreeMap::new();
+    for (i, s) in c.map.settlements.iter().enumerate() {
+        by_name.entry(s.name.as_str()).or_insert(i);
+    }
+    by_name
+}
+
+/// A depot 3.2.1 does not allow: the force naming it, and why.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct DepotProblem {
+    /// The force (top level) whose `depot` it is.
+    pub force: String,
+    /// Why the rules do not allow it.
+    pub message: String,
+}
+
+/// The level that places a side's depots (3.2.1: "each French Corps Commander ... and each
+/// Allied Army").
+fn placer(side: Side) -> Level {
+    match side {
+        Side::French => Level::Corps,
+        Side::Allies => Level::Army,
+    }
+}
+
+/// The depots 3.2.1 does not allow, each with the force naming it: one depot per French corps
+/// and per Allied army, "at a settlement within the area they control (Spanish province, or
+/// Portugal for the Allies, controlled zone of Spain for the French)". A force below a corps
+/// (French) or an army (Allied) names the depot it draws on, which must be one a corps or an
+/// army of its side places; a corps's depot must be held by the French (unless captured, a
+/// state and not a mistake: 3.2.1's recapture); a Spanish army's must lie in Spain, an
+/// Anglo-Portuguese army's in Portugal.
+pub fn depot_problems(c: &Campaign, control: &[SettlementControl], depots: &[Depot]) -> Vec<DepotProblem> {
+    let mut placed: BTreeMap<(Side, &str), &str> = BTreeMap::new();
+    for f in c.oob.forces().filter(|f| f.level == placer(f.side())) {
+        if let Some(d) = f.depot() {
+            placed.entry((f.side(), d)).or_insert(f.id.as_str());
+        }
+    }
+    let state: BTreeMap<&str, DepotState> = depots.iter().map(|d| (d.force.as_str(), d.state)).collect();
+    let by_name = settlement_index(c);
+    let mut out = Vec::new();
+    for f in c.oob.forces() {
+        let Some(name) = f.depot() else { continue };
+        let side = f.side();
+        let who = match side {
+            Side::French => "French corps",
+            Side::Allies => "Allied army",
+        };
+        if f.level != placer(side) {
+            if !placed.contains_key(&(side, name)) {
+                out.push(DepotProblem {
+                    force: f.id.to_string(),
+                    message: format!(
+                        "{} ({}) names the depot {name}, which no {who} in forces.csv places: one depot per {who}, and a smaller force draws on its own's (3.2.1)",
+                        f.id, f.level
+                    ),
+                });
+            }
+            continue;
+        }
+        let Some((s, k)) = by_name.get(name).map(|&i| (&c.map.settlements[i], &control[i])) else {
+            continue;
+        };
+        let area = match (side, f.nation) {
+            (Side::French, _) => (k.control.side() == Some(Side::French)
+                || state.get(f.id.as_str()) == Some(&DepotState::Captured))
+            .then_some(())
+            .ok_or_else(|| {
+                format!("{name} is not held by the French ({}), outside the zone they control", k.control)
+            }),
+            (Side::Allies, Nation::Sp) => (!NOT_SPAIN.contains(&s.province.as_str()))
+                .then_some(())
+                .ok_or_else(|| format!("{name} is in {}, not in a Spanish province", s.province)),
+            (Side::Allies, _) => (s.province == "Portugal")
+                .then_some(())
+                .ok_or_else(|| format!("{name} is in {}, not in Portugal", s.province)),
+        };
+        if let Err(why) = area {
+            out.push(DepotProblem {
+                force: f.id.to_string(),
+                message: format!("{}'s depot must lie within the area it controls: {why} (3.2.1)", f.id),
+            });
+        }
+    }
+    out
+}
+
+/// Provinces of the map that are not Spain's (2.2).
+const NOT_SPAIN: [&str; 4] = ["Portugal", "France", "Gibraltar", "Andorra"];

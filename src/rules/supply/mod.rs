@@ -15,13 +15,17 @@ use serde::Serialize;
 
 mod depot;
 mod phase;
+mod share;
+mod side;
+pub mod trail;
 
-pub use depot::{Depot, DepotState};
+pub use depot::{Depot, DepotProblem, DepotState, depot_problems, depots};
 pub use phase::{ControlChange, SupplyChange, SupplyPhase, apply_phase, now, phase};
+pub use share::HALT;
 
-use super::control::{Garrisons, Production, SettlementControl, compute_with};
-use crate::model::{Campaign, HexGrid, HexId, RoadClass, SettlementKind, Side, Supply, Unit};
-use depot::depots;
+use super::control::{Garrisons, Production, SettlementControl, compute_at};
+use crate::model::{Campaign, HexGrid, HexId, RoadClass, SettlementKind, Side, Supply};
+use side::SideSearch;
 
 /// A line of adequate settlements supports this many men and guns (3.4).
 pub const ADEQUATE_CAPACITY: (u32, u32) = (25_000, 75);
@@ -55,12 +59,17 @@ pub struct Capacity {
     pub max_men: u32,
     /// Guns the line supports.
     pub max_guns: u32,
+    /// Men the line carries: this force's and those of the forces sharing the line that draw
+    /// on it first (3.4; see [`share`]).
+    pub load_men: u32,
+    /// Guns the line carries, likewise.
+    pub load_guns: u32,
 }
 
 impl Capacity {
-    /// True when the force is larger than its line supports.
+    /// True when the line carries more than it supports.
     pub fn exceeded(&self) -> bool {
-        self.men > self.max_men || self.guns > self.max_guns
+        self.load_men > self.max_men || self.load_guns > self.max_guns
     }
 }
 
@@ -196,9 +205,12 @@ impl<'a> Net<'a> {
         let mut blocked = BTreeMap::new();
         let mut towns = BTreeSet::new();
         for (s, k) in c.map.settlements.iter().zip(control) {
-            if s.kind != SettlementKind::Village {
-                towns.insert(s.hex);
+            // 2.1.3 and its changelog ("no functionality is changed"): a village is a label
+            // on the map; it needs no garrison and never cuts a line.
+            if s.kind == SettlementKind::Village {
+                continue;
             }
+            towns.insert(s.hex);
             if k.control.side() == Some(side) {
                 continue;
             }
@@ -216,14 +228,16 @@ impl<'a> Net<'a> {
     /// Why a line cannot use a secondary road at `h` (13 July 2014: "a unit (of any type) must
     /// be stationed at each end of the road where it joins a Major Road ... and occupy any
     /// town-sized settlement along the road with 1 infantry battalion or dragoon squadron").
+    /// The clarification of 4 September 2014 ("any unit of any type and size is sufficient
+    /// when placed at the junction of a secondary road") holds for a junction that is a town:
+    /// there a force of any arm is enough.
     fn secondary_refused(&self, h: HexId) -> Option<String> {
         let g = self.garrisons.at(h, self.side);
         let joins_major = self.c.map.road_neighbours(h).iter().any(|&(_, k)| k == RoadClass::Major);
-        if joins_major && g.forces == 0 {
-            return Some(format!(
-                "no unit of the {} at {h}, where the secondary road joins a major road",
-                self.side
-            ));
+        if joins_major {
+            return (g.forces == 0).then(|| {
+                format!("no unit of the {} at {h}, where the secondary road joins a major road", self.side)
+            });
         }
         if self.towns.contains(&h) && g.units() == 0 {
             return Some(format!(
@@ -307,11 +321,17 @@ impl SettlementControl {
 struct Source {
     name: String,
     hex: HexId,
+    /// Its province (2.2).
+    province: String,
 }
 
-/// The sources of a side (3.2): capitals, cities and fortress-cities friendly to it,
-/// garrisoned marked depots (and a force's depot in use), and for the Allies garrisoned marked
-/// ports; an invested fortress (or Toledo's invested Alcázar, 2.5.3) generates none (7.1.1).
+/// The sources of a side (3.2): capitals, cities and fortress-cities friendly to it; its own
+/// depots in use (3.2.1: the depot a force of the side names, established), garrisoned; and
+/// for the Allies garrisoned marked ports. A depot is no source for the enemy who takes it,
+/// nor for its owner until retaken and re-established (3.2.1: "all supplies from it ... are
+/// lost until it is recaptured"); a `depot` marked in `settlements.csv` that no force names
+/// is no one's. An invested fortress (or Toledo's invested Alcázar, 2.5.3) generates none
+/// (7.1.1).
 fn sources(
     c: &Campaign,
     side: Side,
@@ -325,13 +345,6 @@ fn sources(
         .filter(|d| c.oob.get(&d.force).is_some_and(|f| f.side() == side))
         .map(|d| d.depot.as_str())
         .collect();
-    let not_in_use: BTreeSet<&str> = depots
-        .iter()
-        .filter(|d| d.state != DepotState::Established)
-        .filter(|d| c.oob.get(&d.force).is_some_and(|f| f.side() == side))
-        .map(|d| d.depot.as_str())
-        .filter(|d| !in_use.contains(d))
-        .collect();
     let mut out = Vec::new();
     for (s, k) in c.map.settlements.iter().zip(control) {
         if k.control.side() != Some(side) || s.invested_by.is_some() {
@@ -340,19 +353,20 @@ fn sources(
         let garrisoned = g.at(s.hex, side).units() > 0;
         let big =
             matches!(s.kind, SettlementKind::Capital | SettlementKind::City | SettlementKind::FortressCity);
-        let depot = (s.depot || in_use.contains(s.name.as_str())) && !not_in_use.contains(s.name.as_str());
+        let depot = in_use.contains(s.name.as_str());
         let port = side == Side::Allies && s.port;
         if big || (garrisoned && (depot || port)) {
-            out.push(Source { name: s.name.clone(), hex: s.hex });
+            out.push(Source { name: s.name.clone(), hex: s.hex, province: s.province.clone() });
         }
     }
     out
 }
 
-/// Settlements on a path (the force's own hex excluded; villages do not count, 2.1.3) and
-/// the capacity they give (3.4).
+/// Settlements on a path (the force's own hex excluded, unless it stands in its source;
+/// villages do not count, 2.1.3) and the capacity they give (3.4).
 fn capacity(c: &Campaign, control: &[SettlementControl], path: &[HexId], men: u32, guns: u32) -> Capacity {
-    let on: BTreeSet<HexId> = path.iter().skip(1).copied().collect();
+    let skip = usize::from(path.len() > 1);
+    let on: BTreeSet<HexId> = path.iter().skip(skip).copied().collect();
     let (mut n, mut good) = (0u32, 0u32);
     for (s, k) in c.map.settlements.iter().zip(control) {
         if s.kind == SettlementKind::Village || !on.contains(&s.hex) {
@@ -371,6 +385,8 @@ fn capacity(c: &Campaign, control: &[SettlementControl], path: &[HexId], men: u3
         guns,
         max_men,
         max_guns,
+        load_men: men,
+        load_guns: guns,
     }
 }
 
@@ -405,7 +421,7 @@ pub fn compute(c: &Campaign, records: &[SupplyRecord]) -> SupplyReport {
 /// Supply and control for the campaign as it stands, with depot timings counted at `turn`.
 pub fn compute_for_turn(c: &Campaign, records: &[SupplyRecord], turn: u32) -> SupplyReport {
     let g = Garrisons::of(c);
-    let control = compute_with(c, &g);
+    let control = compute_at(c, &g, turn);
     let depots = depots(c, &control, records, turn);
     let prev_out: BTreeMap<&str, u32> = records.iter().map(|r| (r.force.as_str(), r.turns_out)).collect();
     let mut forces = Vec::new();
@@ -427,177 +443,8 @@ pub fn compute_for_turn(c: &Campaign, records: &[SupplyRecord], turn: u32) -> Su
     // Forces in forces.csv order, whichever side was searched first.
     let order: BTreeMap<&str, usize> = c.oob.forces().enumerate().map(|(i, f)| (f.id.as_str(), i)).collect();
     forces.sort_by_key(|f| order.get(f.force.as_str()).copied().unwrap_or(usize::MAX));
+    share::share_lines(&mut forces, &prev_out);
     SupplyReport { turn, forces, settlements: control, communications, depots }
-}
-
-/// One side's searches of the roads: from its sources (3.2), strict and, to explain a cut
-/// line, loose; and for the French from Bayonne and Perpignan (3.5). The loose searches run
-/// only when a line is cut.
-struct SideSearch<'a> {
-    c: &'a Campaign,
-    side: Side,
-    control: &'a [SettlementControl],
-    net: Net<'a>,
-    srcs: Vec<Source>,
-    hexes: Vec<HexId>,
-    strict: Tree,
-    loose: Option<Tree>,
-    france: Vec<HexId>,
-    loc: Option<Tree>,
-    loc_loose: Option<Tree>,
-}
-
-impl<'a> SideSearch<'a> {
-    fn new(
-        c: &'a Campaign,
-        side: Side,
-        control: &'a [SettlementControl],
-        g: &'a Garrisons,
-        depots: &[Depot],
-    ) -> SideSearch<'a> {
-        let net = Net::new(c, side, control, g);
-        let srcs = sources(c, side, control, g, depots);
-        let hexes: Vec<HexId> = srcs.iter().map(|s| s.hex).collect();
-        let strict = net.search(&hexes, true);
-        let france: Vec<HexId> = c
-            .map
-            .settlements
-            .iter()
-            .zip(control)
-            .filter(|(s, k)| FRANCE.contains(&s.name.as_str()) && k.control.side() == Some(Side::French))
-            .map(|(s, _)| s.hex)
-            .collect();
-        let loc = (side == Side::French).then(|| net.search(&france, true));
-        SideSearch { c, side, control, net, srcs, hexes, strict, loose: None, france, loc, loc_loose: None }
-    }
-
-    /// A force's line of supply (3.1-3.4): in, with its source, path and capacity; or out,
-    /// with where and why it is cut, its turns out in a row and the rules' orders (3.3).
-    fn line(&mut self, f: &Unit, hex: HexId, turns_out_before: u32) -> ForceSupply {
-        let mut fs = ForceSupply {
-            force: f.id.to_string(),
-            side: self.side,
-            hex,
-            state: Supply::Out,
-            source: None,
-            path: Vec::new(),
-            break_hex: None,
-            reason: None,
-            capacity: None,
-            turns_out: 0,
-            orders: Vec::new(),
-        };
-        match self.strict.path_to(self.c.map.grid, hex) {
-            Some((path, i)) => {
-                let st = self.c.oob.strength(&f.id);
-                fs.state = Supply::In;
-                fs.source = Some(self.srcs[i].name.clone());
-                let cap = capacity(self.c, self.control, &path, st.men(), st.guns);
-                if cap.exceeded() {
-                    let excess_men = cap.men.saturating_sub(cap.max_men);
-                    let excess_guns = cap.guns.saturating_sub(cap.max_guns);
-                    fs.reason = Some(format!(
-                        "over the capacity of its {} line ({} men and {} guns): {excess_men} men and {excess_guns} guns beyond it are out of supply (3.4)",
-                        cap.line.word(),
-                        cap.max_men,
-                        cap.max_guns
-                    ));
-                    fs.orders.push("must halt or withdraw, no offensive (3.4)".to_string());
-                }
-                fs.capacity = Some(cap);
-                fs.path = path;
-            }
-            None => {
-                fs.turns_out = turns_out_before + 1;
-                self.explain_cut(&mut fs, hex);
-                if fs.turns_out > TURNS_AT_A_CUT_LINE {
-                    let to = fs.break_hex.map_or_else(|| "the break".to_string(), |h| h.to_string());
-                    fs.orders.push(format!(
-                        "out of supply for more than {TURNS_AT_A_CUT_LINE} turns: must retreat to the break at {to} (3.3)"
-                    ));
-                } else {
-                    fs.orders
-                        .push("may hold or withdraw; cannot advance towards a known enemy (3.3)".to_string());
-                }
-            }
-        }
-        fs
-    }
-
-    /// Why a force's line is cut: no road, no source, or the first break on the nearest road
-    /// back to a source.
-    fn explain_cut(&mut self, fs: &mut ForceSupply, hex: HexId) {
-        let side = self.side;
-        if self.c.map.road_neighbours(hex).is_empty() {
-            fs.reason = Some(format!("no road at {hex}: a supply line runs along roads (3.1)"));
-            return;
-        }
-        if self.srcs.is_empty() {
-            fs.reason = Some(format!("the {side} have no supply source (3.2)"));
-            return;
-        }
-        let (net, hexes) = (&self.net, &self.hexes);
-        let tree = self.loose.get_or_insert_with(|| net.search(hexes, false));
-        match tree.path_to(self.c.map.grid, hex) {
-            Some((path, i)) => {
-                let (at, why) =
-                    first_break(&self.net, &path).unwrap_or((hex, "the line is cut (3.3)".to_string()));
-                fs.break_hex = Some(at);
-                fs.reason = Some(format!("cut at {at} on the road to {}: {why}", self.srcs[i].name));
-                fs.path = path;
-            }
-            None => fs.reason = Some(format!("no road from {hex} reaches a {side} supply source (3.2)")),
-        }
-    }
-
-    /// A French force's line of communications back to Bayonne or Perpignan (3.5); `None`
-    /// for the Allies.
-    fn communication(&mut self, f: &Unit, hex: HexId) -> Option<Communication> {
-        let c = self.c;
-        let loc = self.loc.as_ref()?;
-        if let Some((path, i)) = loc.path_to(c.map.grid, hex) {
-            let to = c
-                .map
-                .settlements
-                .iter()
-                .find(|s| s.hex == self.france[i])
-                .map_or_else(|| self.france[i].to_string(), |s| s.name.clone());
-            return Some(Communication {
-                force: f.id.to_string(),
-                state: "open",
-                to: Some(to),
-                path,
-                break_hex: None,
-                reason: None,
-            });
-        }
-        let net = &self.net;
-        let tree = self.loc_loose.get_or_insert_with(|| {
-            let ends: Vec<HexId> = c
-                .map
-                .settlements
-                .iter()
-                .filter(|s| FRANCE.contains(&s.name.as_str()))
-                .map(|s| s.hex)
-                .collect();
-            net.search(&ends, false)
-        });
-        let (at, why) = match tree.path_to(c.map.grid, hex) {
-            Some((path, _)) => {
-                first_break(&self.net, &path).map_or((None, None), |(h, w)| (Some(h), Some(w)))
-            }
-            None => (None, Some("no road reaches Bayonne or Perpignan".to_string())),
-        };
-        let why = why.or_else(|| Some("Bayonne and Perpignan are not friendly (3.5)".to_string()));
-        Some(Communication {
-            force: f.id.to_string(),
-            state: "cut",
-            to: None,
-            path: Vec::new(),
-            break_hex: at,
-            reason: why,
-        })
-    }
 }
 
 #[cfg(test)]

@@ -143,9 +143,9 @@ fn capacity_is_25000_men_on_an_adequate_line_and_50000_on_a_good_one() {
         .force("FR-A", "Fr", "10.20", 60, 12, "");
     let r = compute(&big.campaign(), &[]);
     let f = force(&r, "FR-A");
-    assert_eq!(f.state, Supply::In);
+    assert_eq!(f.state, Supply::Out, "only up to the capacity is a force considered in supply");
     assert!(f.capacity.as_ref().unwrap().exceeded());
-    assert!(f.reason.as_deref().unwrap().contains("5100 men and 0 guns beyond it"), "{:?}", f.reason);
+    assert!(f.reason.as_deref().unwrap().contains("it would carry 30100 men and 12 guns"), "{:?}", f.reason);
     assert_eq!(f.orders[0], "must halt or withdraw, no offensive (3.4)");
     // Double the garrison of Ciudad (2 brigades): the line is good, 50,000 men.
     let good = Map::new()

@@ -1,0 +1,64 @@
+//! Capacity per line (3.4): "a series of settlements ... can provide a supply line
+//! sufficient to support a force of 25,000 men and 75 guns" (50,000 and 150 when good). The
+//! capacity is the line's, not each force's: forces that share a line share it, and only up to
+//! the capacity are they "considered in supply"; the rest "must halt or withdraw".
+//!
+//! Forces share a line when they draw on the same source and their lines leave it by the same
+//! road (the same hex next to the source); forces standing in the source share its stores. The
+//! line feeds them nearest the source first (fewest hexes of road, then `forces.csv` order):
+//! each is in supply when the men and guns already fed plus its own fit its line's capacity;
+//! one that does not fit is out of supply (3.1), named with the men and guns ahead of it, and
+//! the next is tried against what is left.
+
+use std::collections::BTreeMap;
+
+use super::{ForceSupply, HexId, Side, Supply};
+
+/// The orders of a force beyond its line's capacity (3.4).
+pub const HALT: &str = "must halt or withdraw, no offensive (3.4)";
+
+/// Shares each line's capacity among the forces on it (3.4): the forces beyond it are put out
+/// of supply, with their turns out counted from `prev_out`.
+pub(super) fn share_lines(forces: &mut [ForceSupply], prev_out: &BTreeMap<&str, u32>) {
+    let mut lines: BTreeMap<(Side, String, Option<HexId>), Vec<usize>> = BTreeMap::new();
+    for (i, f) in forces.iter().enumerate() {
+        let (Supply::In, Some(source), Some(_)) = (f.state, &f.source, &f.capacity) else { continue };
+        let out_of_source = f.path.len().checked_sub(2).map(|j| f.path[j]);
+        lines.entry((f.side, source.clone(), out_of_source)).or_default().push(i);
+    }
+    for (_, mut members) in lines {
+        members.sort_by_key(|&i| (forces[i].path.len(), i));
+        let (mut men, mut guns) = (0u32, 0u32);
+        let mut fed: Vec<String> = Vec::new();
+        for i in members {
+            let f = &mut forces[i];
+            let Some(cap) = f.capacity.as_mut() else { continue };
+            cap.load_men = men + cap.men;
+            cap.load_guns = guns + cap.guns;
+            if !cap.exceeded() {
+                (men, guns) = (cap.load_men, cap.load_guns);
+                fed.push(f.force.clone());
+                continue;
+            }
+            let ahead = if fed.is_empty() {
+                "no other force draws on it".to_string()
+            } else {
+                format!("{men} men and {guns} guns of {} draw on it first, nearer the source", fed.join(", "))
+            };
+            f.reason = Some(format!(
+                "over the capacity of its {} line to {} ({} men, {} guns): {ahead}; with its own {} men and {} guns it would carry {} men and {} guns: out of supply (3.4)",
+                cap.line.word(),
+                f.source.as_deref().unwrap_or("?"),
+                cap.max_men,
+                cap.max_guns,
+                cap.men,
+                cap.guns,
+                cap.load_men,
+                cap.load_guns
+            ));
+            f.state = Supply::Out;
+            f.turns_out = prev_out.get(f.force.as_str()).copied().unwrap_or(0) + 1;
+            f.orders.insert(0, HALT.to_string());
+        }
+    }
+}
