@@ -212,9 +212,14 @@ pub enum MapCommand {
         /// Your own map image, put beneath the grid as an image layer to align in Tiled.
         #[arg(long, value_name = "IMAGE")]
         image: Option<PathBuf>,
-        /// A hex's width in pixels (default 32): match your image's hexes.
+        /// A hex's width in pixels, 8 to 1024 (default 32): match your image's hexes. It is
+        /// taken down to an even number; the height is the near-regular hex's, rounded to an
+        /// even number (80 gives 80 x 70).
         #[arg(long, value_name = "PX", value_parser = clap::value_parser!(u32).range(8..=1024))]
         hex_width: Option<u32>,
+        /// Write over FILE when it is there (its edits not yet imported are lost).
+        #[arg(long)]
+        replace: bool,
     },
     /// Read a Tiled map back (as written, or saved by Tiled after editing), check it as `check`
     /// does, show what changes and commit it through the journal (`undo map` reverts it).

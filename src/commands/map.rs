@@ -15,8 +15,14 @@ use crate::store::CampaignDir;
 /// Runs `map`.
 pub fn run(dir: &CampaignDir, a: &MapArgs) -> Result<()> {
     match (&a.tiled, &a.out) {
-        (Some(MapCommand::Export { file, image, hex_width }), _) => {
-            export(dir, file, image.as_deref(), *hex_width)
+        (Some(MapCommand::Export { file, image, hex_width, replace }), _) => {
+            let req = TiledExportRequest {
+                out: file.clone(),
+                image: image.clone(),
+                hex_width: *hex_width,
+                replace: *replace,
+            };
+            export(dir, &req)
         }
         (Some(MapCommand::Import { file, dry_run }), _) => import(dir, file, *dry_run),
         (None, Some(out)) => {
@@ -31,9 +37,8 @@ pub fn run(dir: &CampaignDir, a: &MapArgs) -> Result<()> {
     }
 }
 
-fn export(dir: &CampaignDir, file: &Path, image: Option<&Path>, hex_width: Option<u32>) -> Result<()> {
-    let req = TiledExportRequest { out: file.to_path_buf(), image: image.map(Path::to_path_buf), hex_width };
-    let o = export_tiled(dir, &req)?;
+fn export(dir: &CampaignDir, req: &TiledExportRequest) -> Result<()> {
+    let o = export_tiled(dir, req)?;
     let (map, tileset) = (o.map.display().to_string(), o.tileset.display().to_string());
     crate::out!("{}", report::exported_text(&map, &tileset, o.counts, (o.size.width, o.size.height)));
     Ok(())

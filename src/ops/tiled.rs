@@ -25,6 +25,8 @@ pub struct TiledExportRequest {
     pub image: Option<PathBuf>,
     /// A hex's width in pixels (else 32).
     pub hex_width: Option<u32>,
+    /// Write over a map file that is there (its edits not yet imported are lost).
+    pub replace: bool,
 }
 
 /// What `map export` wrote.
@@ -73,6 +75,13 @@ pub fn export_tiled(dir: &CampaignDir, req: &TiledExportRequest) -> Result<Tiled
         image: image.as_deref(),
     };
     let bytes = write_tmj(&x);
+    if !req.replace && read_optional(&req.out)?.is_some() {
+        return Err(Error::refused(format!(
+            "{} is there already: its edits not yet imported, and your image's alignment, would be lost; \
+             import it first, or export with --replace; nothing written",
+            req.out.display()
+        )));
+    }
     check_paths_replaceable(&[req.out.clone(), tileset.clone()])?;
     atomic_write(&tileset, &tileset_png(size))?;
     atomic_write(&req.out, &bytes)?;
@@ -139,16 +148,19 @@ pub fn import_tiled(dir: &CampaignDir, req: &TiledImportRequest) -> Result<Tiled
     let (hexes, roads, rivers, settlements) =
         (current(names::HEXES), current(names::ROADS), current(names::RIVERS), current(names::SETTLEMENTS));
     let columns = Sheet::read(names::SETTLEMENTS, settlements.as_deref().unwrap_or_default()).columns;
-    let t = read_tmj(&shown, &bytes, c.map.grid, &columns).map_err(Error::Rejected)?;
-    let state_current = t.turn.is_none_or(|turn| turn == c.config.turn);
+    let t = read_tmj(&shown, &bytes, c.map.grid, &c.config.name, &columns).map_err(Error::Rejected)?;
+    // A file that does not say its turn is not trusted with the campaign's state either.
+    let state_current = t.turn == Some(c.config.turn);
     let now = CurrentFiles {
         hexes: hexes.as_deref(),
         roads: roads.as_deref(),
         rivers: rivers.as_deref(),
         settlements: settlements.as_deref(),
     };
-    let (new, changes) = map_files(&t, &c.map, now, c.dialect(names::SETTLEMENTS), state_current);
+    let (new, changes) = map_files(&shown, &t, &c.map, now, c.dialect(names::SETTLEMENTS), state_current)
+        .map_err(Error::Rejected)?;
     let mut out = TiledImported { changes, turns: (t.turn, c.config.turn), ignored: t.ignored, seq: None };
+    let objects = new.settlement_objects;
     let changed: Vec<(&str, Vec<u8>)> = [
         (names::HEXES, new.hexes),
         (names::ROADS, new.roads),
@@ -168,12 +180,8 @@ pub fn import_tiled(dir: &CampaignDir, req: &TiledImportRequest) -> Result<Tiled
         files.files.insert(f, b.clone());
     }
     if let Err(p) = parse_campaign(&files) {
-        let mut all = Problems(vec![Problem::in_file(
-            &shown,
-            "the campaign would not load with this map; nothing changed:",
-        )]);
-        all.0.extend(p.0);
-        return Err(Error::Rejected(all));
+        let told = p.0.into_iter().map(|q| from_the_map(&shown, &objects, q)).collect();
+        return Err(Error::Rejected(Problems(told)));
     }
     let Some(lock) = lock else { return Ok(out) };
     let txn = dir.begin(&lock)?;
@@ -187,6 +195,23 @@ pub fn import_tiled(dir: &CampaignDir, req: &TiledImportRequest) -> Result<Tiled
     let commit = Commit { operation: Some("map import".into()), ..Commit::default() };
     out.seq = Some(txn.finish(state, Some(entry), commit)?);
     Ok(out)
+}
+
+/// A problem of the campaign loaded with the new map, told of the map file's object where it
+/// is a row of `settlements.csv` the map wrote (that file is not written yet).
+fn from_the_map(shown: &str, objects: &[String], q: Problem) -> Problem {
+    let field = q.field.as_deref().map(|f| format!("property '{f}': ")).unwrap_or_default();
+    let object = match q.line {
+        Some(line) if q.file == names::SETTLEMENTS => objects.get((line as usize).wrapping_sub(2)),
+        _ => None,
+    };
+    match object {
+        Some(o) => Problem::in_file(shown, format!("{o}: {field}{}", q.message)),
+        None => {
+            let at = q.line.map(|l| format!(":{l}")).unwrap_or_default();
+            Problem::in_file(shown, format!("with this map, {}{at}: {field}{}", q.file, q.message))
+        }
+    }
 }
 
 fn file_name(p: &Path) -> String {

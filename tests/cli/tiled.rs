@@ -89,9 +89,17 @@ fn an_unedited_map_round_trips_without_changing_a_file() {
     assert_code(&o, 0);
     assert!(stdout(&o).contains("nothing changed"), "{}", stdout(&o));
     assert_eq!(before, c.snapshot(), "export then import changes no file, and journals nothing");
-    // Written twice, the file is the same: what the umpire keeps under version control.
+    // A map file there is not written over (its edits not yet imported, the image's
+    // alignment): unless --replace, and then the file is the same, byte for byte.
     let first = std::fs::read(&tmj).unwrap();
-    export(&c);
+    let again = c.run(&["map", "export", &tmj.display().to_string()]);
+    assert_code(&again, 1);
+    assert!(
+        stderr(&again).contains("is there already") && stderr(&again).contains("--replace"),
+        "{}",
+        stderr(&again)
+    );
+    assert_code(&c.run(&["map", "export", &tmj.display().to_string(), "--replace"]), 0);
     assert_eq!(first, std::fs::read(&tmj).unwrap());
 }
 
@@ -301,7 +309,7 @@ fn malformed_maps_are_refused_with_the_object_named() {
         },
         "(road): its property 'class' is missing: major or secondary",
     );
-    // A settlement in a province that does not exist: the campaign would not load.
+    // A settlement of an unknown control: the campaign would not load; the object is named.
     case(
         &|v| {
             for o in layer(v, "settlements")["objects"].as_array_mut().unwrap() {
@@ -314,11 +322,154 @@ fn malformed_maps_are_refused_with_the_object_named() {
                 }
             }
         },
-        "the campaign would not load with this map",
+        "'Faro' (settlement): property 'control': unknown nation 'Xx'",
+    );
+    // A layer deleted in Tiled is not read as "no roads".
+    case(
+        &|v| v["layers"].as_array_mut().unwrap().retain(|l| l["name"] != "roads"),
+        "has no object layer named 'roads'",
+    );
+    case(&|v| layer(v, "terrain")["data"][5] = json!(0), "tile layer 'terrain', hex 05.00: no ground");
+    // A copy of Mérida not renamed.
+    case(
+        &|v| {
+            let objects = layer(v, "settlements")["objects"].as_array_mut().unwrap();
+            let mut copy = objects.iter().find(|o| o["name"] == "Mérida").unwrap().clone();
+            copy["id"] = json!(9000);
+            copy["x"] = json!(px.centre(hex("05.05")).0);
+            copy["y"] = json!(px.centre(hex("05.05")).1);
+            objects.push(copy);
+        },
+        "2 settlements are named 'Mérida'",
+    );
+    // Toledo is under siege: it stays where it is.
+    case(
+        &|v| {
+            for o in layer(v, "settlements")["objects"].as_array_mut().unwrap() {
+                if o["name"] == "Toledo" {
+                    o["x"] = json!(px.centre(hex("30.30")).0);
+                }
+            }
+        },
+        "'Toledo' (settlement): it is invested (Sp, its siege in sieges.csv): a place under siege is not moved (7.1)",
+    );
+    case(
+        &|v| {
+            let r = polyline(
+                v,
+                "Rio Rodado",
+                &[px.corners(hex("10.10"))[0], px.corners(hex("10.10"))[1]],
+                json!([]),
+            );
+            layer(v, "rivers")["objects"].as_array_mut().unwrap().push(r);
+            let n = layer(v, "rivers")["objects"].as_array().unwrap().len();
+            layer(v, "rivers")["objects"][n - 1]["rotation"] = json!(30);
+        },
+        "'Rio Rodado' (river): it is rotated (30 degrees)",
+    );
+    case(
+        &|v| {
+            for p in v["properties"].as_array_mut().unwrap() {
+                if p["name"] == "campaign" {
+                    p["value"] = json!("Russia 1812");
+                }
+            }
+        },
+        "was written for the campaign 'Russia 1812', not 'Peninsular Campaign 1808-1814'",
+    );
+    // A new settlement without its control: the load's problem names the object.
+    case(
+        &|v| {
+            let p = px.centre(hex("30.30"));
+            let id = next_id(v);
+            layer(v, "settlements")["objects"].as_array_mut().unwrap().push(json!({
+                "id": id, "name": "Villanueva", "type": "", "point": true, "x": p.0, "y": p.1,
+                "properties": [{"name": "kind", "type": "string", "value": "village"}]}));
+        },
+        "'Villanueva' (settlement): property 'control': is empty",
     );
     std::fs::write(&tmj, b"{\"type\": \"map\", \"layers\": [").unwrap();
     let err = refused(&c, &tmj);
     assert!(err.contains("not a Tiled map in JSON"), "{err}");
+    std::fs::write(&tmj, b"<?xml version=\"1.0\"?>\n<map version=\"1.8\"></map>\n").unwrap();
+    let err = refused(&c, &tmj);
+    assert!(err.contains("is a Tiled map in XML (TMX): save it as JSON"), "{err}");
+}
+
+#[test]
+fn a_moved_layer_moves_its_objects_and_an_investment_is_never_taken_from_the_map() {
+    let c = Camp::new("peninsula");
+    let tmj = export(&c);
+    let mut v = load(&tmj);
+    // The settlements layer moved one column to the right (24 pixels) in Tiled: every
+    // settlement's hex is where Tiled shows it.
+    layer(&mut v, "settlements")["offsetx"] = json!(48);
+    for o in layer(&mut v, "settlements")["objects"].as_array_mut().unwrap() {
+        let x = o["x"].as_f64().unwrap();
+        o["x"] = json!(x - 48.0);
+        if o["name"] == "Toledo" {
+            for p in o["properties"].as_array_mut().unwrap() {
+                if p["name"] == "invested_by" {
+                    p["value"] = json!("");
+                }
+            }
+        }
+    }
+    save(&tmj, &v);
+    let o = import(&c, &tmj, &["--dry-run"]);
+    assert_code(&o, 0);
+    let out = stdout(&o);
+    assert!(out.contains("nothing changed"), "the offset puts every point back: {out}");
+    assert!(out.contains("settlement Toledo: invested_by '' in the file, not taken"), "{out}");
+}
+
+#[test]
+fn without_its_turn_a_map_file_is_not_trusted_with_control() {
+    let c = Camp::new("peninsula");
+    let tmj = export(&c);
+    let mut v = load(&tmj);
+    v["properties"] = json!([]);
+    for o in layer(&mut v, "settlements")["objects"].as_array_mut().unwrap() {
+        if o["name"] == "Faro" {
+            for p in o["properties"].as_array_mut().unwrap() {
+                if p["name"] == "control" {
+                    p["value"] = json!("Po");
+                }
+            }
+        }
+    }
+    save(&tmj, &v);
+    let before = c.snapshot();
+    let o = import(&c, &tmj, &[]);
+    assert_code(&o, 0);
+    assert!(stdout(&o).contains("the file does not say its turn"), "{}", stdout(&o));
+    assert_eq!(before, c.snapshot());
+}
+
+#[test]
+fn a_new_name_with_an_accent_is_written_in_the_campaigns_windows_1252() {
+    let c = Camp::new("peninsula");
+    // Excel-saved: every map file in Windows-1252 with ';' and CRLF; rivers.csv all ASCII.
+    for f in ["map/rivers.csv", "settlements.csv"] {
+        let text = c.read(f).replace(',', ";").replace('\n', "\r\n");
+        let (bytes, _, _) = encoding_rs::WINDOWS_1252.encode(&text);
+        std::fs::write(c.path(f), bytes).unwrap();
+    }
+    assert!(std::fs::read(c.path("map/rivers.csv")).unwrap().is_ascii());
+    let tmj = export(&c);
+    let mut v = load(&tmj);
+    let px = pixels();
+    let (a, b) = px.side_corners(hex("02.29"), Direction::NW);
+    let r = polyline(&mut v, "Rio Pêra", &[a, b], json!([]));
+    layer(&mut v, "rivers")["objects"].as_array_mut().unwrap().push(r);
+    save(&tmj, &v);
+    assert_code(&import(&c, &tmj, &[]), 0);
+    let bytes = std::fs::read(c.path("map/rivers.csv")).unwrap();
+    assert!(
+        bytes.ends_with(b"\r\n01.29;02.29;Rio P\xeara\r\n"),
+        "{:?}",
+        String::from_utf8_lossy(&bytes[bytes.len() - 30..])
+    );
 }
 
 #[test]

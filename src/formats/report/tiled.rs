@@ -79,19 +79,31 @@ pub fn import_text(
         let _ = writeln!(s, "{file} {verb} the map: {}", summary(c));
         s.push_str(&changes_text(c));
     }
-    if let (Some(at), now) = turns
-        && !c.state_kept.is_empty()
-    {
-        let _ = writeln!(
-            s,
-            "kept the campaign's control, investment and overrule of turn {now}; the file has those of turn {at}:"
-        );
+    if !c.state_kept.is_empty() {
+        let (at, now) = turns;
+        let of = at
+            .map_or("the file does not say its turn (map property sowbridge-turn)".to_string(), |at| {
+                format!("the file has those of turn {at}")
+            });
+        let _ = writeln!(s, "kept the campaign's control and overrule of turn {now}; {of}:");
         for (name, column, value) in &c.state_kept {
             let _ = writeln!(s, "  settlement {name}: {column} '{value}' in the file, not taken");
         }
     }
+    if !c.investments_kept.is_empty() {
+        let _ = writeln!(
+            s,
+            "kept the campaign's investments: a siege begins and ends in the turn's siege phase (7.1):"
+        );
+        for (name, value) in &c.investments_kept {
+            let _ = writeln!(s, "  settlement {name}: invested_by '{value}' in the file, not taken");
+        }
+    }
     for i in ignored {
-        let _ = writeln!(s, "left alone: {i} (not a road, river, settlement or note)");
+        let _ = writeln!(
+            s,
+            "left alone: {i} (not sowbridge's: no road, river, settlement, note, ground or forest)"
+        );
     }
     match (done, dry_run) {
         (_, true) if !c.is_empty() => s.push_str("dry run: nothing changed\n"),

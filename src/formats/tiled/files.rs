@@ -5,9 +5,10 @@
 
 use std::collections::BTreeMap;
 
+use crate::error::{Problem, Problems};
 use crate::formats::supply::STATE_COLUMNS;
 use crate::formats::table::Sheet;
-use crate::model::dialect::Dialect;
+use crate::model::dialect::{Dialect, Encoding};
 use crate::model::{CampaignMap, HexId, HexInfo, RoadClass, Side2, Terrain};
 
 use super::read::{TiledMap, TiledSettlement};
@@ -36,6 +37,8 @@ pub struct MapFiles {
     pub rivers: Option<Vec<u8>>,
     /// `settlements.csv`.
     pub settlements: Option<Vec<u8>>,
+    /// The map file's object behind each row of the new `settlements.csv`, for messages.
+    pub settlement_objects: Vec<String>,
 }
 
 /// One settlement's changed fields: (column, before, after).
@@ -73,6 +76,10 @@ pub struct MapChanges {
     /// Settlements whose state columns in the file differ from the campaign's but were kept
     /// (the file was written at an earlier turn): name, column, the file's value.
     pub state_kept: Vec<(String, String, String)>,
+    /// Settlements whose `invested_by` in the file differs from the campaign's, kept: an
+    /// investment begins and ends in the turn's siege phase (7.1), not on the map. Name and
+    /// the file's value.
+    pub investments_kept: Vec<(String, String)>,
 }
 
 impl MapChanges {
@@ -100,6 +107,13 @@ struct Edit {
 impl Edit {
     fn open(file: &str, bytes: Option<&[u8]>, columns: &[&str], dialect: Dialect) -> Edit {
         let sheet = match bytes {
+            // A file all ASCII could be either encoding: it takes the campaign's, so that a new
+            // name with an accent is written as its neighbours in the campaign are.
+            Some(b) if b.is_ascii() && dialect.encoding == Encoding::Windows1252 => {
+                let mut sheet = Sheet::read(file, b);
+                sheet.dialect.encoding = Encoding::Windows1252;
+                sheet
+            }
             Some(b) => Sheet::read(file, b),
             None => Sheet {
                 names: columns.iter().map(|c| c.to_string()).collect(),
@@ -174,23 +188,31 @@ fn side_words(s: &Side2) -> String {
     format!("{a}-{b}")
 }
 
-/// The map's files as the edited map `t` has them, against the campaign's map `now` read from
-/// `files`. The settlements' state columns (control, investment, overrule) are taken from the
-/// file only when `state_current` (it was written at the campaign's turn); else the campaign's
-/// are kept and the differences listed.
+/// The map's files as the edited map `t` (read from `file`) has them, against the campaign's
+/// map `now` read from `files`. The settlements' control and overrule are taken from the file
+/// only when `state_current` (it was written at the campaign's turn); else the campaign's are
+/// kept and the differences listed. An investment is never taken from the map, and a place
+/// under investment is not moved; a new settlement may not take a name another already has.
 pub fn map_files(
+    file: &str,
     t: &TiledMap,
     now: &CampaignMap,
     files: CurrentFiles<'_>,
     dialect: Dialect,
     state_current: bool,
-) -> (MapFiles, MapChanges) {
+) -> Result<(MapFiles, MapChanges), Problems> {
     let mut ch = MapChanges::default();
+    let mut p = Problems::default();
     let hexes = hexes_file(t, now, files.hexes, dialect, &mut ch);
     let roads = roads_file(t, files.roads, dialect, &mut ch);
     let rivers = rivers_file(t, files.rivers, dialect, &mut ch);
-    let settlements = settlements_file(t, files.settlements, dialect, state_current, &mut ch);
-    (MapFiles { hexes, roads, rivers, settlements }, ch)
+    let s = SettlementsEdit { file, t, state_current };
+    let (settlements, settlement_objects) = s.file(files.settlements, dialect, &mut ch, &mut p);
+    if p.0.is_empty() {
+        Ok((MapFiles { hexes, roads, rivers, settlements, settlement_objects }, ch))
+    } else {
+        Err(p)
+    }
 }
 
 fn hexes_file(
@@ -309,34 +331,92 @@ fn matching(t: &[TiledSettlement], row: &BTreeMap<String, String>, by_name: bool
     t.iter().position(|s| s.name == name && (by_name || Some(s.hex) == hex_of(row, "hex")))
 }
 
-fn settlements_file(
-    t: &TiledMap,
-    bytes: Option<&[u8]>,
-    d: Dialect,
+/// The settlements of the edited map, written into `settlements.csv`.
+struct SettlementsEdit<'a> {
+    file: &'a str,
+    t: &'a TiledMap,
     state_current: bool,
-    ch: &mut MapChanges,
-) -> Option<Vec<u8>> {
-    let mut e = Edit::open("settlements.csv", bytes, &["name", "hex", "kind", "control"], d);
-    let distinct =
-        |names: Vec<&str>| names.iter().collect::<std::collections::BTreeSet<_>>().len() == names.len();
-    let by_name = distinct(t.settlements.iter().map(|s| s.name.as_str()).collect())
-        && distinct(e.sheet.rows.iter().map(|r| r.get("name").map_or("", |n| n.trim())).collect());
-    let mut used = vec![false; t.settlements.len()];
-    let mut keep = Vec::new();
-    for row in 0..e.sheet.rows.len() {
-        let name = e.sheet.rows[row].get("name").map_or("", |n| n.trim()).to_string();
-        let Some(i) = matching(&t.settlements, &e.sheet.rows[row], by_name).filter(|&i| !used[i]) else {
-            let hex = e.sheet.rows[row].get("hex").cloned().unwrap_or_default();
-            ch.settlements_removed.push((name, hex));
-            keep.push(false);
-            continue;
+}
+
+impl SettlementsEdit<'_> {
+    /// The new file (`None`: unchanged) and the object behind each of its rows.
+    fn file(
+        &self,
+        bytes: Option<&[u8]>,
+        d: Dialect,
+        ch: &mut MapChanges,
+        p: &mut Problems,
+    ) -> (Option<Vec<u8>>, Vec<String>) {
+        let t = self.t;
+        let mut e = Edit::open("settlements.csv", bytes, &["name", "hex", "kind", "control"], d);
+        let names = |rows: Vec<&str>| {
+            let mut n: BTreeMap<String, usize> = BTreeMap::new();
+            for r in rows {
+                *n.entry(r.to_string()).or_default() += 1;
+            }
+            n
         };
-        used[i] = true;
-        keep.push(true);
-        let s = &t.settlements[i];
+        let before = names(e.sheet.rows.iter().map(|r| r.get("name").map_or("", |n| n.trim())).collect());
+        let after = names(t.settlements.iter().map(|s| s.name.as_str()).collect());
+        for (name, &n) in
+            after.iter().filter(|&(name, &n)| n > 1 && n > before.get(name).copied().unwrap_or(0))
+        {
+            let objects: Vec<&str> =
+                t.settlements.iter().filter(|s| &s.name == name).map(|s| s.label.as_str()).collect();
+            p.push(Problem::in_file(
+                self.file,
+                format!("{n} settlements are named '{name}' ({}): rename the copy", objects.join(", ")),
+            ));
+        }
+        let by_name = after.values().all(|&n| n == 1) && before.values().all(|&n| n == 1);
+        let mut used = vec![false; t.settlements.len()];
+        let mut keep = Vec::new();
+        let mut objects = Vec::new();
+        for row in 0..e.sheet.rows.len() {
+            let name = e.sheet.rows[row].get("name").map_or("", |n| n.trim()).to_string();
+            let Some(i) = matching(&t.settlements, &e.sheet.rows[row], by_name).filter(|&i| !used[i]) else {
+                let hex = e.sheet.rows[row].get("hex").cloned().unwrap_or_default();
+                ch.settlements_removed.push((name, hex));
+                keep.push(false);
+                continue;
+            };
+            used[i] = true;
+            keep.push(true);
+            objects.push(t.settlements[i].label.clone());
+            self.row(&mut e, row, &t.settlements[i], ch, p);
+        }
+        if keep.contains(&false) {
+            let mut k = keep.into_iter();
+            e.sheet.rows.retain(|_| k.next().unwrap_or(true));
+            e.changed = true;
+        }
+        for (s, _) in t.settlements.iter().zip(&used).filter(|(_, u)| !**u) {
+            let hex = s.hex.to_string();
+            let mut fields: Vec<(&str, &str)> = vec![("name", &s.name), ("hex", &hex)];
+            fields.extend(s.fields.iter().map(|(c, v)| (c.as_str(), v.as_str())));
+            e.push(&fields);
+            objects.push(s.label.clone());
+            ch.settlements_added.push((s.name.clone(), hex.clone()));
+        }
+        (e.bytes(), objects)
+    }
+
+    /// A row of `settlements.csv` set to its object's hex and properties.
+    fn row(&self, e: &mut Edit, row: usize, s: &TiledSettlement, ch: &mut MapChanges, p: &mut Problems) {
+        let name = s.name.clone();
         let mut fields = Vec::new();
+        let invested = e.sheet.rows[row].get("invested_by").map_or("", |v| v.trim()).to_string();
         if hex_of(&e.sheet.rows[row], "hex") != Some(s.hex) {
             let before = e.sheet.rows[row].get("hex").cloned().unwrap_or_default();
+            if !invested.is_empty() {
+                p.push(Problem::in_file(
+                    self.file,
+                    format!(
+                        "{}: it is invested ({invested}, its siege in sieges.csv): a place under siege is not moved (7.1)",
+                        s.label
+                    ),
+                ));
+            }
             fields.push(("hex".to_string(), before, s.hex.to_string()));
         }
         for c in e.sheet.columns.clone() {
@@ -348,7 +428,11 @@ fn settlements_file(
             if before.trim() == after.trim() {
                 continue;
             }
-            if !state_current && STATE_COLUMNS.contains(&c.as_str()) {
+            if c == "invested_by" {
+                ch.investments_kept.push((name.clone(), after));
+                continue;
+            }
+            if !self.state_current && STATE_COLUMNS.contains(&c.as_str()) {
                 ch.state_kept.push((name.clone(), c, after));
                 continue;
             }
@@ -361,17 +445,4 @@ fn settlements_file(
             ch.settlements_changed.push(SettlementChange { name, fields });
         }
     }
-    if keep.contains(&false) {
-        let mut k = keep.into_iter();
-        e.sheet.rows.retain(|_| k.next().unwrap_or(true));
-        e.changed = true;
-    }
-    for (s, _) in t.settlements.iter().zip(&used).filter(|(_, u)| !**u) {
-        let hex = s.hex.to_string();
-        let mut fields: Vec<(&str, &str)> = vec![("name", &s.name), ("hex", &hex)];
-        fields.extend(s.fields.iter().map(|(c, v)| (c.as_str(), v.as_str())));
-        e.push(&fields);
-        ch.settlements_added.push((s.name.clone(), hex.clone()));
-    }
-    e.bytes()
 }

@@ -67,13 +67,22 @@ struct Reader<'a> {
 
 /// Reads a map file against the campaign's grid; `columns` are `settlements.csv`'s (its
 /// settlements' properties must be among them).
-pub fn read_tmj(file: &str, bytes: &[u8], grid: HexGrid, columns: &[String]) -> Result<TiledMap, Problems> {
+pub fn read_tmj(
+    file: &str,
+    bytes: &[u8],
+    grid: HexGrid,
+    campaign: &str,
+    columns: &[String],
+) -> Result<TiledMap, Problems> {
     let fail = |m: String| Err(Problems(vec![Problem::in_file(file, m)]));
+    if bytes.trim_ascii_start().starts_with(b"<") {
+        return fail(
+            "is a Tiled map in XML (TMX): save it as JSON in Tiled (File > Save As, Tiled JSON map files, .tmj)".into(),
+        );
+    }
     let doc: Value = match serde_json::from_slice(bytes) {
         Ok(v) => v,
-        Err(e) => {
-            return fail(format!("not a Tiled map in JSON: {e} (line {}, column {})", e.line(), e.column()));
-        }
+        Err(e) => return fail(format!("not a Tiled map in JSON: {e}")),
     };
     let size = match header(&doc, grid) {
         Ok(size) => size,
@@ -86,32 +95,56 @@ pub fn read_tmj(file: &str, bytes: &[u8], grid: HexGrid, columns: &[String]) -> 
         p: Problems::default(),
         out: TiledMap::default(),
     };
-    r.out.turn = properties(&doc).get(prop::TURN).and_then(|v| v.parse().ok());
+    let props = properties(&doc);
+    r.out.turn = props.get(prop::TURN).and_then(|v| v.parse().ok());
+    if let Some(name) = props.get(prop::CAMPAIGN)
+        && name != campaign
+    {
+        return fail(format!(
+            "was written for the campaign '{name}', not '{campaign}' (campaign.toml's name): export this campaign's map"
+        ));
+    }
     let tiles = r.tiles(&doc);
+    // Without its tiles, every hex would be a fault of its own: the one cause is enough.
+    if !r.p.0.is_empty() {
+        return Err(r.p);
+    }
     for h in (0..grid.rows).flat_map(|row| (0..grid.columns).map(move |c| HexId::new(c, row))) {
         r.out.terrain.insert(h, Terrain::Low);
     }
     let mut seen = BTreeSet::new();
-    for l in all_layers(&doc) {
+    for (l, offset) in all_layers(&doc) {
         let name = str_of(l, "name");
         match str_of(l, "type") {
             "tilelayer" => {
                 r.tile_layer(l, &tiles);
-                seen.insert(name.to_string());
+                seen.insert(("tilelayer", name.to_string()));
             }
             "objectgroup" => {
                 for o in l.get("objects").and_then(Value::as_array).into_iter().flatten() {
-                    r.object(o, name);
+                    r.object(o, name, offset);
                 }
+                seen.insert(("objectgroup", name.to_string()));
             }
             _ => {}
         }
     }
-    if !seen.contains(layer::TERRAIN) {
-        r.p.push(Problem::in_file(
-            file,
-            format!("has no tile layer named '{}': the ground of every hex", layer::TERRAIN),
-        ));
+    // A layer deleted in Tiled would empty what it holds: refused, not taken for "none".
+    for (kind, name, holds) in [
+        ("tilelayer", layer::TERRAIN, "the ground of every hex"),
+        ("tilelayer", layer::FOREST, "the forests"),
+        ("objectgroup", layer::ROADS, "the roads"),
+        ("objectgroup", layer::RIVERS, "the rivers"),
+        ("objectgroup", layer::SETTLEMENTS, "the settlements"),
+        ("objectgroup", layer::NOTES, "the hexes' notes"),
+    ] {
+        if !seen.contains(&(kind, name.to_string())) {
+            let what = if kind == "tilelayer" { "tile layer" } else { "object layer" };
+            r.p.push(Problem::in_file(
+                file,
+                format!("has no {what} named '{name}', which holds {holds}: put it back (empty, to remove them all)"),
+            ));
+        }
     }
     if r.p.0.is_empty() { Ok(r.out) } else { Err(r.p) }
 }
@@ -120,7 +153,7 @@ pub fn read_tmj(file: &str, bytes: &[u8], grid: HexGrid, columns: &[String]) -> 
 fn header(doc: &Value, grid: HexGrid) -> Result<HexSize, String> {
     if str_of(doc, "orientation") != "hexagonal" || str_of(doc, "staggeraxis") != "x" {
         return Err(format!(
-            "is a {} map staggered along '{}': the campaign's map is hexagonal with staggered columns (staggeraxis x)",
+            "is a map of orientation '{}' staggered along '{}': the campaign's map is hexagonal with staggered columns (staggeraxis x)",
             str_of(doc, "orientation"),
             str_of(doc, "staggeraxis")
         ));
@@ -167,16 +200,25 @@ fn coord(v: &Value, key: &str) -> f64 {
     v.get(key).and_then(Value::as_f64).unwrap_or(0.0)
 }
 
-/// Every layer, those inside group layers included, in the file's order.
-fn all_layers(doc: &Value) -> Vec<&Value> {
+/// Every layer, those inside group layers included, in the file's order, each with its offset
+/// in pixels (a group's offset added to its layers').
+fn all_layers(doc: &Value) -> Vec<(&Value, Point)> {
+    let offset = |l: &Value, (x, y): Point| (x + coord(l, "offsetx"), y + coord(l, "offsety"));
     let mut out = Vec::new();
-    let mut stack: Vec<&Value> =
-        doc.get("layers").and_then(Value::as_array).into_iter().flatten().rev().collect();
-    while let Some(l) = stack.pop() {
+    let mut stack: Vec<(&Value, Point)> = doc
+        .get("layers")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .rev()
+        .map(|l| (l, offset(l, (0.0, 0.0))))
+        .collect();
+    while let Some((l, at)) = stack.pop() {
         if str_of(l, "type") == "group" {
-            stack.extend(l.get("layers").and_then(Value::as_array).into_iter().flatten().rev());
+            let inner = l.get("layers").and_then(Value::as_array).into_iter().flatten().rev();
+            stack.extend(inner.map(|k| (k, offset(k, at))));
         } else {
-            out.push(l);
+            out.push((l, at));
         }
     }
     out
@@ -233,6 +275,12 @@ impl Reader<'_> {
 
     fn tile_layer(&mut self, l: &Value, tiles: &BTreeMap<u32, Tile>) {
         let name = str_of(l, "name").to_string();
+        // The ground is the terrain layer's and the forest the forest layer's; a tile layer of
+        // the umpire's own is his.
+        if name != layer::TERRAIN && name != layer::FOREST {
+            self.out.ignored.push(format!("tile layer '{name}'"));
+            return;
+        }
         if l.get("encoding").and_then(Value::as_str).is_some_and(|e| e != "csv") || l.get("chunks").is_some()
         {
             self.problem(format!(
@@ -261,11 +309,14 @@ impl Reader<'_> {
         for (i, &gid) in data.iter().enumerate() {
             let h = HexId::new((i % usize::from(g.columns)) as u16, (i / usize::from(g.columns)) as u16);
             match (gid, tiles.get(&gid)) {
+                (0, _) if name == layer::TERRAIN => {
+                    self.problem(format!("tile layer '{name}', hex {h}: no ground; paint it low or high"));
+                }
                 (0, _) => {}
                 (_, Some(Tile::Ground(t))) if !forest_layer => {
                     self.out.terrain.insert(h, *t);
                 }
-                (_, Some(Tile::Forest)) if forest_layer || name != layer::TERRAIN => {
+                (_, Some(Tile::Forest)) if forest_layer => {
                     self.out.forest.insert(h);
                 }
                 (_, Some(tile)) => self.problem(format!(
@@ -282,7 +333,7 @@ impl Reader<'_> {
 
     /// An object by what it is: its class (`road`, `river`, `settlement`, `note`), else the
     /// layer it is on.
-    fn object(&mut self, o: &Value, layer_name: &str) {
+    fn object(&mut self, o: &Value, layer_name: &str, (dx, dy): Point) {
         let class = o.get("class").or_else(|| o.get("type")).and_then(Value::as_str).unwrap_or("");
         let kind = if class.is_empty() {
             match layer_name {
@@ -296,7 +347,13 @@ impl Reader<'_> {
             class
         };
         let label = label(o, kind);
-        let origin = (coord(o, "x"), coord(o, "y"));
+        let origin = (coord(o, "x") + dx, coord(o, "y") + dy);
+        if matches!(kind, "road" | "river") && coord(o, "rotation") != 0.0 {
+            return self.problem(format!(
+                "{label}: it is rotated ({} degrees); undo the rotation, or redraw it",
+                coord(o, "rotation")
+            ));
+        }
         let line: Option<Vec<Point>> = o
             .get("polyline")
             .and_then(Value::as_array)
