@@ -43,6 +43,17 @@ fn layer<'v>(v: &'v mut Value, name: &str) -> &'v mut Value {
     v["layers"].as_array_mut().unwrap().iter_mut().find(|l| l["name"] == name).unwrap()
 }
 
+/// The object of the settlement `name`.
+fn settlement<'v>(v: &'v mut Value, name: &str) -> &'v mut Value {
+    layer(v, "settlements")["objects"].as_array_mut().unwrap().iter_mut().find(|o| o["name"] == name).unwrap()
+}
+
+/// Sets a property of an object (it must have it).
+fn set_prop(o: &mut Value, name: &str, value: Value) {
+    let p = o["properties"].as_array_mut().unwrap().iter_mut().find(|p| p["name"] == name).unwrap();
+    p["value"] = value;
+}
+
 fn next_id(v: &mut Value) -> u64 {
     let id = v["nextobjectid"].as_u64().unwrap();
     v["nextobjectid"] = json!(id + 1);
@@ -279,25 +290,13 @@ fn malformed_maps_are_refused_with_the_object_named() {
     );
     case(
         &|v| {
-            for o in layer(v, "settlements")["objects"].as_array_mut().unwrap() {
-                if o["name"] == "Faro" {
-                    o["x"] = json!(-40);
-                }
-            }
+            settlement(v, "Faro")["x"] = json!(-40);
         },
         "'Faro' (settlement): it lies off the map",
     );
     case(
         &|v| {
-            for o in layer(v, "settlements")["objects"].as_array_mut().unwrap() {
-                if o["name"] == "Faro" {
-                    for p in o["properties"].as_array_mut().unwrap() {
-                        if p["name"] == "kind" {
-                            p["value"] = json!("hamlet");
-                        }
-                    }
-                }
-            }
+            set_prop(settlement(v, "Faro"), "kind", json!("hamlet"));
         },
         "'Faro' (settlement): property 'kind': unknown settlement kind 'hamlet'",
     );
@@ -312,15 +311,7 @@ fn malformed_maps_are_refused_with_the_object_named() {
     // A settlement of an unknown control: the campaign would not load; the object is named.
     case(
         &|v| {
-            for o in layer(v, "settlements")["objects"].as_array_mut().unwrap() {
-                if o["name"] == "Faro" {
-                    for p in o["properties"].as_array_mut().unwrap() {
-                        if p["name"] == "control" {
-                            p["value"] = json!("Xx");
-                        }
-                    }
-                }
-            }
+            set_prop(settlement(v, "Faro"), "control", json!("Xx"));
         },
         "'Faro' (settlement): property 'control': unknown nation 'Xx'",
     );
@@ -429,15 +420,7 @@ fn without_its_turn_a_map_file_is_not_trusted_with_control() {
     let tmj = export(&c);
     let mut v = load(&tmj);
     v["properties"] = json!([]);
-    for o in layer(&mut v, "settlements")["objects"].as_array_mut().unwrap() {
-        if o["name"] == "Faro" {
-            for p in o["properties"].as_array_mut().unwrap() {
-                if p["name"] == "control" {
-                    p["value"] = json!("Po");
-                }
-            }
-        }
-    }
+    set_prop(settlement(&mut v, "Faro"), "control", json!("Po"));
     save(&tmj, &v);
     let before = c.snapshot();
     let o = import(&c, &tmj, &[]);
@@ -506,15 +489,7 @@ fn control_from_a_map_of_an_earlier_turn_is_not_taken() {
                 p["value"] = json!(turn);
             }
         }
-        for o in layer(&mut v, "settlements")["objects"].as_array_mut().unwrap() {
-            if o["name"] == "Faro" {
-                for p in o["properties"].as_array_mut().unwrap() {
-                    if p["name"] == "control" {
-                        p["value"] = json!("Po");
-                    }
-                }
-            }
-        }
+        set_prop(settlement(&mut v, "Faro"), "control", json!("Po"));
         save(&tmj, &v);
     };
     set(19);
