@@ -182,6 +182,12 @@ fn an_umpires_edits_reach_the_campaign_and_its_rules_and_undo_takes_them_back() 
     let south = c.run(&["move", &path_order("02.30"), "--dry-run"]);
     assert_code(&south, 0);
     assert!(stdout(&south).contains("(1.7 of 10 road hexes)"), "off road: {}", stdout(&south));
+    // Dessolles' division marches north out of Madrid by road, no river on the way.
+    let north = c.tmp.path().join("north.csv");
+    std::fs::write(&north, "force,path\nFR-RES,29.20\n").unwrap();
+    let north = north.display().to_string();
+    let o = c.run(&["move", &north, "--dry-run"]);
+    assert!(stdout(&o).contains("(1.0 of 11 road hexes)"), "{}", stdout(&o));
 
     let tmj = export(&c);
     let mut v = load(&tmj);
@@ -201,6 +207,10 @@ fn an_umpires_edits_reach_the_campaign_and_its_rules_and_undo_takes_them_back() 
     let (a, b) = px.side_corners(hex("02.29"), Direction::NW);
     let river = polyline(&mut v, "Rio Trancão", &[(a.0 + 1.5, a.1 - 1.0), (b.0 - 1.0, b.1 + 2.0)], json!([]));
     layer(&mut v, "rivers")["objects"].as_array_mut().unwrap().push(river);
+    // A river under the road north out of Madrid: a road bridge.
+    let (a, b) = px.side_corners(hex("29.21"), Direction::N);
+    let river = polyline(&mut v, "Rio Manzanares", &[a, b], json!([]));
+    layer(&mut v, "rivers")["objects"].as_array_mut().unwrap().push(river);
     // Alicante moved one hex north, to 45.31.
     let (x, y) = px.centre(hex("45.31"));
     for o in layer(&mut v, "settlements")["objects"].as_array_mut().unwrap() {
@@ -216,7 +226,7 @@ fn an_umpires_edits_reach_the_campaign_and_its_rules_and_undo_takes_them_back() 
     assert_eq!(before, c.snapshot(), "a dry run changes nothing");
     let out = stdout(&dry);
     for want in [
-        "would change the map: 1 hex, 1 road side, 1 river side, 1 settlement",
+        "would change the map: 1 hex, 1 road side, 2 river sides, 1 settlement",
         "hex 30.30: low -> high, forest",
         "road 02.29-02.30: new, major",
         "river 01.29-02.29: new, Rio Trancão",
@@ -230,7 +240,7 @@ fn an_umpires_edits_reach_the_campaign_and_its_rules_and_undo_takes_them_back() 
     assert!(stdout(&o).contains("committed as journal entry 1"), "{}", stdout(&o));
     assert!(c.read("map/hexes.csv").ends_with("\n30.30,high,yes,\n"), "{}", c.read("map/hexes.csv"));
     assert!(c.read("map/roads.csv").ends_with("02.29,02.30,major\n"));
-    assert!(c.read("map/rivers.csv").ends_with("01.29,02.29,Rio Trancão\n"));
+    assert!(c.read("map/rivers.csv").ends_with("01.29,02.29,Rio Trancão\n29.20,29.21,Rio Manzanares\n"));
     assert!(c.read("settlements.csv").contains("\nAlicante,45.31,town,yes,,Valencia,Sp,,,south,\n"));
     assert_code(&c.run(&["check"]), 0);
     assert_code(&c.run(&["audit"]), 0);
@@ -243,6 +253,9 @@ fn an_umpires_edits_reach_the_campaign_and_its_rules_and_undo_takes_them_back() 
     let south = c.run(&["move", &path_order("02.30"), "--dry-run"]);
     assert_code(&south, 0);
     assert!(stdout(&south).contains("(1.0 of 10 road hexes)"), "{}", stdout(&south));
+    // The new river under the road costs the division its crossing (6.5.1: one hex).
+    let o = c.run(&["move", &north, "--dry-run"]);
+    assert!(stdout(&o).contains("(1.0 of 10 road hexes)"), "{}", stdout(&o));
 
     // Undone, the map's files are as they were.
     let u = c.run(&["undo", "map"]);
