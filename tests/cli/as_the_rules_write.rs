@@ -82,6 +82,63 @@ fn dessolles_marching_into_invested_toledo_joins_its_garrison_and_is_captured_wi
     assert_code(&c.run(&["audit"]), 0);
 }
 
+/// Issue 26, point 2 with the shipped example orders (7.1.1, 7.2): Dessolles marches into
+/// Toledo and halts there in contact with Girón, marching on 28.24, at the very advance that
+/// would start the investment. While that contact is unresolved the clock does not start: no
+/// round, no 1dA, no sieges.csv row. At the next advance, the contact gone, the investment
+/// starts with Dessolles among the defenders (1,570 + 4,880 men) and he is not captured then.
+#[test]
+fn dessolles_halted_in_contact_in_toledo_by_the_shipped_orders_stops_the_siege_clock() {
+    let c = Camp::new("peninsula");
+    let (fr, al) = (fixture("orders/french.csv"), fixture("orders/allies.csv"));
+    assert_code(&c.run(&["move", fr.to_str().unwrap(), al.to_str().unwrap()]), 0);
+    advance(&c);
+    let r21 = c.read("turns/T21/report.md");
+    assert!(
+        r21.contains("Toledo (28.23): invested by Sp, but Division Dessolles (FR-RES) stands in contact with División Girón del Ejército de La Mancha (SP-MAN), unresolved at 28.24"),
+        "{r21}"
+    );
+    assert!(r21.contains("the siege clock does not start — no investment begins this turn"), "{r21}");
+    assert!(!r21.contains("7.2 losses") && !r21.contains("Toledo holds out"), "{r21}");
+    assert!(c.read("turns/T21/french.md").contains("the siege clock does not start"));
+    assert!(!c.path("sieges.csv").exists() || !c.read("sieges.csv").contains("Toledo,"));
+    assert!(c.read("forces.csv").contains("FR-RES,,division"), "Dessolles stands");
+    advance(&c);
+    let r22 = c.read("turns/T22/report.md");
+    assert!(
+        r22.contains(
+            "the garrison Garnison de Tolède (FR-TOL), Division Dessolles (FR-RES) (6450 men) holds out"
+        ),
+        "{r22}"
+    );
+    assert!(r22.contains("Toledo (28.23, turn 1 of the investment): 7.2 losses"), "{r22}");
+    assert!(!r22.contains("capitulates"), "{r22}");
+    assert!(c.read("forces.csv").contains("FR-RES,,division"), "Dessolles stands");
+}
+
+/// Issue 26, point 8 (6.2 as amended 31 December 2014): "A military force that moves however
+/// will have an average dice rolled for each brigade". Dessolles marches out of Madrid and back
+/// in a winter turn (2 hexes of his allowance, the journal's move entry): he moved, and rolls,
+/// though his hex at the advance is the one he began on.
+#[test]
+fn a_winter_march_out_of_madrid_and_back_rolls_for_attrition() {
+    let c = Camp::new("peninsula");
+    c.write("campaign.toml", &c.read("campaign.toml").replace("\nturn = 20\n", "\nturn = 13\n"));
+    let p = c.tmp.path().join("orders.csv");
+    std::fs::write(&p, "force,path\nFR-RES,28.21 29.21\n").unwrap();
+    let o = c.run(&["move", p.to_str().unwrap()]);
+    assert_code(&o, 0);
+    assert!(stdout(&o).contains("29.21 28.21 29.21"), "{}", stdout(&o));
+    advance(&c);
+    let r = c.read("turns/T14/report.md");
+    assert!(!r.contains("(FR-RES) remained halted in Madrid"), "{r}");
+    assert!(
+        r.contains("Division Dessolles (FR-RES) marched in winter and ended where it began, at 29.21 (a force that moves rolls, town or not): FR-RES: 1dA"),
+        "{r}"
+    );
+    assert!(c.read("turns/T14/french.md").contains("Division Dessolles (FR-RES) marched in winter and lost"));
+}
+
 /// Issue 26, point 4 (7.2): besiegers under half their original strength "lift the siege and
 /// withdraw": the investment ends, Girón's division marches off and no investment restarts by
 /// itself.
