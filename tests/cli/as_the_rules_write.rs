@@ -251,10 +251,14 @@ fn a_junta_order_to_halt_refuses_the_generals_march_with_the_card_and_rule() {
         let f: Vec<&str> = row.split(',').collect();
         let (force, card) = (f[2], f[3]);
         assert_eq!((f[0], f[5]), ("21", "22"), "drawn for turn 21, standing through it: {row}");
+        // Out and back: no withdrawal away from the enemy, which a halt lets through.
         let p = c.tmp.path().join("orders.csv");
         std::fs::write(
             &p,
-            format!("force,to\n{force},{}\n", if force == "SP-MAN" { "28.27" } else { "18.31" }),
+            format!(
+                "force,path\n{force},{}\n",
+                if force == "SP-MAN" { "28.25 28.24" } else { "18.30 18.29" }
+            ),
         )
         .unwrap();
         let before = c.snapshot();
@@ -262,11 +266,41 @@ fn a_junta_order_to_halt_refuses_the_generals_march_with_the_card_and_rule() {
         assert_code(&o, 1);
         let err = stderr(&o);
         assert!(err.contains("the Junta's order to") && err.contains(card), "{err}");
-        assert!(err.contains("it may not march (rule 5.1)"), "{err}");
+        assert!(err.contains("it may not march but to retreat before battle (8.2) or withdraw away from the enemy (rule 5.1)"), "{err}");
         assert_eq!(c.snapshot(), before, "nothing moved");
         return;
     }
     panic!("no seed from 1 to 120 gave a halting Junta card");
+}
+
+/// Issue 26, point 7 as reviewed (5.1, 8.2): a Junta's halt says the army "may not advance";
+/// it does not forbid the retreat before battle (8.2: a force that declines battle must
+/// withdraw) nor a withdrawal away from the enemy. Cuesta, halted at 18.29 in contact with
+/// Victor's I Corps, retreats before battle to 16.30, and may withdraw there; marching out and
+/// back, or towards the French, is refused with the card and rule.
+#[test]
+fn a_junta_halt_lets_cuesta_retreat_before_battle_or_withdraw_but_not_advance() {
+    let c = Camp::new("peninsula");
+    c.write(
+        "junta-orders.csv",
+        "turn,commander,force,card,effect,until,order\n\
+        20,Cuesta,SP-EXT,the knave of spades,halt,21,The Junta quarrels with the general: he must halt this turn while it deliberates\n",
+    );
+    let orders = |name: &str, text: &str| {
+        let p = c.tmp.path().join(name);
+        std::fs::write(&p, text).unwrap();
+        c.run(&["move", p.to_str().unwrap(), "--dry-run"])
+    };
+    let retreat = orders("retreat.csv", "force,path,retreat\nSP-EXT,17.30 16.30,yes\n");
+    assert_code(&retreat, 0);
+    assert!(!stderr(&retreat).contains("rule 5.1"), "{}", stderr(&retreat));
+    let withdraw = orders("withdraw.csv", "force,path\nSP-EXT,17.30 16.30\n");
+    assert!(!stderr(&withdraw).contains("rule 5.1"), "{}", stderr(&withdraw));
+    let back = orders("back.csv", "force,path\nSP-EXT,17.30 18.29\n");
+    assert_code(&back, 1);
+    let err = stderr(&back);
+    assert!(err.contains("the knave of spades") && err.contains("rule 5.1"), "{err}");
+    assert!(err.contains("retreat before battle (8.2) or withdraw away from the enemy"), "{err}");
 }
 
 /// Issue 26, point 9 (8.5): the briefing gives formations and men and guns at an accuracy, not
