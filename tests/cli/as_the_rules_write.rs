@@ -139,6 +139,36 @@ fn a_winter_march_out_of_madrid_and_back_rolls_for_attrition() {
     assert!(c.read("turns/T14/french.md").contains("Division Dessolles (FR-RES) marched in winter and lost"));
 }
 
+/// Issue 26, point 10 as reviewed (9.0): a side's report gives one line per enemy force, the
+/// newest it learns: with the example orders the Allies learn at the first advance of Victor's
+/// opening position (18.28) and of his march to 18.29, and see Dessolles in contact in Toledo
+/// after his opening position in Madrid: each is listed once, where he was seen last.
+#[test]
+fn a_sides_intelligence_lists_each_enemy_force_once_at_its_newest_sighting() {
+    let c = Camp::new("peninsula");
+    let (fr, al) = (fixture("orders/french.csv"), fixture("orders/allies.csv"));
+    assert_code(&c.run(&["move", fr.to_str().unwrap(), al.to_str().unwrap()]), 0);
+    for turn in [21, 22] {
+        advance(&c);
+        for side in ["allies", "french"] {
+            let text = c.read(&format!("turns/T{turn}/{side}.md"));
+            let intel = text.split("## Intelligence (9.0)").nth(1).unwrap().split("\n## ").next().unwrap();
+            let mut ids: Vec<&str> = intel
+                .lines()
+                .filter_map(|l| l.strip_prefix("- ")?.split(" (").nth(1)?.split(')').next())
+                .collect();
+            let n = ids.len();
+            ids.sort();
+            ids.dedup();
+            assert_eq!(ids.len(), n, "T{turn} {side}: {intel}");
+        }
+    }
+    let t21 = c.read("turns/T21/allies.md");
+    assert!(t21.contains("- Ier Corps (FR-I): seen at 18.29 (from 18.28)"), "{t21}");
+    assert!(t21.contains("- Division Dessolles (FR-RES): at 28.23"), "{t21}");
+    assert!(!t21.contains("Division Dessolles (FR-RES): at 29.21"), "{t21}");
+}
+
 /// Issue 26, point 4 (7.2): besiegers under half their original strength "lift the siege and
 /// withdraw": the investment ends, Girón's division marches off and no investment restarts by
 /// itself.
