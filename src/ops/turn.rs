@@ -82,7 +82,12 @@ pub fn advance(
             crate::model::limits::MAX_TURN
         )));
     }
-    let ctx = TurnContext { from, to: from.next(), moved: moved_forces(dir, &c)? };
+    let ctx = TurnContext {
+        from,
+        to: from.next(),
+        moved: moved_forces(dir, &c)?,
+        in_contact: in_contact(&c, &waiting),
+    };
     let stream = dice_stream(from.0);
     let mut dice = SeededDice::new(c.config.seed, &stream);
     let before = c.clone();
@@ -154,9 +159,24 @@ fn force_hexes(bytes: Option<&[u8]>) -> BTreeMap<String, HexId> {
         .collect()
 }
 
+/// The contacts unresolved as the turn ends: each force halted in contact (its `moving_to`)
+/// and each force of a battle still pending (that battle's hex).
+fn in_contact(c: &Campaign, pending: &[BattleRecord]) -> BTreeMap<String, HexId> {
+    let mut m: BTreeMap<String, HexId> =
+        c.oob.forces().filter_map(|f| Some((f.id.to_string(), f.moving_to?))).collect();
+    for b in pending {
+        for p in &b.participants {
+            m.entry(p.force.clone()).or_insert(b.hex);
+        }
+    }
+    m
+}
+
 /// The forces that moved this turn: each force's hex now against its hex in the state the
-/// journal recorded at the last turn advance (or its baseline). The umpire's hand edits, a
-/// withdrawal and a `move` all change the `hex` column, so all of them count.
+/// journal recorded at the last turn advance (or its baseline) — the umpire's hand edits, a
+/// withdrawal and a `move` all change the `hex` column, so all of them count — and every
+/// force the turn's moves that stand marched (the journal's move entries), even one that
+/// ended where it began (6.2: "a military force that moves").
 pub fn moved_forces(dir: &CampaignDir, c: &Campaign) -> Result<BTreeMap<String, HexId>> {
     let journal = dir.read_journal()?;
     if journal.entries.is_empty() {
@@ -165,11 +185,13 @@ pub fn moved_forces(dir: &CampaignDir, c: &Campaign) -> Result<BTreeMap<String, 
     let upto = journal.last_standing_turn_advance().map_or(0, |i| i + 1);
     let then = journal.replay(&dir.read_baseline()?, Some(upto))?;
     let before = force_hexes(then.get("forces.csv").and_then(|b| b.as_deref()));
+    let marched = journal.marched_this_turn(c.config.turn);
     Ok(c.oob
         .forces()
         .filter_map(|f| {
             let was = *before.get(f.id.as_str())?;
-            (f.hex? != was).then(|| (f.id.to_string(), was))
+            let went = marched.get(f.id.as_str()).is_some_and(|u| *u > 0);
+            (f.hex? != was || went).then(|| (f.id.to_string(), was))
         })
         .collect())
 }

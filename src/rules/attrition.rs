@@ -73,6 +73,11 @@ pub fn phase(c: &Campaign, ctx: &TurnContext, dice: &mut dyn Dice) -> PhaseOutco
             lines.push(format!("{brigade}: 1dA {da} − 2 = {pct} % → {lost} men"));
         }
         let how = match was {
+            Some(was) if *was == now => {
+                format!(
+                    "marched in winter and ended where it began, at {now} (a force that moves rolls, town or not)"
+                )
+            }
             Some(was) if sheltered(c, now) => {
                 format!("moved {was} → {now} in winter (a force that moves rolls, town or not)")
             }

@@ -299,6 +299,7 @@ pub(crate) mod testing {
             from: crate::model::Turn(turn),
             to: crate::model::Turn(turn + 1),
             moved: moved.iter().map(|(f, h)| (f.to_string(), h.parse().unwrap())).collect(),
+            in_contact: std::collections::BTreeMap::new(),
         }
     }
 }

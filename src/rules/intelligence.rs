@@ -282,14 +282,17 @@ pub fn phase(c: &Campaign, ctx: &TurnContext, dice: &mut dyn Dice) -> PhaseOutco
     }
     let standing = |s: &&Sighting| c.oob.get(&s.force).is_some_and(|f| c.oob.strength(&f.id).men() > 0);
     for side in [Side::French, Side::Allies] {
-        let mut due: Vec<&Sighting> = c
-            .books
-            .intelligence
-            .iter()
-            .chain(&new)
-            .filter(|s| s.side == side && s.known == from)
-            .filter(standing)
-            .collect();
+        // One line per enemy force: the newest sighting the side learns this turn (the latest
+        // turn moved; of one turn, the latest recorded — the opening position, then the news
+        // of the turn's movement, then the contact seen at the advance).
+        let mut newest: std::collections::BTreeMap<&str, &Sighting> = std::collections::BTreeMap::new();
+        for s in c.books.intelligence.iter().chain(&new).filter(|s| s.side == side && s.known == from) {
+            let e = newest.entry(s.force.as_str()).or_insert(s);
+            if s.moved >= e.moved {
+                *e = s;
+            }
+        }
+        let mut due: Vec<&Sighting> = newest.into_values().filter(standing).collect();
         due.sort();
         if due.is_empty() {
             sec.side(side, "No news of enemy movements this turn.");

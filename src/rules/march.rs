@@ -15,6 +15,7 @@ use super::movement::road_allowance;
 use crate::model::{ArmClass, Campaign, HexId, RoadClass, Side, Side2, Terrain, Turn};
 
 mod hold;
+mod junta;
 mod route;
 mod step;
 
@@ -365,69 +366,26 @@ fn beyond(rates: &Rates, grounds: &[Ground], penalty: u32, rivers: &[String], us
     s
 }
 
-/// 5.1: a Junta's order "with which he must comply", as `junta-orders.csv` keeps it: while
-/// a halt or a dismissal stands the force does not march; while a recall stands it marches
-/// only nearer its provincial capital (of its depot's province, 2.2) by hex distance.
-fn junta_allows(c: &Campaign, o: &Order, from: HexId, turn: Turn) -> Result<(), Box<Refusal>> {
-    use crate::model::books::JuntaEffect;
-    let Some(card) = c.books.junta_cards.iter().rev().find(|j| j.force == o.force && j.binds(turn.0)) else {
-        return Ok(());
-    };
-    let said = format!(
-        "the Junta's order to {} ({}, drawn for turn {}): \"{}\" stands until turn {}",
-        card.commander, card.card, card.turn, card.order, card.until
-    );
-    if card.effect != JuntaEffect::Recall {
-        return Err(refusal(o, "force", None, "5.1", format!("{said}: it may not march")));
-    }
-    let capital = c
-        .oob
-        .get(&o.force)
-        .and_then(|f| f.depot())
-        .and_then(|d| c.map.settlements.iter().find(|s| s.name == d))
-        .and_then(|d| {
-            let fold = crate::rules::siege::fold;
-            crate::rules::siege::PROVINCIAL_CAPITALS.iter().find(|(p, _)| fold(p) == fold(&d.province))
-        })
-        .and_then(|(_, n)| {
-            c.map
-                .settlements
-                .iter()
-                .find(|s| crate::rules::siege::fold(&s.name) == crate::rules::siege::fold(n))
-        });
-    let to = match &o.route {
-        Route::To(h) => Some(*h),
-        Route::Path(p) => p.last().copied(),
-    };
-    match (capital, to) {
-        (Some(cap), Some(to)) if c.map.grid.distance(to, cap.hex) < c.map.grid.distance(from, cap.hex) => {
-            Ok(())
-        }
-        (Some(cap), _) => Err(refusal(
-            o,
-            "to",
-            None,
-            "5.1",
-            format!("{said}: recalled to {} ({}), it marches only nearer it", cap.name, cap.hex),
-        )),
-        (None, _) => Err(refusal(
-            o,
-            "force",
-            None,
-            "5.1",
-            format!(
-                "{said}: recalled, and its provincial capital is unknown (no depot in settlements.csv): it may not march"
-            ),
-        )),
-    }
-}
-
 /// Plans one order: its route (found for a destination, as written for a path) judged
 /// legal and within what is left of the turn.
 ///
 /// `known` holds the secondary roads the force's side knows (`None`: all), for a route found
 /// for a destination (13 July 2014).
 pub fn plan_order(
+    c: &Campaign,
+    o: &Order,
+    turn: Turn,
+    used_before: u64,
+    known: Option<&BTreeSet<Side2>>,
+) -> Result<Plan, Box<Refusal>> {
+    let plan = plan_route(c, o, turn, used_before, known)?;
+    junta::junta_allows(c, o, &plan.path, turn)?;
+    Ok(plan)
+}
+
+/// Plans one order's route, judged legal and within what is left of the turn, before a
+/// Junta's order (5.1) is asked.
+fn plan_route(
     c: &Campaign,
     o: &Order,
     turn: Turn,
@@ -458,7 +416,6 @@ pub fn plan_order(
             ),
         ));
     }
-    junta_allows(c, o, from, turn)?;
     let rates = Rates::of(c, &o.force, turn);
     match &o.route {
         Route::Path(hexes) => check_path(c, o, rates, from, hexes, used_before),

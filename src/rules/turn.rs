@@ -21,9 +21,14 @@ pub struct TurnContext {
     pub from: Turn,
     /// The turn that begins.
     pub to: Turn,
-    /// Forces whose hex changed since the last turn advance (or the journal's baseline),
-    /// with the hex they stood on then.
+    /// Forces that moved during the turn, with the hex they stood on at the last turn advance
+    /// (or the journal's baseline): those whose hex changed, and those that marched in a
+    /// `move` of the turn that stands, even back to where they began.
     pub moved: BTreeMap<String, HexId>,
+    /// Contacts not yet resolved as the turn ends: each force halted in contact (its
+    /// `moving_to` when the turn ends, the hex it was marching on), and each force of a battle
+    /// still pending, with the hex of that battle.
+    pub in_contact: BTreeMap<String, HexId>,
 }
 
 /// One phase's part of the turn's reports: the umpire's lines (every die and change, with

@@ -82,6 +82,93 @@ fn dessolles_marching_into_invested_toledo_joins_its_garrison_and_is_captured_wi
     assert_code(&c.run(&["audit"]), 0);
 }
 
+/// Issue 26, point 2 with the shipped example orders (7.1.1, 7.2): Dessolles marches into
+/// Toledo and halts there in contact with Girón, marching on 28.24, at the very advance that
+/// would start the investment. While that contact is unresolved the clock does not start: no
+/// round, no 1dA, no sieges.csv row. At the next advance, the contact gone, the investment
+/// starts with Dessolles among the defenders (1,570 + 4,880 men) and he is not captured then.
+#[test]
+fn dessolles_halted_in_contact_in_toledo_by_the_shipped_orders_stops_the_siege_clock() {
+    let c = Camp::new("peninsula");
+    let (fr, al) = (fixture("orders/french.csv"), fixture("orders/allies.csv"));
+    assert_code(&c.run(&["move", fr.to_str().unwrap(), al.to_str().unwrap()]), 0);
+    advance(&c);
+    let r21 = c.read("turns/T21/report.md");
+    assert!(
+        r21.contains("Toledo (28.23): invested by Sp, but Division Dessolles (FR-RES) stands in contact with División Girón del Ejército de La Mancha (SP-MAN), unresolved at 28.24"),
+        "{r21}"
+    );
+    assert!(r21.contains("the siege clock does not start — no investment begins this turn"), "{r21}");
+    assert!(!r21.contains("7.2 losses") && !r21.contains("Toledo holds out"), "{r21}");
+    assert!(c.read("turns/T21/french.md").contains("the siege clock does not start"));
+    assert!(!c.path("sieges.csv").exists() || !c.read("sieges.csv").contains("Toledo,"));
+    assert!(c.read("forces.csv").contains("FR-RES,,division"), "Dessolles stands");
+    advance(&c);
+    let r22 = c.read("turns/T22/report.md");
+    assert!(
+        r22.contains(
+            "the garrison Garnison de Tolède (FR-TOL), Division Dessolles (FR-RES) (6450 men) holds out"
+        ),
+        "{r22}"
+    );
+    assert!(r22.contains("Toledo (28.23, turn 1 of the investment): 7.2 losses"), "{r22}");
+    assert!(!r22.contains("capitulates"), "{r22}");
+    assert!(c.read("forces.csv").contains("FR-RES,,division"), "Dessolles stands");
+}
+
+/// Issue 26, point 8 (6.2 as amended 31 December 2014): "A military force that moves however
+/// will have an average dice rolled for each brigade". Dessolles marches out of Madrid and back
+/// in a winter turn (2 hexes of his allowance, the journal's move entry): he moved, and rolls,
+/// though his hex at the advance is the one he began on.
+#[test]
+fn a_winter_march_out_of_madrid_and_back_rolls_for_attrition() {
+    let c = Camp::new("peninsula");
+    c.write("campaign.toml", &c.read("campaign.toml").replace("\nturn = 20\n", "\nturn = 13\n"));
+    let p = c.tmp.path().join("orders.csv");
+    std::fs::write(&p, "force,path\nFR-RES,28.21 29.21\n").unwrap();
+    let o = c.run(&["move", p.to_str().unwrap()]);
+    assert_code(&o, 0);
+    assert!(stdout(&o).contains("29.21 28.21 29.21"), "{}", stdout(&o));
+    advance(&c);
+    let r = c.read("turns/T14/report.md");
+    assert!(!r.contains("(FR-RES) remained halted in Madrid"), "{r}");
+    assert!(
+        r.contains("Division Dessolles (FR-RES) marched in winter and ended where it began, at 29.21 (a force that moves rolls, town or not): FR-RES: 1dA"),
+        "{r}"
+    );
+    assert!(c.read("turns/T14/french.md").contains("Division Dessolles (FR-RES) marched in winter and lost"));
+}
+
+/// Issue 26, point 10 as reviewed (9.0): a side's report gives one line per enemy force, the
+/// newest it learns: with the example orders the Allies learn at the first advance of Victor's
+/// opening position (18.28) and of his march to 18.29, and see Dessolles in contact in Toledo
+/// after his opening position in Madrid: each is listed once, where he was seen last.
+#[test]
+fn a_sides_intelligence_lists_each_enemy_force_once_at_its_newest_sighting() {
+    let c = Camp::new("peninsula");
+    let (fr, al) = (fixture("orders/french.csv"), fixture("orders/allies.csv"));
+    assert_code(&c.run(&["move", fr.to_str().unwrap(), al.to_str().unwrap()]), 0);
+    for turn in [21, 22] {
+        advance(&c);
+        for side in ["allies", "french"] {
+            let text = c.read(&format!("turns/T{turn}/{side}.md"));
+            let intel = text.split("## Intelligence (9.0)").nth(1).unwrap().split("\n## ").next().unwrap();
+            let mut ids: Vec<&str> = intel
+                .lines()
+                .filter_map(|l| l.strip_prefix("- ")?.split(" (").nth(1)?.split(')').next())
+                .collect();
+            let n = ids.len();
+            ids.sort();
+            ids.dedup();
+            assert_eq!(ids.len(), n, "T{turn} {side}: {intel}");
+        }
+    }
+    let t21 = c.read("turns/T21/allies.md");
+    assert!(t21.contains("- Ier Corps (FR-I): seen at 18.29 (from 18.28)"), "{t21}");
+    assert!(t21.contains("- Division Dessolles (FR-RES): at 28.23"), "{t21}");
+    assert!(!t21.contains("Division Dessolles (FR-RES): at 29.21"), "{t21}");
+}
+
 /// Issue 26, point 4 (7.2): besiegers under half their original strength "lift the siege and
 /// withdraw": the investment ends, Girón's division marches off and no investment restarts by
 /// itself.
@@ -194,10 +281,14 @@ fn a_junta_order_to_halt_refuses_the_generals_march_with_the_card_and_rule() {
         let f: Vec<&str> = row.split(',').collect();
         let (force, card) = (f[2], f[3]);
         assert_eq!((f[0], f[5]), ("21", "22"), "drawn for turn 21, standing through it: {row}");
+        // Out and back: no withdrawal away from the enemy, which a halt lets through.
         let p = c.tmp.path().join("orders.csv");
         std::fs::write(
             &p,
-            format!("force,to\n{force},{}\n", if force == "SP-MAN" { "28.27" } else { "18.31" }),
+            format!(
+                "force,path\n{force},{}\n",
+                if force == "SP-MAN" { "28.25 28.24" } else { "18.30 18.29" }
+            ),
         )
         .unwrap();
         let before = c.snapshot();
@@ -205,11 +296,41 @@ fn a_junta_order_to_halt_refuses_the_generals_march_with_the_card_and_rule() {
         assert_code(&o, 1);
         let err = stderr(&o);
         assert!(err.contains("the Junta's order to") && err.contains(card), "{err}");
-        assert!(err.contains("it may not march (rule 5.1)"), "{err}");
+        assert!(err.contains("it may not march but to retreat before battle (8.2) or withdraw away from the enemy (rule 5.1)"), "{err}");
         assert_eq!(c.snapshot(), before, "nothing moved");
         return;
     }
     panic!("no seed from 1 to 120 gave a halting Junta card");
+}
+
+/// Issue 26, point 7 as reviewed (5.1, 8.2): a Junta's halt says the army "may not advance";
+/// it does not forbid the retreat before battle (8.2: a force that declines battle must
+/// withdraw) nor a withdrawal away from the enemy. Cuesta, halted at 18.29 in contact with
+/// Victor's I Corps, retreats before battle to 16.30, and may withdraw there; marching out and
+/// back, or towards the French, is refused with the card and rule.
+#[test]
+fn a_junta_halt_lets_cuesta_retreat_before_battle_or_withdraw_but_not_advance() {
+    let c = Camp::new("peninsula");
+    c.write(
+        "junta-orders.csv",
+        "turn,commander,force,card,effect,until,order\n\
+        20,Cuesta,SP-EXT,the knave of spades,halt,21,The Junta quarrels with the general: he must halt this turn while it deliberates\n",
+    );
+    let orders = |name: &str, text: &str| {
+        let p = c.tmp.path().join(name);
+        std::fs::write(&p, text).unwrap();
+        c.run(&["move", p.to_str().unwrap(), "--dry-run"])
+    };
+    let retreat = orders("retreat.csv", "force,path,retreat\nSP-EXT,17.30 16.30,yes\n");
+    assert_code(&retreat, 0);
+    assert!(!stderr(&retreat).contains("rule 5.1"), "{}", stderr(&retreat));
+    let withdraw = orders("withdraw.csv", "force,path\nSP-EXT,17.30 16.30\n");
+    assert!(!stderr(&withdraw).contains("rule 5.1"), "{}", stderr(&withdraw));
+    let back = orders("back.csv", "force,path\nSP-EXT,17.30 18.29\n");
+    assert_code(&back, 1);
+    let err = stderr(&back);
+    assert!(err.contains("the knave of spades") && err.contains("rule 5.1"), "{err}");
+    assert!(err.contains("retreat before battle (8.2) or withdraw away from the enemy"), "{err}");
 }
 
 /// Issue 26, point 9 (8.5): the briefing gives formations and men and guns at an accuracy, not

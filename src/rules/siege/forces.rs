@@ -158,3 +158,24 @@ pub(super) fn after_losses(c: &Campaign, forces: &[String], effects: &[Effect]) 
         .sum();
     before.saturating_sub(lost)
 }
+
+/// The contact between a place's defenders and its investors still unresolved as the turn
+/// ends, if any, in words: a defender halted in contact marching on an investor's hex (a
+/// relief or a sally that marched into contact), or a defender and an investor in one battle
+/// still pending. Until it is resolved (a battle, a sally or a retreat) the siege clock does
+/// not run.
+pub(super) fn unresolved_contact(
+    c: &Campaign,
+    in_contact: &std::collections::BTreeMap<String, HexId>,
+    garrison: &[String],
+    investors: &[String],
+) -> Option<String> {
+    let name = |f: &str| c.oob.get(f).map_or(f.to_string(), |u| format!("{} ({f})", u.name));
+    garrison.iter().find_map(|d| {
+        let h = *in_contact.get(d)?;
+        let by = investors.iter().find(|i| {
+            c.oob.get(i).is_some_and(|u| u.hex == Some(h)) || in_contact.get(i.as_str()) == Some(&h)
+        })?;
+        Some(format!("{} stands in contact with {}, unresolved at {h}", name(d), name(by)))
+    })
+}

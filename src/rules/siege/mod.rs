@@ -6,8 +6,10 @@
 //! ([`crate::rules::capitulation::judge`]). The advance that starts it is the investment's
 //! first round. Then, every round (turn advance), in this order:
 //! 1. the defenders are every force of the defending side in the place: a relief that entered
-//!    joins them (its men are added to the ORIGINAL strength of 7.2); while a relief that
-//!    entered this turn stands in contact with the investors the clock does not run;
+//!    joins them (its men are added to the ORIGINAL strength of 7.2); the round it enters is not
+//!    run, nor any round while a contact between defenders and investors is unresolved as the
+//!    turn ends (a defender halted marching on an investor's hex, or a battle between them still
+//!    pending) — and an investment does not start while one is;
 //! 2. 7.2: both sides lose 1d6 × 2 % of their ORIGINAL strength; a garrison below half of it
 //!    surrenders, investors below half lift the siege and withdraw (`invested_by` cleared, each
 //!    besieging force marched off by 8.4's withdrawal, named in the report);
@@ -44,7 +46,7 @@ mod places;
 mod settle;
 
 pub use self::forces::{Honours, garrison_of, honours_destination, investors_of};
-use self::forces::{forces_text, train_at};
+use self::forces::{forces_text, train_at, unresolved_contact};
 use self::places::holdout_words;
 pub use self::places::{
     PROVINCIAL_CAPITALS, SEA_SUPPLIED, STRONG, fold, holdout_modifier, investable, supply_cut,
@@ -55,11 +57,12 @@ use self::settle::settle;
 /// rolled, and 7.1.4 judged once; the places judged to capitulate after one turn.
 fn start_investments(
     c: &Campaign,
-    from: u32,
+    ctx: &TurnContext,
     dice: &mut dyn Dice,
     sec: &mut Section,
     effects: &mut Vec<Effect>,
 ) -> BTreeMap<String, Capitulation> {
+    let from = ctx.from.0;
     let mut capitulating = BTreeMap::new();
     for s in &c.map.settlements {
         let Some(nation) = s.invested_by else { continue };
@@ -88,6 +91,17 @@ fn start_investments(
                     "no force of that side stands in or next to it"
                 }
             ));
+            continue;
+        }
+        if let Some(why) = unresolved_contact(c, &ctx.in_contact, &garrison, &investors) {
+            sec.both(
+                defender,
+                format!(
+                    "{} ({}): invested by {nation}, but {why}: until that contact is resolved (a battle, a sally or a retreat) the siege clock does not start — no investment begins this turn (7.1.1).",
+                    s.name, s.hex
+                ),
+            );
+            sec.side(investor, format!("{}: a relief stands in contact with your investing forces; the siege clock does not start this turn.", s.name));
             continue;
         }
         let da = average_die(dice, &format!("7.1.1 {} holds out", s.name));
@@ -153,7 +167,7 @@ pub fn phase(c: &Campaign, ctx: &TurnContext, dice: &mut dyn Dice) -> PhaseOutco
     let mut sec = Section::new("Sieges (7.1–7.2)");
     let mut effects = Vec::new();
     let from = ctx.from.0;
-    let capitulating = start_investments(c, from, dice, &mut sec, &mut effects);
+    let capitulating = start_investments(c, ctx, dice, &mut sec, &mut effects);
     // Every active record, the new ones included (their first turn of losses, 7.2).
     let mut records: Vec<SiegeRecord> =
         c.books.sieges.iter().filter(|r| r.state == SiegeState::Active).cloned().collect();

@@ -10,7 +10,7 @@ use crate::rules::turn::{Section, TurnContext};
 
 use super::forces::{
     after_losses, battalions_and_batteries, capture, forces_text, garrison_of, honours_destination, present,
-    train_at,
+    train_at, unresolved_contact,
 };
 
 /// One record's turn: its losses, then the first of its endings that applies.
@@ -58,7 +58,7 @@ pub(super) fn settle(
         end(rec, SiegeState::Lifted, from, &mut out);
         return out;
     }
-    if relief_joins(c, ctx, &mut rec, &garrison, sec) {
+    if clock_stops(c, ctx, &mut rec, &garrison, &investors, sec) {
         rec.garrison.clone_from(&garrison);
         rec.investors.clone_from(&investors);
         rec.action = SiegeAction::None;
@@ -121,10 +121,43 @@ pub(super) fn settle(
     out
 }
 
+/// True when the siege clock does not run this turn (no round): a relief entered this turn,
+/// or a contact between the defenders and the investors is unresolved as the turn ends.
+/// `holds_until` then moves one turn on.
+fn clock_stops(
+    c: &Campaign,
+    ctx: &TurnContext,
+    rec: &mut SiegeRecord,
+    garrison: &[String],
+    investors: &[String],
+    sec: &mut Section,
+) -> bool {
+    let entered = relief_joins(c, ctx, rec, garrison, sec);
+    let contact = unresolved_contact(c, &ctx.in_contact, garrison, investors);
+    if !entered && contact.is_none() {
+        return false;
+    }
+    let place = &rec.place;
+    rec.holds_until += 1;
+    let why = contact.unwrap_or_else(|| "the relief entered this turn".to_string());
+    sec.umpire(format!(
+        "{place}: {why}: until that contact is resolved (a battle, a sally or a retreat) the siege clock does not run — no round this turn; it holds to turn {}",
+        rec.holds_until
+    ));
+    sec.side(
+        rec.defender,
+        format!("{place}: the relief is in contact with the besiegers; the siege clock stops this turn."),
+    );
+    sec.side(
+        rec.defender.enemy(),
+        format!("{place}: a relief stands in contact with the besiegers; the siege clock stops this turn."),
+    );
+    true
+}
+
 /// A relief that entered the place joins its defenders (7.1.1, 7.2): its men are added to the
 /// ORIGINAL strength the losses and the surrender are measured on. True when a relief entered
-/// this turn: it stands in contact with the investors, and until that contact is resolved (a
-/// battle, a sally or a retreat) the hold-out clock does not run: no round this turn.
+/// this turn: the round it enters is not run.
 fn relief_joins(
     c: &Campaign,
     ctx: &TurnContext,
@@ -147,17 +180,7 @@ fn relief_joins(
             rec.garrison_original
         ),
     );
-    let entered = joined.iter().any(|f| ctx.moved.contains_key(f.as_str()));
-    if entered {
-        rec.holds_until += 1;
-        sec.umpire(format!(
-            "{place}: the relief entered this turn and stands in contact with the investors: until that contact is resolved the siege clock does not run — no round this turn; it holds to turn {}",
-            rec.holds_until
-        ));
-        sec.side(rec.defender, format!("{place}: the relief is in; the siege clock stops this turn."));
-        sec.side(rec.defender.enemy(), format!("{place}: a relief has entered the place."));
-    }
-    entered
+    joined.iter().any(|f| ctx.moved.contains_key(f.as_str()))
 }
 
 /// Ends a siege record in `state` at turn `from`.

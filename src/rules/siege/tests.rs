@@ -314,3 +314,30 @@ fn honours_of_war_go_to_the_garrisons_own_capital_or_the_nearest_friendly_place(
     assert!(h.why.contains("Santiago (the provincial capital of its army's province"), "{}", h.why);
     assert!(h.why.contains("is not friendly to the Allies"), "{}", h.why);
 }
+
+#[test]
+fn a_battle_between_garrison_and_investors_still_pending_stops_the_clock() {
+    let mut c = camp(20, TOLEDO, FORCES, &[]);
+    let out = phase(&c, &ctx(20, &[]), &mut ScriptedDice::new([4, 3, 1]));
+    apply_effects(&mut c, &out.effects, 2);
+    // A sally: the garrison and Girón in one battle still pending at 28.24 as turn 21 ends.
+    let mut x = ctx(21, &[]);
+    x.in_contact = [("FR-TOL", "28.24"), ("SP-MAN", "28.24")]
+        .iter()
+        .map(|(f, h)| (f.to_string(), h.parse().unwrap()))
+        .collect();
+    let out = phase(&c, &x, &mut ScriptedDice::new([]));
+    assert!(out.effects.iter().all(|e| !matches!(e, Effect::Loss { .. })), "no round of 7.2");
+    let rec = out.effects.iter().find_map(|e| match e {
+        Effect::Siege(r) => Some(r.clone()),
+        _ => None,
+    });
+    assert_eq!(rec.map(|r| (r.holds_until, r.state)), Some((23, SiegeState::Active)));
+    let text = out.section.umpire.join("\n");
+    assert!(
+        text.contains(
+            "Garnison de Tolede (FR-TOL) stands in contact with Giron (SP-MAN), unresolved at 28.24"
+        ),
+        "{text}"
+    );
+}
