@@ -34,7 +34,9 @@ pub fn changed_files(before: &Campaign, after: &Campaign, current: &StateFiles) 
     put("score.csv", before.score != after.score, &|| write_score(&after.score, d("score.csv")));
     put(SUPPLY, before.supply != after.supply, &|| write_records(&after.supply, d(SUPPLY)));
     put(AVOIDANCE, before.avoidance != after.avoidance, &|| write_avoidance(&after.avoidance, d(AVOIDANCE)));
-    put(TRAILS, before.trails != after.trails, &|| write_trails(&after.trails, d(TRAILS)));
+    // A trail is a force's (3.2): one no longer in forces.csv (captured, disbanded) leaves none.
+    let trails: Vec<_> = after.trails.iter().filter(|t| after.oob.get(&t.force).is_some()).cloned().collect();
+    put(TRAILS, before.trails != trails, &|| write_trails(&trails, d(TRAILS)));
     put(ROADS_SEEN, before.roads_seen != after.roads_seen, &|| {
         write_roads_seen(&after.roads_seen, d(ROADS_SEEN))
     });

@@ -288,10 +288,15 @@ fn move_refuses_an_advance_out_of_supply_or_over_capacity_and_lets_a_force_withd
     let err = stderr(&out);
     assert!(err.contains("vanguard.csv:2: force: SP-EXT-VAN, step 1: out of supply"), "{err}");
     assert!(err.contains("brings it nearer FR-LM at 20.29") && err.contains("(rule 3.3)"), "{err}");
-    // Girón, out of supply before Toledo, may fall back from its walls (28.24 to 28.25).
+    // Girón, out of supply before Toledo, may fall back from its walls to 29.25, away from
+    // Toledo's garrison and from Latour-Maubourg; south to 28.25 would bring it nearer the
+    // dragoons, within a turn's march of it (3.3).
     let o = write_orders(&c, "giron.csv", "force,path\nSP-MAN,28.25\n");
+    let err = stderr(&c.run(&["move", &o]));
+    assert!(err.contains("the step to 28.25 brings it nearer FR-LM at 20.29"), "{err}");
+    let o = write_orders(&c, "giron.csv", "force,path\nSP-MAN,29.25\n");
     assert_code(&c.run(&["move", &o]), 0);
-    assert!(c.read("forces.csv").contains(",28.25,,Ciudad Real,"));
+    assert!(c.read("forces.csv").contains(",29.25,,Ciudad Real,"));
     // I Corps beyond its line's capacity (a second corps ahead of it on the Madrid road)
     // may not march on Cuesta at 18.29 (3.4).
     let c = Camp::new("peninsula");
@@ -435,4 +440,147 @@ fn the_french_know_only_the_secondary_roads_they_have_passed() {
             .then(|| c.read("roads-seen.csv"))
             .is_none_or(|t| t == "hex,turn,force\n")
     );
+}
+
+#[test]
+fn out_of_supply_a_force_may_not_advance_on_any_known_enemy_within_reach() {
+    let c = Camp::new("peninsula");
+    // A French brigade at 28.30, south of Girón's division; after the turn the Allies know of
+    // it. Girón, out of supply at 28.24, marching south to 28.27 leaves Toledo's garrison
+    // (28.23, the nearest enemy) behind but comes from 6 hexes to 3 of the brigade (3.3).
+    append(
+        &c,
+        "forces.csv",
+        "FR-Z,,brigade,Brigade Z,,Fr,,,,,28.30,,Madrid,in,,,\n\
+         FR-Z-1,FR-Z,battalion,1er Bataillon,,Fr,line,500,,,,,,,,,\n\
+         FR-Z-2,FR-Z,battalion,2e Bataillon,,Fr,line,500,,,,,,,,,\n",
+    );
+    assert_code(&c.run(&["turn", "advance"]), 0);
+    assert_eq!(force(&supply_json(&c), "SP-MAN")["state"], "out");
+    let o = write_orders(&c, "giron.csv", "force,path\nSP-MAN,28.25 28.26 28.27\n");
+    let before = c.snapshot();
+    let out = c.run(&["move", &o]);
+    assert_code(&out, 1);
+    assert_eq!(before, c.snapshot(), "nothing moved");
+    let err = stderr(&out);
+    assert!(err.contains("giron.csv:2: force: SP-MAN, step 1: out of supply"), "{err}");
+    assert!(
+        err.contains("the step to 28.25 brings it nearer FR-Z at 28.30") && err.contains("(rule 3.3)"),
+        "{err}"
+    );
+}
+
+#[test]
+fn withdrawing_along_a_cut_line_never_enters_the_hex_of_the_enemy_holding_its_break() {
+    let c = Camp::new("peninsula");
+    // The vanguard at 19.29 is cut at Medellín (18.28), the first hex of its line, where
+    // I Corps stands: stepping into it is an advance on I Corps, not a withdrawal (3.3).
+    let vanguard = force(&supply_json(&c), "SP-EXT-VAN").clone();
+    assert_eq!((vanguard["break"].as_str(), path(&vanguard)[1]), (Some("18.28"), "18.28"), "{vanguard}");
+    let o = write_orders(&c, "vanguard.csv", "force,path\nSP-EXT-VAN,18.28\n");
+    let before = c.snapshot();
+    let out = c.run(&["move", &o]);
+    assert_code(&out, 1);
+    assert_eq!(before, c.snapshot(), "nothing moved");
+    let err = stderr(&out);
+    assert!(err.contains("vanguard.csv:2: force: SP-EXT-VAN, step 1: out of supply"), "{err}");
+    assert!(
+        err.contains("the step to 18.28 brings it nearer FR-I at 18.28") && err.contains("(rule 3.3)"),
+        "{err}"
+    );
+}
+
+#[test]
+fn a_force_added_after_the_first_turn_cannot_make_a_new_allied_depot_a_source() {
+    let c = Camp::new("peninsula");
+    assert_code(&c.run(&["turn", "advance"]), 0);
+    // A Spanish partida added in Zafra, naming Zafra as its depot: no Allied army may
+    // establish a new depot (3.2.1), so Zafra feeds neither it nor the Army of Extremadura.
+    append(
+        &c,
+        "forces.csv",
+        "SP-N,,brigade,Partida de Zafra,,Sp,,,,,15.32,,Zafra,in,,,\n\
+         SP-N-1,SP-N,battalion,Voluntarios,,Sp,line,600,,,,,,,,,\n",
+    );
+    let depot = |j: &Value, id: &str| {
+        let d = j["depots"].as_array().unwrap().iter().find(|d| d["force"] == id).unwrap().clone();
+        (d["depot"].as_str().unwrap().to_string(), d["state"].as_str().unwrap().to_string())
+    };
+    let j = supply_json(&c);
+    assert_eq!(depot(&j, "SP-N"), ("Zafra".to_string(), "not-allowed".to_string()));
+    for id in ["SP-N", "SP-EXT", "SP-ALB"] {
+        let f = force(&j, id);
+        assert_ne!(f["source"].as_str(), Some("Zafra"), "{f}");
+    }
+    assert_eq!(force(&j, "SP-EXT")["source"], "Badajoz");
+    let text = stdout(&c.run(&["supply"]));
+    assert!(
+        text.contains("SP-N         Zafra (not-allowed): an Allied army cannot establish a new depot"),
+        "{text}"
+    );
+    // Cuesta naming Zafra himself is no better: his army has no depot in use.
+    set_field(&c, "forces.csv", "SP-EXT", "depot", "Zafra");
+    let j = supply_json(&c);
+    assert_eq!(depot(&j, "SP-EXT"), ("Zafra".to_string(), "not-allowed".to_string()));
+    let ext = force(&j, "SP-EXT");
+    assert_ne!(ext["source"].as_str(), Some("Zafra"), "{ext}");
+    // A force added later that names an existing depot draws on it as it stands.
+    append(&c, "forces.csv", "SP-B,,brigade,Partida de Badajoz,,Sp,,,,,14.29,,Badajoz,in,,,\n");
+    assert_eq!(depot(&supply_json(&c), "SP-B"), ("Badajoz".to_string(), "established".to_string()));
+}
+
+#[test]
+fn a_spanish_force_naming_no_depot_draws_on_the_province_it_stands_in() {
+    let c = Camp::new("peninsula");
+    // A Spanish partida at 11.29, by Elvas, naming no depot: not fed by Elvas, a Portuguese
+    // depot, but from Badajoz, of Extremadura, the Spanish province nearest (2.2).
+    let line = c.read("forces.csv").lines().count() + 1;
+    append(
+        &c,
+        "forces.csv",
+        "SP-X,,brigade,Partida de la Raya,,Sp,,,,,11.29,,,in,,,\n\
+         SP-X-1,SP-X,battalion,Voluntarios de la Raya,,Sp,line,600,,,,,,,,,\n",
+    );
+    let j = supply_json(&c);
+    let x = force(&j, "SP-X");
+    assert_eq!((x["state"].as_str(), x["source"].as_str()), (Some("in"), Some("Badajoz")), "{x}");
+    let why = "names no depot: draws on the sources of Extremadura, the Spanish province it stands in (2.2)";
+    assert_eq!(x["reason"], why);
+    assert!(stdout(&c.run(&["supply"])).contains(why));
+    // Badajoz invested (7.1.1): Extremadura has no source for it, and Elvas is still not its.
+    let text = c.read("settlements.csv").replace(
+        "Badajoz,13.29,fortress-city,,yes,Extremadura,Sp,,",
+        "Badajoz,13.29,fortress-city,,yes,Extremadura,Sp,Fr,",
+    );
+    c.write("settlements.csv", &text);
+    let x = force(&supply_json(&c), "SP-X").clone();
+    assert_eq!((x["state"].as_str(), x["source"].as_str()), (Some("out"), None), "{x}");
+    // check names it, with its file and line.
+    let o = c.run(&["check"]);
+    assert_code(&o, 0);
+    let err = stderr(&o);
+    assert!(
+        err.contains(&format!("warning: forces.csv:{line}: depot: SP-X names no depot: a Spanish army draws on its own province's depots (2.2); it draws on the sources of Extremadura, the province it stands in")),
+        "{err}"
+    );
+}
+
+#[test]
+fn a_force_gone_from_the_order_of_battle_leaves_no_trail() {
+    let c = Camp::new("peninsula");
+    let brigade = "FR-BRI,,brigade,Brigade de marche,,Fr,,,,,29.21,,Madrid,in,,,\n\
+                   FR-BRI-1,FR-BRI,battalion,1er Bataillon,,Fr,line,500,,,,,,,,,\n";
+    append(&c, "forces.csv", brigade);
+    let o = write_orders(&c, "out.csv", "force,path\nFR-BRI,30.21 30.22\n");
+    assert_code(&c.run(&["move", &o]), 0);
+    assert_eq!(c.read("trails.csv"), "force,trail\nFR-BRI,30.22 30.21 29.21\n");
+    // The brigade is captured and struck from forces.csv; the next change of the campaign
+    // writes its trail away with it.
+    let text: String =
+        c.read("forces.csv").lines().filter(|l| !l.starts_with("FR-BRI")).map(|l| format!("{l}\n")).collect();
+    c.write("forces.csv", &text);
+    let o = write_orders(&c, "res.csv", "force,path\nFR-RES,30.21\n");
+    assert_code(&c.run(&["move", &o]), 0);
+    let trails = c.read("trails.csv");
+    assert_eq!(trails, "force,trail\nFR-RES,30.21 29.21\n");
 }

@@ -7,7 +7,7 @@ use serde::Serialize;
 
 use super::{ALLIED_DEPOT_TURNS, FRENCH_DEPOT_TURNS, SupplyRecord};
 pub use crate::model::supply::DepotState;
-use crate::model::{Campaign, Level, Nation, Side};
+use crate::model::{Campaign, HexId, Level, Nation, Side, Unit};
 use crate::rules::control::SettlementControl;
 
 /// A force's depot this turn (3.2.1).
@@ -34,6 +34,16 @@ pub fn depots(
 ) -> Vec<Depot> {
     let by_force: BTreeMap<&str, &SupplyRecord> = records.iter().map(|r| (r.force.as_str(), r)).collect();
     let by_name = settlement_index(c);
+    // The depots the records know, by side and name: the first record of each that is allowed.
+    let mut by_depot: BTreeMap<(Side, &str), &SupplyRecord> = BTreeMap::new();
+    for r in records {
+        if let (Some(f), Some(d)) = (c.oob.get(&r.force), r.depot.as_deref()) {
+            let known = by_depot.entry((f.side(), d)).or_insert(r);
+            if known.depot_state == DepotState::NotAllowed {
+                *known = r;
+            }
+        }
+    }
     let mut out = Vec::new();
     for f in c.oob.forces() {
         let Some(name) = f.depot() else { continue };
@@ -42,9 +52,16 @@ pub fn depots(
         let enemy_holds = held.and_then(|k| k.side()) == Some(side.enemy());
         let prev = by_force.get(f.id.as_str()).copied();
         let (mut state, mut ready, mut note) = match prev {
-            // The first turn sowbridge sees a depot, it is taken as established.
-            None => (DepotState::Established, None, None),
-            Some(r) if r.depot.as_deref() != Some(name) => match side {
+            // The first supply phase sowbridge sees, every depot is taken as established.
+            None if records.is_empty() => (DepotState::Established, None, None),
+            // A force new since then that names a depot of its side draws on it as it stands.
+            None if by_depot.contains_key(&(side, name)) => {
+                let r = by_depot[&(side, name)];
+                (r.depot_state, r.depot_ready, None)
+            }
+            Some(r) if r.depot.as_deref() == Some(name) => (r.depot_state, r.depot_ready, None),
+            // Else it names a new depot.
+            _ => match side {
                 Side::French => (
                     DepotState::Establishing,
                     Some(turn + FRENCH_DEPOT_TURNS),
@@ -59,7 +76,6 @@ pub fn depots(
                     ),
                 ),
             },
-            Some(r) => (r.depot_state, r.depot_ready, None),
         };
         if state != DepotState::NotAllowed {
             if enemy_holds && state != DepotState::Captured {
@@ -134,7 +150,18 @@ pub fn depot_problems(c: &Campaign, control: &[SettlementControl], depots: &[Dep
     let by_name = settlement_index(c);
     let mut out = Vec::new();
     for f in c.oob.forces() {
-        let Some(name) = f.depot() else { continue };
+        let Some(name) = f.depot() else {
+            if let Some((p, true)) = own_province(c, f) {
+                out.push(DepotProblem {
+                    force: f.id.to_string(),
+                    message: format!(
+                        "{} names no depot: a Spanish army draws on its own province's depots (2.2); it draws on the sources of {p}, the province it stands in",
+                        f.id
+                    ),
+                });
+            }
+            continue;
+        };
         let side = f.side();
         let who = match side {
             Side::French => "French corps",
@@ -181,3 +208,30 @@ pub fn depot_problems(c: &Campaign, control: &[SettlementControl], depots: &[Dep
 
 /// Provinces of the map that are not Spain's (2.2).
 const NOT_SPAIN: [&str; 4] = ["Portugal", "France", "Gibraltar", "Andorra"];
+
+/// The Spanish province a hex lies in (2.2): the province of the nearest settlement of Spain
+/// (the one in the hex, if any; of two as near, the first in `settlements.csv`). The map
+/// gives provinces to settlements only; a hex outside Spain counts as in the Spanish province
+/// nearest it.
+pub fn province_at(c: &Campaign, hex: HexId) -> Option<&str> {
+    let grid = c.map.grid;
+    c.map
+        .settlements
+        .iter()
+        .filter(|s| !s.province.is_empty() && !NOT_SPAIN.contains(&s.province.as_str()))
+        .min_by_key(|s| grid.distance(hex, s.hex))
+        .map(|s| s.province.as_str())
+}
+
+/// The province whose sources a Spanish force draws on (2.2: "rely on supply bases in their
+/// own province"): its depot's; for one that names no depot, the province it stands in
+/// ([`province_at`]), and true. `None` for a force of another nation.
+pub fn own_province<'a>(c: &'a Campaign, f: &Unit) -> Option<(&'a str, bool)> {
+    if f.nation != Nation::Sp {
+        return None;
+    }
+    match f.depot() {
+        Some(d) => c.map.settlements.iter().find(|s| s.name == d).map(|s| (s.province.as_str(), false)),
+        None => province_at(c, f.hex?).map(|p| (p, true)),
+    }
+}

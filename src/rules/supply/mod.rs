@@ -90,7 +90,8 @@ pub struct ForceSupply {
     pub path: Vec<HexId>,
     /// Where a cut line is cut.
     pub break_hex: Option<HexId>,
-    /// Why it is out of supply, or held back by capacity.
+    /// Why it is out of supply, or held back by capacity; in supply, for a Spanish force
+    /// that names no depot, the province whose sources it draws on (2.2).
     pub reason: Option<String>,
     /// The line's capacity, when in supply.
     pub capacity: Option<Capacity>,
@@ -140,7 +141,8 @@ impl ForceSupply {
             source: self.source.clone(),
             path: self.path.clone(),
             break_hex: self.break_hex,
-            reason: self.reason.clone(),
+            // Why it is out; the note of a force in supply (2.2) stays in the umpire's report.
+            reason: self.reason.clone().filter(|_| self.state == Supply::Out),
         }
     }
 }

@@ -10,7 +10,7 @@ use super::{
     sources,
 };
 use crate::model::supply::Trail;
-use crate::model::{Campaign, HexId, Nation, Side, Supply, Unit};
+use crate::model::{Campaign, HexId, Side, Supply, Unit};
 use crate::rules::control::{Garrisons, SettlementControl};
 
 /// Sources a group of forces may draw on, and the searches from them: strict, and loose (to
@@ -89,16 +89,10 @@ impl<'a> SideSearch<'a> {
         }
     }
 
-    /// A force's line of supply (3.1-3.4): in, with its source, path and capacity; or out,
-    /// with where and why it is cut, its turns out in a row and the rules' orders (3.3).
-    /// The province whose sources a force may draw on (2.2): for a Spanish force (its nation
-    /// `Sp`) that names a depot, the depot's province; else none, and every source of the side.
+    /// The province whose sources a force may draw on (2.2), for a Spanish force; else none,
+    /// and every source of the side.
     fn province_of(&self, f: &Unit) -> Option<String> {
-        if f.nation != Nation::Sp {
-            return None;
-        }
-        let depot = f.depot()?;
-        self.c.map.settlements.iter().find(|s| s.name == depot).map(|s| s.province.clone())
+        super::depot::own_province(self.c, f).map(|(p, _)| p.to_string())
     }
 
     /// The sources and searches for a force: its province's (2.2), or the side's.
@@ -111,6 +105,8 @@ impl<'a> SideSearch<'a> {
         (reach, Some(p))
     }
 
+    /// A force's line of supply (3.1-3.4): in, with its source, path and capacity; or out,
+    /// with where and why it is cut, its turns out in a row and the rules' orders (3.3).
     pub(super) fn line(&mut self, f: &Unit, hex: HexId, turns_out_before: u32) -> ForceSupply {
         let mut fs = ForceSupply {
             force: f.id.to_string(),
@@ -167,6 +163,11 @@ impl<'a> SideSearch<'a> {
                 let cap = capacity(c, control, &path, st.men(), st.guns);
                 fs.capacity = Some(cap);
                 fs.path = path;
+                if let Some(p) = province.as_deref().filter(|_| f.depot().is_none()) {
+                    fs.reason = Some(format!(
+                        "names no depot: draws on the sources of {p}, the Spanish province it stands in (2.2)"
+                    ));
+                }
             }
             None => {
                 fs.turns_out = turns_out_before + 1;

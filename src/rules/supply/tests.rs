@@ -339,7 +339,7 @@ fn toledo_invested_lets_the_investor_s_line_through_and_gives_no_supply() {
         .place("Toledo,10.15,city,,,Castile,south,Fr,Sp,yes")
         .force("SP-GAR", "Sp", "10.10", 1, 0, "")
         .force("FR-TOL", "Fr", "10.15", 3, 0, "")
-        .force("SP-A", "Sp", "10.20", 6, 0, "")
+        .force("SP-A", "Sp", "10.20", 6, 0, "Sevilla")
         .force("FR-B", "Fr", "10.16", 3, 0, "");
     let r = compute(&m.campaign(), &[]);
     assert_eq!(force(&r, "SP-A").state, Supply::In, "2.5.3: investing allows a supply line through");
