@@ -109,17 +109,18 @@ pub fn advance(
         dry_run,
         journal_seq: 0,
     };
-    let current = match &mut txn {
-        Some(t) => t.current()?.clone(),
-        None => dir.read_state()?,
-    };
     // A `campaign.toml` whose turn cannot be changed in place is refused, dry run or not.
-    let toml = current.get("campaign.toml").cloned().flatten().unwrap_or_default();
-    set_turn(&toml, r.changes.to.turn)?;
-    let Some(txn) = txn else { return Ok(Turned { advanced: r, campaign: c }) };
+    let toml = match &mut txn {
+        Some(t) => t.current()?.get("campaign.toml").cloned().flatten(),
+        None => dir.read("campaign.toml")?,
+    };
+    set_turn(&toml.unwrap_or_default(), r.changes.to.turn)?;
+    let Some(mut txn) = txn else { return Ok(Turned { advanced: r, campaign: c }) };
     let extra = reports(&run, &c, &r, &stream);
     c.config.turn = r.changes.to.turn;
-    let new_files = changed_files(&before, &c, &current)?;
+    // The state files as found are the transaction's own: borrowed, not copied (the order of
+    // battle of a large campaign is many megabytes).
+    let new_files = changed_files(&before, &c, txn.current()?)?;
     let entry = Entry::turn_advance(
         r.changes.to.turn,
         summary(&r),

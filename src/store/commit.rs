@@ -74,9 +74,27 @@ pub(super) fn new_staging() -> String {
     format!("{WORK_DIR}/{STAGING_PREFIX}-{}-{nanos}", std::process::id())
 }
 
-/// SHA-256 of a file, "" when it is absent.
+/// SHA-256 of a file, "" when it is absent. Read a piece at a time: the order of battle of a
+/// large campaign is many megabytes, and a change hashes it while holding the new one.
 pub(super) fn file_hash(path: &std::path::Path) -> Result<String> {
-    Ok(read_optional(path)?.as_deref().map(super::journal::sha256_hex).unwrap_or_default())
+    use sha2::Digest as _;
+    use std::io::Read as _;
+    let mut file = match std::fs::File::open(path) {
+        Ok(f) => f,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(String::new()),
+        Err(e) => return Err(crate::error::Error::io(path, e)),
+    };
+    let mut hasher = sha2::Sha256::new();
+    let mut buf = vec![0u8; 1 << 16];
+    loop {
+        match file.read(&mut buf) {
+            Ok(0) => break,
+            Ok(n) => hasher.update(&buf[..n]),
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(crate::error::Error::io(path, e)),
+        }
+    }
+    Ok(super::journal::hex(&hasher.finalize()))
 }
 /// True from a change's commit point until it is finished: what a Ctrl-C then leaves is a
 /// committed change for the next command to finish.

@@ -36,7 +36,9 @@ pub fn write_forces(oob: &OrderOfBattle, dialect: Dialect) -> Vec<u8> {
             let _ = write!(buf, "{h}");
         }
     }
-    let mut w = dialect.writer().from_writer(Vec::with_capacity(oob.units().len() * 64));
+    // About 80 bytes a row: sized once, not doubled past the file (a large order of battle is
+    // many megabytes, held while the change is committed).
+    let mut w = dialect.writer().from_writer(Vec::with_capacity(oob.units().len() * 84 + 256));
     let head: Vec<&str> =
         FORCE_COLUMNS.iter().copied().chain(oob.extra_columns.iter().map(String::as_str)).collect();
     // Writing into a Vec<u8> cannot fail.
@@ -80,7 +82,9 @@ pub fn write_forces(oob: &OrderOfBattle, dialect: Dialect) -> Vec<u8> {
         }
         let _ = w.write_record(f.iter().map(String::as_bytes).chain(u.extra().iter().map(String::as_bytes)));
     }
-    dialect.encode(w.into_inner().unwrap_or_default())
+    let mut bytes = dialect.encode(w.into_inner().unwrap_or_default());
+    bytes.shrink_to_fit();
+    bytes
 }
 /// Writes `map/battle-maps.csv` in the dialect given.
 pub fn write_battle_maps(maps: &BTreeMap<HexId, BattleMapChoice>, dialect: Dialect) -> Vec<u8> {
