@@ -262,3 +262,25 @@ pub fn sow_rows(path: &Path) -> Vec<Vec<String>> {
     assert!(!text.contains('"'), "{}: quotes in a SoW file", path.display());
     text.split("\r\n").filter(|l| !l.is_empty()).map(|l| l.split(',').map(str::to_string).collect()).collect()
 }
+
+/// What `supply --json` says of the campaign.
+pub fn supply_json(c: &Camp) -> serde_json::Value {
+    let o = c.run(&["supply", "--json"]);
+    assert_code(&o, 0);
+    serde_json::from_slice(&o.stdout).unwrap()
+}
+
+/// A force's entry in `supply --json`.
+pub fn force<'a>(j: &'a serde_json::Value, id: &str) -> &'a serde_json::Value {
+    j["forces"].as_array().unwrap().iter().find(|f| f["force"] == id).unwrap_or_else(|| panic!("no {id}"))
+}
+
+/// A settlement's entry in `supply --json`.
+pub fn place<'a>(j: &'a serde_json::Value, name: &str) -> &'a serde_json::Value {
+    j["settlements"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|s| s["name"] == name)
+        .unwrap_or_else(|| panic!("no {name}"))
+}

@@ -6,25 +6,6 @@ use serde_json::Value;
 
 use crate::common::*;
 
-fn supply_json(c: &Camp) -> Value {
-    let o = c.run(&["supply", "--json"]);
-    assert_code(&o, 0);
-    serde_json::from_slice(&o.stdout).unwrap()
-}
-
-fn force<'a>(j: &'a Value, id: &str) -> &'a Value {
-    j["forces"].as_array().unwrap().iter().find(|f| f["force"] == id).unwrap_or_else(|| panic!("no {id}"))
-}
-
-fn place<'a>(j: &'a Value, name: &str) -> &'a Value {
-    j["settlements"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|s| s["name"] == name)
-        .unwrap_or_else(|| panic!("no {name}"))
-}
-
 /// A settlements.csv field set by name and column.
 fn set_settlement(c: &Camp, name: &str, column: &str, value: &str) {
     let text = c.read("settlements.csv");
