@@ -98,7 +98,7 @@ pub fn phase(c: &Campaign, ctx: &TurnContext, dice: &mut dyn Dice) -> PhaseOutco
 mod tests {
     use super::*;
     use crate::rules::dice::ScriptedDice;
-    use crate::rules::effects::testing::{camp, ctx};
+    use crate::rules::effects::testing::{camp, ctx, losses};
 
     const PLACES: &str = "Medellin,18.28,town,,,,Sp,,\nVillar,19.30,village,,,,Sp,,\n";
     const FORCES: &str = "FR-LAP,,division,Lapisse,,Fr,,,,,19.30\n\
@@ -113,14 +113,7 @@ mod tests {
         let c = camp(13, PLACES, FORCES, &[]);
         // 1re brigade 1dA 5 (d6 6) → 3 %; 2e brigade 1dA 3 (d6 2) → 1 %.
         let out = phase(&c, &ctx(13, &[("FR-LAP", "20.30")]), &mut ScriptedDice::new([6, 2]));
-        let lost: Vec<(&str, u32)> = out
-            .effects
-            .iter()
-            .filter_map(|e| match e {
-                Effect::Loss { unit, men, .. } => Some((unit.as_str(), *men)),
-                _ => None,
-            })
-            .collect();
+        let lost = losses(&out.effects);
         assert_eq!(lost, [("FR-LAP-1-a", 18), ("FR-LAP-1-b", 15), ("FR-LAP-2-a", 8)]);
         let text = out.section.umpire.join("\n");
         assert!(text.contains("remained halted in Medellin: no attrition"), "{text}");

@@ -254,6 +254,17 @@ pub(crate) mod testing {
     use crate::formats::campaign::{CampaignFiles, names, parse_campaign};
     use crate::model::Campaign;
 
+    /// The men each unit loses in a phase's effects, in order.
+    pub(crate) fn losses(effects: &[super::Effect]) -> Vec<(&str, u32)> {
+        effects
+            .iter()
+            .filter_map(|e| match e {
+                super::Effect::Loss { unit, men, .. } => Some((unit.as_str(), *men)),
+                _ => None,
+            })
+            .collect()
+    }
+
     /// A 64 × 48 campaign at `turn` with these `settlements.csv` rows (after the header
     /// `name,hex,kind,port,depot,province,control,invested_by,citadel`), `forces.csv` rows
     /// (after `id,parent,level,name,commander,nation,arm,men,squadrons,guns,hex`) and extra

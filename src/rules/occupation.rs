@@ -310,7 +310,7 @@ pub fn phase(c: &Campaign, ctx: &TurnContext, dice: &mut dyn Dice) -> PhaseOutco
 mod tests {
     use super::*;
     use crate::rules::dice::ScriptedDice;
-    use crate::rules::effects::testing::{camp, ctx};
+    use crate::rules::effects::testing::{camp, ctx, losses};
 
     /// The first settlement's tax at `turn`, with control computed as the phase does.
     fn tax(c: &Campaign, turn: u32) -> (Tax, u32) {
@@ -331,14 +331,7 @@ mod tests {
         assert_eq!(tax(&c, 20), (Tax::Good, 6));
         // Turn 20 is late March: the month ends. 1d6 1 → revolt; 1d6 4 → 20 % of 3,000.
         let out = phase(&c, &ctx(20, &[]), &mut ScriptedDice::new([1, 4]));
-        let lost: u32 = out
-            .effects
-            .iter()
-            .filter_map(|e| match e {
-                Effect::Loss { men, .. } => Some(*men),
-                _ => None,
-            })
-            .sum();
+        let lost: u32 = losses(&out.effects).iter().map(|(_, m)| m).sum();
         assert_eq!(lost, 600);
         let r = out
             .effects
@@ -378,14 +371,7 @@ mod tests {
             FR-TAL-1,FR-TAL,battalion,e,,Fr,line,600,,,\nFR-TAL-2,FR-TAL,battalion,f,,Fr,line,500,,,\n";
         let c = camp(20, places, forces, &[]);
         let out = phase(&c, &ctx(20, &[("FR-I", "18.28")]), &mut ScriptedDice::new([1, 6]));
-        let lost: Vec<(&str, u32)> = out
-            .effects
-            .iter()
-            .filter_map(|e| match e {
-                Effect::Loss { unit, men, .. } => Some((unit.as_str(), *men)),
-                _ => None,
-            })
-            .collect();
+        let lost = losses(&out.effects);
         assert_eq!(lost, [("FR-TAL-1", 180), ("FR-TAL-2", 150)], "30 % of the 1,100 that police it");
         let text = out.section.umpire.join("\n");
         assert!(text.contains("the garrison that polices it (FR-TAL-1, FR-TAL-2)"), "{text}");
@@ -393,14 +379,7 @@ mod tests {
         let forces = forces.split("FR-TAL,").next().unwrap();
         let c = camp(20, places, forces, &[]);
         let out = phase(&c, &ctx(20, &[("FR-I", "18.28")]), &mut ScriptedDice::new([1, 6]));
-        let lost: u32 = out
-            .effects
-            .iter()
-            .filter_map(|e| match e {
-                Effect::Loss { men, .. } => Some(*men),
-                _ => None,
-            })
-            .sum();
+        let lost: u32 = losses(&out.effects).iter().map(|(_, m)| m).sum();
         assert_eq!(lost, 420, "30 % of 1,400, not of I Corps' 2,800");
     }
 
