@@ -232,11 +232,6 @@ fn tally<'a>(rows: impl Iterator<Item = &'a UnitCarryover>) -> Tally {
     t
 }
 
-/// The side of a unit of the battle: by the record's exported units, else by the campaign.
-fn unit_side(b: &BattleRecord, unit: &str) -> Option<Side> {
-    b.units.iter().find(|u| u.unit == unit).map(|u| u.side)
-}
-
 /// The 8.5 reading a side had before the battle, from the battle's logged dice: its die for
 /// the enemy's men and guns (a d6 with more points, d8 with fewer or as many, d10 with at
 /// most half), a d6 being 2× more exactly when the enemy rolled a d10.
@@ -270,8 +265,11 @@ fn after_action(b: &BattleFought, side: Side) -> String {
     let ours: Vec<&str> =
         r.participants.iter().filter(|p| p.side == side).map(|p| p.force.as_str()).collect();
     let _ = writeln!(s, "- Your forces engaged: {}.", ours.join(", "));
-    let mine = tally(b.carryover.iter().filter(|u| unit_side(r, &u.unit) == Some(side)));
-    let theirs = tally(b.carryover.iter().filter(|u| unit_side(r, &u.unit) == Some(side.enemy())));
+    // The side of each unit of the battle, by the record's exported units.
+    let sides: HashMap<&str, Side> = r.units.iter().map(|u| (u.unit.as_str(), u.side)).collect();
+    let unit_side = |u: &UnitCarryover| sides.get(u.unit.as_str()).copied();
+    let mine = tally(b.carryover.iter().filter(|u| unit_side(u) == Some(side)));
+    let theirs = tally(b.carryover.iter().filter(|u| unit_side(u) == Some(side.enemy())));
     let drowned = if mine.drowned > 0 { format!(", drowned {}", mine.drowned) } else { String::new() };
     let _ = writeln!(
         s,
@@ -286,7 +284,7 @@ fn after_action(b: &BattleFought, side: Side) -> String {
         mine.guns_before - mine.guns_after
     );
     let mut due: BTreeMap<u32, (u64, u64)> = BTreeMap::new();
-    for u in b.carryover.iter().filter(|u| unit_side(r, &u.unit) == Some(side)) {
+    for u in b.carryover.iter().filter(|u| unit_side(u) == Some(side)) {
         due.entry(u.stragglers_return_turn).or_default().0 += u64::from(u.stragglers_returning);
         due.entry(u.wounded_return_turn).or_default().1 += u64::from(u.wounded_returning);
     }
@@ -420,23 +418,45 @@ fn side_map(c: &Campaign, v: &ForcesView, side: Side, heading: &MapHeading) -> V
     let shown = crate::rules::roads::map_known_to(c, side);
     let opts = MapOptions { zoc: false, supply: true, window: Some(window(c, v)) };
     let svg = campaign_map(&shown, v, heading, opts);
-    let mut text = String::from_utf8_lossy(&svg).into_owned();
+    let mut older: HashMap<String, String> = HashMap::new();
     for f in v.forces.iter().filter(|f| f.side() != side && !in_contact(v, f)) {
         let Some(r) = &f.reported else { continue };
-        let opacity = match heading.turn.saturating_sub(r.turn) {
+        let age = heading.turn.saturating_sub(r.turn);
+        let opacity = match age {
             0 | 1 => continue,
             2 => "0.75",
             3 => "0.6",
             _ => "0.45",
         };
-        let at = format!("<g data-force=\"{}\" ", crate::formats::html::escape(&f.id));
-        text = text.replacen(
-            &at,
-            &format!("{at}opacity=\"{opacity}\" data-age=\"{}\" ", heading.turn - r.turn),
-            1,
+        older.insert(
+            crate::formats::html::escape(&f.id),
+            format!(" opacity=\"{opacity}\" data-age=\"{age}\""),
         );
     }
-    text.into_bytes()
+    fainter(&svg, &older)
+}
+
+/// The picture with each counter group `<g data-force="ID"` whose id `older` holds given
+/// that entry's attributes, in one pass over the picture.
+fn fainter(svg: &[u8], older: &HashMap<String, String>) -> Vec<u8> {
+    const KEY: &str = "<g data-force=\"";
+    if older.is_empty() {
+        return svg.to_vec();
+    }
+    let text = String::from_utf8_lossy(svg);
+    let mut out = String::with_capacity(text.len() + 40 * older.len());
+    let mut rest: &str = &text;
+    while let Some(i) = rest.find(KEY) {
+        let after = &rest[i + KEY.len()..];
+        let Some(end) = after.find('"') else { break };
+        out.push_str(&rest[..i + KEY.len() + end + 1]);
+        if let Some(attrs) = older.get(&after[..end]) {
+            out.push_str(attrs);
+        }
+        rest = &after[end + 1..];
+    }
+    out.push_str(rest);
+    out.into_bytes()
 }
 
 /// The page: the map, the text, each battle's picture the side was handed.
@@ -477,6 +497,17 @@ fn page(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn older_reports_are_made_fainter_in_one_pass() {
+        let svg = b"<g data-force=\"SP-EXT\" data-side=\"allies\"><g data-force=\"SP-EXT-VAN\" data-side=\"allies\">";
+        let older = HashMap::from([("SP-EXT".to_string(), " opacity=\"0.75\" data-age=\"2\"".to_string())]);
+        let out = String::from_utf8(fainter(svg, &older)).unwrap();
+        assert_eq!(
+            out,
+            "<g data-force=\"SP-EXT\" opacity=\"0.75\" data-age=\"2\" data-side=\"allies\"><g data-force=\"SP-EXT-VAN\" data-side=\"allies\">"
+        );
+    }
 
     #[test]
     fn a_report_carries_its_age() {
