@@ -123,7 +123,7 @@ pub fn advance(
     };
     set_turn(&toml.unwrap_or_default(), r.changes.to.turn)?;
     let Some(mut txn) = txn else { return Ok(Turned { advanced: r, campaign: c }) };
-    let extra = reports(&run, &c, &r, &stream, &fought(dir, from.0)?);
+    let extra = reports(&run, &c, &r, &stream, &fought(dir)?);
     c.config.turn = r.changes.to.turn;
     // The state files as found are the transaction's own: borrowed, not copied (the order of
     // battle of a large campaign is many megabytes).
@@ -152,21 +152,24 @@ fn reports(run: &TurnRun, c: &Campaign, r: &Advanced, stream: &str, battles: &[B
     extra
 }
 
-/// The battles of `turn` applied, with their carry-over, report and each side's picture.
-fn fought(dir: &CampaignDir, turn: u32) -> Result<Vec<BattleFought>> {
+/// The battles whose result was applied since the last turn advance (the turn that ends),
+/// with their carry-over, report and each side's picture.
+fn fought(dir: &CampaignDir) -> Result<Vec<BattleFought>> {
     use crate::store::battles::{report_path, side_view_path};
     let journal = dir.read_journal()?;
+    let since = journal.last_standing_turn_advance().map_or(0, |i| journal.entries[i].seq);
     let mut out = Vec::new();
-    for record in dir.battles()?.into_iter().filter(|b| b.turn == turn && b.result.is_some()) {
-        let carryover = journal.standing_apply(Some(&record.id), None).map(|e| e.carryover.clone());
-        let report = dir.read(&report_path(&record.id))?.map(|b| String::from_utf8_lossy(&b).into_owned());
+    for e in journal.standing_applies().into_iter().filter(|e| e.seq > since) {
+        let Some(id) = e.battle.as_deref() else { continue };
+        let record = dir.read_battle(id)?;
+        let report = dir.read(&report_path(id))?.map(|b| String::from_utf8_lossy(&b).into_owned());
         let mut pictures = BTreeMap::new();
         for side in [Side::French, Side::Allies] {
-            if let Some(svg) = dir.read(&side_view_path(&record.id, side.slug()))? {
+            if let Some(svg) = dir.read(&side_view_path(id, side.slug()))? {
                 pictures.insert(side, svg);
             }
         }
-        let carryover = carryover.unwrap_or_default();
+        let carryover = e.carryover.clone();
         out.push(BattleFought { record, carryover, report: report.unwrap_or_default(), pictures });
     }
     Ok(out)

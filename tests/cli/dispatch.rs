@@ -298,3 +298,21 @@ fn the_dispatch_page_is_one_self_contained_file_whose_pictures_render() {
     assert_code(&c.run(&["undo", "turn"]), 0);
     assert!(!c.path("turns/T21/french.html").exists() && !c.path("turns/T21").exists());
 }
+
+#[test]
+fn a_battle_is_in_the_dispatch_of_the_turn_its_result_was_applied_and_only_there() {
+    let c = Camp::new("peninsula");
+    export_medellin(&c, &[]);
+    // Advanced with the battle still pending: no battle yet.
+    assert_code(&c.run(&["turn", "advance"]), 0);
+    assert!(c.read("turns/T21/french.md").contains("## Battles fought on turn 20\n\nNone.\n"));
+    let result = fixture("results").join("T20-18.28-example.result.csv").display().to_string();
+    assert_code(&c.run(&["apply", &result]), 0);
+    assert_code(&c.run(&["turn", "advance"]), 0);
+    for (side, verdict) in [("french", "victory"), ("allies", "defeat")] {
+        let md = c.read(&format!("turns/T22/{side}.md"));
+        assert!(md.contains(&format!("### Medellin (18.28), battle T20-18.28: {verdict}")), "{md}");
+    }
+    assert_code(&c.run(&["turn", "advance"]), 0);
+    assert!(!c.read("turns/T23/allies.md").contains("T20-18.28"));
+}

@@ -21,7 +21,8 @@ use crate::rules::intel::{Reading, reported_guns, reported_men};
 use crate::rules::supply::ForceSupply;
 use crate::rules::turn::TurnRun;
 
-/// A battle fought on the turn that ended, with what its side reports are made from.
+/// A battle whose result was applied on the turn that ended, with what its side reports are
+/// made from.
 #[derive(Debug, Clone)]
 pub struct BattleFought {
     /// The battle's record (applied).
