@@ -273,6 +273,18 @@ pub enum BattleCommand {
         #[arg(long, value_name = "FILE")]
         out: Option<PathBuf>,
     },
+    /// Cancel an exported battle that will not be fought (8.1): its forces are free to march,
+    /// a result for it is refused; the SoW files stay. `undo ID` takes the cancel back.
+    #[command(
+        after_help = "Example:\n  sowbridge battle cancel T20-18.28 --dry-run\n  sowbridge battle cancel T20-18.28"
+    )]
+    Cancel {
+        /// The battle id.
+        id: String,
+        /// Only say what would be cancelled.
+        #[arg(long)]
+        dry_run: bool,
+    },
 }
 
 /// `watch` options.

@@ -71,6 +71,7 @@ pub fn run(cli: Cli) -> Result<()> {
             battles::show(&dir, &id, briefing.map(|s| (s, umpire)), json)
         }
         Command::Battle(BattleCommand::Template { id, out }) => battles::template(&dir, &id, out.as_deref()),
+        Command::Battle(BattleCommand::Cancel { id, dry_run }) => battles::cancel(&dir, &id, dry_run),
         Command::Watch(a) => watch::run(&dir, &a),
         Command::Demo { dir: folder } => demo::run(&folder),
         Command::Calibrate { out, profile } => calibrate::run(&dir, out.as_deref(), profile.as_deref()),

@@ -278,6 +278,18 @@ fn replayed(
                     ));
                 }
             }
+            EntryKind::Cancel => {
+                for ch in &e.changes {
+                    problems.push(Problem::in_file(
+                        &at,
+                        format!(
+                            "the cancel of battle {} changed {}",
+                            e.battle.as_deref().unwrap_or("?"),
+                            ch.file()
+                        ),
+                    ));
+                }
+            }
             EntryKind::ManualEdit => {
                 hand_made_men(&journal.entries[..i], &before.state, &state, &at, problems);
             }

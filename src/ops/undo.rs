@@ -64,6 +64,9 @@ fn undone(undid: Undid, e: &Entry) -> Undone {
 /// changes undone again) came after its apply entry.
 fn undo_battle(dir: &CampaignDir, mut txn: StateTxn<'_>, id: &str, dry_run: bool) -> Result<Undone> {
     let mut record = dir.read_battle(id)?;
+    if record.state == BattleState::Cancelled {
+        return undo_cancel(txn, record, dry_run);
+    }
     // A record restored from a backup may say pending while the journal, the authority,
     // still has the battle applied: the undo goes by the journal.
     if record.state != BattleState::Applied && txn.journal.standing_apply(Some(id), None).is_none() {
@@ -245,6 +248,44 @@ fn undo_turn(dir: &CampaignDir, mut txn: StateTxn<'_>, dry_run: bool) -> Result<
         adv,
         format!("undo of the turn advance to turn {} (journal entry {})", adv.turn, adv.seq),
     );
+    outcome.seq = txn.finish(state, Some(entry), extra)?;
+    Ok(outcome)
+}
+
+/// `undo BATTLE` of a cancelled battle: the newest cancel of it taken back, when nothing but
+/// manual edits came after it; the battle waits for its result again.
+fn undo_cancel(
+    mut txn: StateTxn<'_>,
+    mut record: crate::model::battle::BattleRecord,
+    dry_run: bool,
+) -> Result<Undone> {
+    let id = record.id.clone();
+    let state = txn.current()?.clone();
+    let journal = &txn.journal;
+    let Some(cancel) = journal
+        .entries
+        .iter()
+        .rev()
+        .find(|e| e.kind == EntryKind::Cancel && e.battle.as_deref() == Some(id.as_str()))
+    else {
+        return Err(Error::refused(format!("battle {id} has no cancel entry in journal.jsonl")));
+    };
+    if let Some(later) = newer_change(journal, cancel) {
+        return Err(Error::refused(format!(
+            "the cancel of battle {id} is not the newest change: journal entry {} ({}) came after it",
+            later.seq, later.summary
+        )));
+    }
+    let cancel = cancel.clone();
+    let mut outcome = undone(Undid::Battle(id.clone()), &cancel);
+    if dry_run {
+        return Ok(outcome);
+    }
+    let entry =
+        Entry::undo_of(&cancel, format!("undo of the cancel of battle {id} (journal entry {})", cancel.seq));
+    record.state = BattleState::Exported;
+    let mut extra = Commit { operation: Some(format!("undo {id}")), ..Commit::default() };
+    extra.write(record_path(&id), record_bytes(&record)?);
     outcome.seq = txn.finish(state, Some(entry), extra)?;
     Ok(outcome)
 }

@@ -63,6 +63,9 @@ pub enum EntryKind {
     Move,
     /// The map's files changed from a Tiled map (`map import`).
     MapImport,
+    /// An exported battle cancelled (`battle cancel`): it will not be fought. No state file
+    /// changes; the battle record says it.
+    Cancel,
 }
 
 /// One changed line of a file whose rows kept their order.
@@ -260,6 +263,11 @@ impl Entry {
     /// Forces marched on their orders: the units of its turn's allowance each has used.
     pub fn moved(turn: u32, summary: String, marched: Vec<(String, u64)>) -> Entry {
         Entry { marched, ..Entry::new(EntryKind::Move, turn, summary) }
+    }
+
+    /// An exported battle cancelled: it will not be fought, and its forces are free.
+    pub fn cancel_battle(battle: &str, turn: u32, summary: String) -> Entry {
+        Entry { battle: Some(battle.to_string()), ..Entry::new(EntryKind::Cancel, turn, summary) }
     }
 
     /// The map's files changed from an edited Tiled map.

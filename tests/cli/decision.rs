@@ -1,0 +1,100 @@
+//! The decision to fight (8.1, 8.2): the retreat before battle's head start, the attacker of
+//! a caught retreat, and a battle cancelled when it will not be fought.
+
+use crate::common::*;
+
+fn orders(name: &str) -> String {
+    fixture("orders").join(name).display().to_string()
+}
+
+fn write_orders(c: &Camp, name: &str, text: &str) -> String {
+    let p = c.tmp.path().join(name);
+    std::fs::write(&p, text).unwrap();
+    p.display().to_string()
+}
+
+#[test]
+fn a_retreat_marches_before_its_pursuer_and_gets_its_head_start() {
+    let c = Camp::new("peninsula");
+    // Cuesta declines Victor's battle and falls back three hexes south; Victor, ordered after
+    // him in the same `move`, sets out only when Cuesta has gone (8.2) and is held at
+    // Mengabril by Alburquerque: the retreat is not caught after 0 hexes.
+    let away = write_orders(&c, "away.csv", "force,path,retreat\nSP-EXT,18.30 18.31 18.32,yes\n");
+    let o = c.run(&["move", &away, &orders("medellin-pursuit.csv")]);
+    assert_code(&o, 0);
+    let out = stdout(&o);
+    assert!(out.contains("marched: 18.29 18.30 18.31 18.32 (3 hexes)"), "{out}");
+    assert!(out.contains("escaped: out of every enemy zone of control"), "{out}");
+    assert!(!c.path("avoidance.csv").exists(), "nothing caught: {out}");
+    // The same orders in the other order of files: the same march.
+    let d = Camp::new("peninsula");
+    assert_code(&d.run(&["move", &orders("medellin-pursuit.csv"), &away]), 0);
+    assert_eq!(c.read("forces.csv"), d.read("forces.csv"));
+}
+
+#[test]
+fn a_caught_retreat_is_exported_with_the_pursuer_attacking_though_it_ended_in_the_hex() {
+    let c = Camp::new("peninsula");
+    let o = c.run(&["move", &orders("medellin-retreat.csv"), &orders("medellin-pursuit.csv")]);
+    assert_code(&o, 0);
+    assert!(c.read("avoidance.csv").contains("20,SP-EXT,FR-I,18.30"), "{}", c.read("avoidance.csv"));
+    // The pursuer's `moving_to` taken away (its march ended where the enemy stood): the
+    // attacker is still the side that pursued, from the same record `contacts` reads.
+    let forces = c.read("forces.csv").replace(
+        "FR-I,,corps,Ier Corps,Victor,Fr,,,,,18.29,18.30,",
+        "FR-I,,corps,Ier Corps,Victor,Fr,,,,,18.29,,",
+    );
+    assert!(forces != c.read("forces.csv"), "FR-I's row as expected");
+    c.write("forces.csv", &forces);
+    let e = c.run(&["export", "hex", "18.29", "--dry-run"]);
+    assert_code(&e, 0);
+    let plan = stdout(&e);
+    assert!(
+        plan.contains("attacker: French (the Allies retreated before battle and were caught (SP-EXT, 8.2)"),
+        "{plan}"
+    );
+    assert!(plan.contains("avoiding battle (8.2): Allies"), "{plan}");
+}
+
+#[test]
+fn a_cancelled_export_frees_its_forces_and_the_journal_keeps_it() {
+    let c = Camp::new("peninsula");
+    let out = c.tmp.path().join("out").display().to_string();
+    assert_code(&c.run(&["export", "hex", "18.28", "--out", &out]), 0);
+    let err = stderr(&c.run(&["move", &orders("medellin-pursuit.csv"), "--dry-run"]));
+    assert!(err.contains("in battle T20-18.28"), "{err}");
+    // A dry run changes nothing.
+    let before = c.snapshot();
+    let d = c.run(&["battle", "cancel", "T20-18.28", "--dry-run"]);
+    assert_code(&d, 0);
+    assert!(stdout(&d).contains("FR-I"), "{}", stdout(&d));
+    assert_eq!(before, c.snapshot());
+    let k = c.run(&["battle", "cancel", "T20-18.28"]);
+    assert_code(&k, 0);
+    assert!(stdout(&k).contains("battle T20-18.28 cancelled"), "{}", stdout(&k));
+    assert!(stdout(&c.run(&["battles"])).contains("cancelled"));
+    // The SoW files stay; the forces march; the journal is sound.
+    assert!(c.tmp.path().join("out/Scenarios/T20-18.28/scenario.csv").exists());
+    assert_code(&c.run(&["audit"]), 0);
+    assert_code(&c.run(&["move", &orders("medellin-pursuit.csv"), "--dry-run"]), 0);
+    // A result for it is refused, saying why.
+    let t = c.run(&["battle", "template", "T20-18.28"]);
+    assert!(stderr(&t).contains("cancelled"), "{}", stderr(&t));
+    // Cancelled twice: refused.
+    let again = c.run(&["battle", "cancel", "T20-18.28"]);
+    assert_code(&again, 1);
+    assert!(stderr(&again).contains("is cancelled"), "{}", stderr(&again));
+    // `undo` takes the cancel back: the battle waits again and its forces are held.
+    assert_code(&c.run(&["undo", "T20-18.28"]), 0);
+    let held = stderr(&c.run(&["move", &orders("medellin-pursuit.csv"), "--dry-run"]));
+    assert!(held.contains("in battle T20-18.28"), "{held}");
+    assert_code(&c.run(&["audit"]), 0);
+    // Cancelled again, the apply of a result is refused with the reason.
+    assert_code(&c.run(&["battle", "cancel", "T20-18.28"]), 0);
+    let dump = dump_for(&c, "T20-18.28", |_, _, _| RowLosses::default());
+    let p = c.tmp.path().join("dump.csv");
+    std::fs::write(&p, dump).unwrap();
+    let a = c.run(&["apply", p.to_str().unwrap(), "--winner", "french"]);
+    assert!(stderr(&a).contains("cancelled with `battle cancel`"), "{}", stderr(&a));
+    assert_code(&c.run(&["audit"]), 0);
+}
