@@ -53,7 +53,7 @@ pub fn run(cli: Cli) -> Result<()> {
     match cli.command {
         Command::Check(j) => check::run(&dir, j.json),
         Command::Status(j) => status::run(&dir, j.json),
-        Command::Contacts(j) => contacts::run(&dir, j.json),
+        Command::Contacts(a) => contacts::run(&dir, &a),
         Command::Supply(j) => supply::run(&dir, j.json),
         Command::Export(ExportCommand::Hex(a)) => export::run(&dir, &a),
         Command::Map(a) => map::run(&dir, &a),

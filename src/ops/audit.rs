@@ -278,6 +278,17 @@ fn replayed(
                     ));
                 }
             }
+            EntryKind::Contacts => {
+                for ch in e.changes.iter().filter(|ch| ch.file() != crate::formats::decisions::DECISIONS) {
+                    problems.push(Problem::in_file(
+                        &at,
+                        format!(
+                            "contacts advised or decided changed {}, which is not decisions.csv",
+                            ch.file()
+                        ),
+                    ));
+                }
+            }
             EntryKind::Cancel => {
                 for ch in &e.changes {
                     problems.push(Problem::in_file(

@@ -98,3 +98,80 @@ fn a_cancelled_export_frees_its_forces_and_the_journal_keeps_it() {
     assert!(stderr(&a).contains("cancelled with `battle cancel`"), "{}", stderr(&a));
     assert_code(&c.run(&["audit"]), 0);
 }
+
+/// The men and guns a side's text reports of the enemy ("about X men and Y guns").
+fn strength_lines(text: &str) -> Vec<String> {
+    text.lines().filter(|l| l.starts_with("- Strength: about")).map(str::to_string).collect()
+}
+
+#[test]
+fn a_contact_is_advised_to_both_sides_without_an_export_and_the_battle_tells_the_same() {
+    let c = Camp::new("peninsula");
+    let o = c.run(&["contacts", "--advise"]);
+    assert_code(&o, 0);
+    assert!(stdout(&o).contains("contact at 18.28: advised"), "{}", stdout(&o));
+    assert!(!c.path("battles").exists(), "nothing exported");
+    let (fr, al) = (c.read("turns/T20/advice-french.md"), c.read("turns/T20/advice-allies.md"));
+    assert!(fr.contains("## Contact at 18.28") && al.contains("## Contact at 18.28"), "{fr}\n{al}");
+    // Each side's own text: the enemy's forces in contact, never the dice faces nor its own
+    // forces as the enemy sees them.
+    assert!(al.contains("Ier Corps at 18.28") && !al.contains("Ejército de Extremadura at"), "{al}");
+    assert!(!fr.contains("(rolled"), "{fr}");
+    let decisions = c.read("decisions.csv");
+    assert!(
+        decisions.starts_with("turn,hex,side,die,men_roll,guns_roll,decision\n20,18.28,French,"),
+        "{decisions}"
+    );
+    let journal = c.read("journal.jsonl");
+    assert!(journal.contains("8.5 Allies intelligence: enemy men"), "the dice are journalled");
+    // Advised again: the same dice, no new entry.
+    assert_code(&c.run(&["contacts", "--advise"]), 0);
+    assert_eq!(decisions, c.read("decisions.csv"));
+    assert_eq!(journal, c.read("journal.jsonl"));
+    // The Allies decline: no battle; the decision says what follows.
+    let d = c.run(&["contacts", "decide", "18.29", "--french", "fight", "--allies", "withdraw"]);
+    assert_code(&d, 0);
+    assert!(
+        stdout(&d).contains("the Allies withdraw (8.2): order the retreat before battle of SP-EXT"),
+        "{}",
+        stdout(&d)
+    );
+    let e = c.run(&["export", "hex", "18.28", "--dry-run"]);
+    assert_code(&e, 1);
+    assert!(
+        stderr(&e).contains("the Allies decided to withdraw from the contact at 18.28"),
+        "{}",
+        stderr(&e)
+    );
+    // They think again: both fight, and the battle's briefings tell what the advice told.
+    let d = c.run(&["contacts", "decide", "18.28", "--allies", "fight"]);
+    assert!(
+        stdout(&d).contains("both sides fight (8.1): set the battle up with `sowbridge export hex 18.28`"),
+        "{}",
+        stdout(&d)
+    );
+    export_medellin(&c, &[]);
+    for side in ["french", "allies"] {
+        let advice = strength_lines(&c.read(&format!("turns/T20/advice-{side}.md")));
+        let briefing = strength_lines(&c.read(&format!("battles/T20-18.28/briefings/{side}.md")));
+        assert_eq!(advice[0], briefing[0], "{side}");
+    }
+    assert!(c.read("battles/T20-18.28/battle.json").contains("(as advised on contact, turn 20)"));
+    assert_code(&c.run(&["audit"]), 0);
+    // A bad decision is refused by the command line, naming the word.
+    let bad = c.run(&["contacts", "decide", "18.28", "--french", "maybe"]);
+    assert_code(&bad, 2);
+    assert!(stderr(&bad).contains("'maybe' is not a decision: fight or withdraw"), "{}", stderr(&bad));
+}
+
+#[test]
+fn a_decision_to_withdraw_leads_to_the_retreat_and_a_caught_one_is_exported() {
+    let c = Camp::new("peninsula");
+    assert_code(&c.run(&["contacts", "decide", "18.28", "--french", "fight", "--allies", "withdraw"]), 0);
+    assert_code(&c.run(&["move", &orders("medellin-retreat.csv"), &orders("medellin-pursuit.csv")]), 0);
+    // Caught: the battle is forced on the Allies (8.2) and may be exported.
+    let e = c.run(&["export", "hex", "18.29", "--dry-run"]);
+    assert_code(&e, 0);
+    assert!(stdout(&e).contains("avoiding battle (8.2): Allies"), "{}", stdout(&e));
+    assert_code(&c.run(&["audit"]), 0);
+}
