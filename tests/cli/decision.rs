@@ -175,3 +175,24 @@ fn a_decision_to_withdraw_leads_to_the_retreat_and_a_caught_one_is_exported() {
     assert!(stdout(&e).contains("avoiding battle (8.2): Allies"), "{}", stdout(&e));
     assert_code(&c.run(&["audit"]), 0);
 }
+
+#[test]
+fn an_orders_standing_instruction_for_contact_is_its_sides_decision() {
+    let c = Camp::new("peninsula");
+    // Dessolles marches on Ciudad Real with orders to avoid battle; he meets Girón at Toledo.
+    let o = write_orders(&c, "dessolles.csv", "force,to,on_contact\nFR-RES,28.28,avoid\n");
+    assert_code(&c.run(&["move", &o]), 0);
+    let decisions = c.read("decisions.csv");
+    assert!(decisions.contains(",French,,,,withdraw"), "{decisions}");
+    let e = c.run(&["export", "hex", "28.24", "--dry-run"]);
+    assert_code(&e, 1);
+    assert!(stderr(&e).contains("the French decided to withdraw"), "{}", stderr(&e));
+    // Advised afterwards: the decision stays, the dice join it.
+    assert_code(&c.run(&["contacts", "--advise"]), 0);
+    assert!(c.read("turns/T20/advice-french.md").contains("withdraw out of the enemy's zone of control"));
+    assert_code(&c.run(&["audit"]), 0);
+    // A bad instruction is refused with its file, line and field.
+    let bad = write_orders(&c, "bad.csv", "force,to,on_contact\nFR-LAP,20.18,charge\n");
+    let err = stderr(&c.run(&["move", &bad]));
+    assert!(err.contains("bad.csv:2: on_contact") && err.contains("attack, hold or avoid"), "{err}");
+}

@@ -358,14 +358,7 @@ pub fn parse_campaign_with(
             rows
         })
         .unwrap_or_default();
-    let decisions = files
-        .get(names::DECISIONS)
-        .map(|b| {
-            let (rows, d) = super::decisions::parse_decisions_into(b, &mut p);
-            dialects.insert(names::DECISIONS, d);
-            rows
-        })
-        .unwrap_or_default();
+    let decisions = parse_decisions(files, &mut p, &mut dialects);
     let map = CampaignMap { grid, hexes, roads, rivers, settlements };
     validate_tree(&oob, &lines, &map, &commanders, &listed, &mut p);
     // Men due back to a unit that is not there would never return: a unit renamed in
@@ -424,6 +417,18 @@ pub fn parse_campaign_with(
         decisions,
         dialects,
     })
+}
+
+/// `decisions.csv` (8.1, 8.2, 8.5), when there is one, with its dialect.
+fn parse_decisions(
+    files: &CampaignFiles,
+    p: &mut Problems,
+    dialects: &mut BTreeMap<&'static str, Dialect>,
+) -> Vec<crate::model::decisions::ContactDecision> {
+    let Some(b) = files.get(names::DECISIONS) else { return Vec::new() };
+    let (rows, d) = super::decisions::parse_decisions_into(b, p);
+    dialects.insert(names::DECISIONS, d);
+    rows
 }
 
 /// `supply.csv` and `avoidance.csv`: what `turn advance` and `move` remember for the commands

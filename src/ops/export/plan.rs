@@ -64,6 +64,16 @@ fn used_vocabulary(v: &Vocabulary, rows: &[SowRow]) -> Vocabulary {
 /// What the umpire asked of who fights: `--attacker`, `--delay`, `--exclude`, `--reserve`,
 /// `--overrule`, `--replace`, and the side avoiding battle.
 fn plan_options(c: &Campaign, hex: HexId, o: &ExportOptions) -> Result<PlanOptions> {
+    // 8.1, 8.2: a side that declined the contact withdraws; no battle unless it was caught.
+    if let Some(side) = crate::rules::decision::declined_at(c, hex) {
+        return Err(Error::refused(format!(
+            "the {side} decided to withdraw from the contact at {hex} (8.2, decisions.csv): order its retreat before battle \
+             (`retreat` yes) and `move`, and export the battle only if the enemy catches it; \
+             or `sowbridge contacts decide {hex} --{} fight`",
+            side.slug()
+        ))
+        .into());
+    }
     let mut opts = WhoFightsOptions { attacker: o.attacker, ..Default::default() };
     for d in &o.delay {
         let (f, m) = d
@@ -242,16 +252,6 @@ pub(super) fn plan(
     o: &ExportOptions,
 ) -> Result<ExportPlan> {
     let options = plan_options(c, hex, o)?;
-    // 8.1, 8.2: a side that declined the contact withdraws; no battle unless it was caught.
-    if let Some(side) = crate::rules::decision::declined_at(c, hex) {
-        return Err(Error::refused(format!(
-            "the {side} decided to withdraw from the contact at {hex} (8.2, decisions.csv): order its retreat before battle \
-             (`retreat` yes) and `move`, and export the battle only if the enemy catches it; \
-             or `sowbridge contacts decide {hex} --{} fight`",
-            side.slug()
-        ))
-        .into());
-    }
     let existing = dir.battles()?;
     let avoiding = options.avoiding;
     let d = decide(c, hex, &options, &existing)?;
