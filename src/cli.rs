@@ -117,7 +117,7 @@ pub enum Command {
     /// Revert the newest applied battle, the newest move (`undo move`) or the newest turn
     /// advance (`undo turn`).
     #[command(
-        after_help = "Examples:\n  sowbridge undo T20-18.28 --dry-run\n  sowbridge undo T20-18.28\n  sowbridge undo move\n  sowbridge undo turn"
+        after_help = "Examples:\n  sowbridge undo T20-18.28 --dry-run\n  sowbridge undo T20-18.28\n  sowbridge undo move\n  sowbridge undo turn\n  sowbridge undo contacts"
     )]
     Undo {
         /// The battle id, e.g. T20-18.28, `move` for the newest move, `turn` for the newest

@@ -196,3 +196,17 @@ fn an_orders_standing_instruction_for_contact_is_its_sides_decision() {
     let err = stderr(&c.run(&["move", &bad]));
     assert!(err.contains("bad.csv:2: on_contact") && err.contains("attack, hold or avoid"), "{err}");
 }
+
+#[test]
+fn undo_contacts_takes_back_the_newest_advice_or_decision() {
+    let c = Camp::new("peninsula");
+    assert_code(&c.run(&["contacts", "--advise"]), 0);
+    let advised = c.read("decisions.csv");
+    assert_code(&c.run(&["contacts", "decide", "18.28", "--french", "fight"]), 0);
+    assert!(c.read("decisions.csv").contains(",fight"));
+    assert_code(&c.run(&["undo", "contacts"]), 0);
+    assert_eq!(c.read("decisions.csv"), advised, "the decision taken back, the advice kept");
+    assert_code(&c.run(&["undo", "contacts"]), 0);
+    assert!(!c.path("turns/T20/advice-french.md").exists(), "the advice's files go with it");
+    assert_code(&c.run(&["audit"]), 0);
+}
