@@ -31,6 +31,39 @@ pub struct JsonFlag {
     pub json: bool,
 }
 
+/// `contacts` options.
+#[derive(Debug, clap::Args)]
+pub struct ContactsArgs {
+    /// Print JSON instead of text.
+    #[arg(long)]
+    pub json: bool,
+    /// Advise each side of the enemy on every contact (8.1, 8.5: the briefing's table and dice,
+    /// recorded in decisions.csv), written to turns/T<n>/advice-<side>.md; nothing exported.
+    #[arg(long)]
+    pub advise: bool,
+    /// Record a side's decision on a contact.
+    #[command(subcommand)]
+    pub decide: Option<ContactsCommand>,
+}
+
+/// `contacts` subcommands.
+#[derive(Debug, Subcommand)]
+pub enum ContactsCommand {
+    /// Record each side's decision on the contact at HEX (8.1, 8.2): both fight, a battle
+    /// (`export hex`); a side withdraws, its retreat before battle (`retreat` yes in `move`).
+    #[command(after_help = "Example:\n  sowbridge contacts decide 18.28 --french fight --allies withdraw")]
+    Decide {
+        /// Any hex of the contact.
+        hex: String,
+        /// The French decision: fight or withdraw.
+        #[arg(long, value_name = "fight|withdraw")]
+        french: Option<crate::model::decisions::Decision>,
+        /// The Allies' decision: fight or withdraw.
+        #[arg(long, value_name = "fight|withdraw")]
+        allies: Option<crate::model::decisions::Decision>,
+    },
+}
+
 /// Subcommands.
 #[derive(Debug, Subcommand)]
 pub enum Command {
@@ -41,8 +74,10 @@ pub enum Command {
     #[command(after_help = "Examples:\n  sowbridge status\n  sowbridge status --json")]
     Status(JsonFlag),
     /// Every hex where enemy forces are in contact (rules 8.1, 8.3).
-    #[command(after_help = "Examples:\n  sowbridge contacts\n  sowbridge contacts --json")]
-    Contacts(JsonFlag),
+    #[command(
+        after_help = "Examples:\n  sowbridge contacts\n  sowbridge contacts --json\n  sowbridge contacts --advise\n  sowbridge contacts decide 18.28 --french fight --allies withdraw"
+    )]
+    Contacts(ContactsArgs),
     /// Every force's supply line (rules 3.1-3.5): state, source, path, capacity, turns out of
     /// supply and, when cut, where and why; every settlement's computed control and
     /// production (2.1, 2.3); every French force's line of communications (3.5).
@@ -82,7 +117,7 @@ pub enum Command {
     /// Revert the newest applied battle, the newest move (`undo move`) or the newest turn
     /// advance (`undo turn`).
     #[command(
-        after_help = "Examples:\n  sowbridge undo T20-18.28 --dry-run\n  sowbridge undo T20-18.28\n  sowbridge undo move\n  sowbridge undo turn"
+        after_help = "Examples:\n  sowbridge undo T20-18.28 --dry-run\n  sowbridge undo T20-18.28\n  sowbridge undo move\n  sowbridge undo turn\n  sowbridge undo contacts"
     )]
     Undo {
         /// The battle id, e.g. T20-18.28, `move` for the newest move, `turn` for the newest
@@ -272,6 +307,18 @@ pub enum BattleCommand {
         /// Write it to this file (default: standard output). An existing file is not replaced.
         #[arg(long, value_name = "FILE")]
         out: Option<PathBuf>,
+    },
+    /// Cancel an exported battle that will not be fought (8.1): its forces are free to march,
+    /// a result for it is refused; the SoW files stay. `undo ID` takes the cancel back.
+    #[command(
+        after_help = "Example:\n  sowbridge battle cancel T20-18.28 --dry-run\n  sowbridge battle cancel T20-18.28"
+    )]
+    Cancel {
+        /// The battle id.
+        id: String,
+        /// Only say what would be cancelled.
+        #[arg(long)]
+        dry_run: bool,
     },
 }
 

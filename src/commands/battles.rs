@@ -64,3 +64,13 @@ pub fn template(dir: &CampaignDir, id: &str, out: Option<&Path>) -> Result<()> {
     }
     Ok(())
 }
+
+/// Runs `battle cancel`.
+pub fn cancel(dir: &CampaignDir, id: &str, dry_run: bool) -> Result<()> {
+    let c = crate::ops::battles::cancel(dir, id, dry_run)?;
+    crate::out!("{}", crate::formats::report::battles::cancelled(&c.id, &c.forces, c.seq, dry_run));
+    if dry_run {
+        crate::errln!("dry run: nothing written");
+    }
+    Ok(())
+}

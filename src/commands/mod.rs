@@ -53,7 +53,7 @@ pub fn run(cli: Cli) -> Result<()> {
     match cli.command {
         Command::Check(j) => check::run(&dir, j.json),
         Command::Status(j) => status::run(&dir, j.json),
-        Command::Contacts(j) => contacts::run(&dir, j.json),
+        Command::Contacts(a) => contacts::run(&dir, &a),
         Command::Supply(j) => supply::run(&dir, j.json),
         Command::Export(ExportCommand::Hex(a)) => export::run(&dir, &a),
         Command::Map(a) => map::run(&dir, &a),
@@ -71,6 +71,7 @@ pub fn run(cli: Cli) -> Result<()> {
             battles::show(&dir, &id, briefing.map(|s| (s, umpire)), json)
         }
         Command::Battle(BattleCommand::Template { id, out }) => battles::template(&dir, &id, out.as_deref()),
+        Command::Battle(BattleCommand::Cancel { id, dry_run }) => battles::cancel(&dir, &id, dry_run),
         Command::Watch(a) => watch::run(&dir, &a),
         Command::Demo { dir: folder } => demo::run(&folder),
         Command::Calibrate { out, profile } => calibrate::run(&dir, out.as_deref(), profile.as_deref()),

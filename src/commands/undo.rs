@@ -17,6 +17,8 @@ pub fn run(dir: &CampaignDir, id: &str, dry_run: bool) -> Result<()> {
         UndoTarget::Turn
     } else if id.eq_ignore_ascii_case("map") {
         UndoTarget::Map
+    } else if id.eq_ignore_ascii_case("contacts") {
+        UndoTarget::Contacts
     } else {
         UndoTarget::Battle(id.to_string())
     };

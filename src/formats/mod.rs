@@ -2,6 +2,7 @@
 
 pub mod books;
 pub mod campaign;
+pub mod decisions;
 pub mod excel;
 pub mod fields;
 pub mod html;

@@ -4,12 +4,13 @@
 //! An orders file has a `force` column and a `to` or a `path` column (or both), and may have
 //! a `retreat` column: one order a line, `force,to` (a destination) or `force,path` (the hexes
 //! to march through, space-separated, from the first after the force's own), `retreat` yes
-//! for a force declining battle (8.2).
+//! for a force declining battle (8.2), and an `on_contact` column (`attack`, `hold`, `avoid`):
+//! the side's decision on a contact the march makes (8.1, 8.2).
 
 use crate::error::Problems;
 use crate::model::HexId;
 use crate::model::dialect::Dialect;
-use crate::model::orders::{Order, Route};
+use crate::model::orders::{OnContact, Order, Route};
 
 use super::table::{Fields, Table, write_csv};
 
@@ -31,6 +32,7 @@ pub fn parse_orders(file: &str, bytes: &[u8], p: &mut Problems) -> Vec<Order> {
             f.problem("force", "is empty");
         }
         let retreat = f.flag("retreat");
+        let on_contact = f.opt::<OnContact>("on_contact");
         let (to, path) = (f.text("to"), f.text("path"));
         let route = match (to.is_empty(), path.is_empty()) {
             (false, false) => {
@@ -60,7 +62,7 @@ pub fn parse_orders(file: &str, bytes: &[u8], p: &mut Problems) -> Vec<Order> {
         if let Some(route) = route
             && !force.is_empty()
         {
-            out.push(Order { force, route, retreat, file: file.to_string(), line: row.line });
+            out.push(Order { force, route, retreat, on_contact, file: file.to_string(), line: row.line });
         }
     }
     out

@@ -76,6 +76,8 @@ pub enum BattleState {
     Undone,
     /// Replaced by a later export of the same hex.
     Replaced,
+    /// Cancelled by the umpire (`battle cancel`): it will not be fought, its forces are free.
+    Cancelled,
 }
 
 impl BattleState {
@@ -86,6 +88,7 @@ impl BattleState {
             BattleState::Applied => "applied",
             BattleState::Undone => "undone",
             BattleState::Replaced => "replaced",
+            BattleState::Cancelled => "cancelled",
         }
     }
 

@@ -55,6 +55,9 @@ pub struct Campaign {
     pub trails: Vec<super::supply::Trail>,
     /// `roads-seen.csv`: the hexes with a secondary road the French have passed through.
     pub roads_seen: Vec<super::supply::RoadSeen>,
+    /// `decisions.csv`: each side's advice of the enemy on contact and its decision to fight
+    /// or withdraw (8.1, 8.2, 8.5).
+    pub decisions: Vec<super::decisions::ContactDecision>,
     /// How each CSV file read was saved (by file name), to write it back the same way.
     pub dialects: BTreeMap<&'static str, Dialect>,
 }

@@ -10,6 +10,7 @@ pub mod catalogue;
 pub mod chain;
 pub mod commander;
 pub mod config;
+pub mod decisions;
 pub mod dialect;
 pub mod hex;
 pub mod kinds;

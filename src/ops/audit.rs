@@ -278,6 +278,29 @@ fn replayed(
                     ));
                 }
             }
+            EntryKind::Contacts => {
+                for ch in e.changes.iter().filter(|ch| ch.file() != crate::formats::decisions::DECISIONS) {
+                    problems.push(Problem::in_file(
+                        &at,
+                        format!(
+                            "contacts advised or decided changed {}, which is not decisions.csv",
+                            ch.file()
+                        ),
+                    ));
+                }
+            }
+            EntryKind::Cancel => {
+                for ch in &e.changes {
+                    problems.push(Problem::in_file(
+                        &at,
+                        format!(
+                            "the cancel of battle {} changed {}",
+                            e.battle.as_deref().unwrap_or("?"),
+                            ch.file()
+                        ),
+                    ));
+                }
+            }
             EntryKind::ManualEdit => {
                 hand_made_men(&journal.entries[..i], &before.state, &state, &at, problems);
             }

@@ -1,5 +1,6 @@
 //! The battles' use cases: their records, one battle's record with its report or a side's
-//! briefing, the battle as one self-contained page, and the hand-result CSV of a pending one.
+//! briefing, the battle as one self-contained page, the hand-result CSV of a pending one, and
+//! the cancel of one that will not be fought.
 
 use std::path::Path;
 
@@ -9,9 +10,12 @@ use crate::formats::report::battles::describe;
 use crate::formats::results::{TemplateRow, write_template};
 use crate::model::Side;
 use crate::model::battle::{BattleRecord, BattleState};
-use crate::store::battles::{aftermath_path, briefing_path, picture_path, report_path, side_view_path};
+use crate::store::battles::{
+    aftermath_path, briefing_path, picture_path, record_bytes, record_path, report_path, side_view_path,
+};
+use crate::store::journal::{Entry, StateFiles};
 use crate::store::replace::check_paths_replaceable;
-use crate::store::{CampaignDir, atomic_write};
+use crate::store::{CampaignDir, Commit, atomic_write};
 
 /// Every battle of the campaign, in the order of their ids.
 pub fn battles(dir: &CampaignDir) -> Result<Vec<BattleRecord>> {
@@ -140,4 +144,46 @@ pub fn template(dir: &CampaignDir, id: &str, out: Option<&Path>) -> Result<Templ
         atomic_write(path, &bytes)?;
     }
     Ok(Template { bytes, units: rows.len() })
+}
+
+/// A battle cancelled (`battle cancel`).
+#[derive(Debug)]
+pub struct Cancelled {
+    /// The battle.
+    pub id: String,
+    /// Its forces, now free to march.
+    pub forces: Vec<String>,
+    /// The journal entry (0 on a dry run).
+    pub seq: u64,
+}
+
+/// Cancels exported battle `id`, which will not be fought (8.1: a side declined, or the
+/// umpire rules it so): its record says `cancelled`, its forces are free to march, a result
+/// for it is refused. The SoW files the export wrote stay where they are. One `cancel` journal
+/// entry; `undo ID` takes it back.
+pub fn cancel(dir: &CampaignDir, id: &str, dry_run: bool) -> Result<Cancelled> {
+    let lock = dir.lock_for_change()?;
+    let c = dir.load()?;
+    let txn = dir.begin(&lock)?;
+    let mut record = dir.read_battle(id)?;
+    if !record.state.is_pending() {
+        return Err(Error::refused(format!(
+            "battle {id} is {}, not waiting for a result: only an exported battle can be cancelled",
+            record.state.word()
+        )));
+    }
+    let mut forces: Vec<String> = record.participants.iter().map(|p| p.force.clone()).collect();
+    forces.dedup();
+    let mut out = Cancelled { id: id.to_string(), forces, seq: 0 };
+    if dry_run {
+        return Ok(out);
+    }
+    record.state = BattleState::Cancelled;
+    let mut commit = Commit { operation: Some(format!("battle cancel {id}")), ..Commit::default() };
+    commit.write(record_path(id), record_bytes(&record)?);
+    let summary =
+        format!("battle {id} at {} ({}) cancelled: it will not be fought", record.place, record.hex);
+    let entry = Entry::cancel_battle(id, c.config.turn, summary);
+    out.seq = txn.finish(StateFiles::new(), Some(entry), commit)?;
+    Ok(out)
 }

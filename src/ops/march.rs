@@ -96,6 +96,7 @@ pub fn march_forces(dir: &CampaignDir, req: &MoveRequest) -> Result<Moved> {
         c.roads_seen.extend(seen);
     }
     let new_contacts = march_into_place(&mut c, &marched);
+    decide_on_contact(&mut c, &orders, &new_contacts);
     let caught: Vec<Avoidance> = marched
         .iter()
         .filter(|m| m.retreat && !m.caught_by.is_empty())
@@ -171,6 +172,42 @@ fn march_into_place(c: &mut Campaign, marched: &[Marched]) -> Vec<Contact> {
         .into_iter()
         .filter(|k| k.pairs.iter().any(|p| !before.contains(&(p.french.clone(), p.allies.clone()))))
         .collect()
+}
+
+/// The orders' standing instructions for contact (`on_contact`, 8.1, 8.2) on the contacts the
+/// march made: each side's decision recorded in `decisions.csv` where it has none this turn
+/// (a side with both, `avoid` wins: one force's refusal is its side's).
+fn decide_on_contact(c: &mut Campaign, orders: &[Order], new_contacts: &[Contact]) {
+    for k in new_contacts {
+        for side in [crate::model::Side::French, crate::model::Side::Allies] {
+            let said = orders
+                .iter()
+                .filter(|o| k.side(side).contains(&o.force))
+                .filter_map(|o| o.on_contact.map(|x| x.decision()))
+                .max();
+            let Some(d) = said else { continue };
+            if crate::rules::decision::decision_of(c, k, side).is_some() {
+                continue;
+            }
+            let turn = c.config.turn;
+            match c
+                .decisions
+                .iter_mut()
+                .find(|r| r.turn == turn && k.hexes.contains(&r.hex) && r.side == side)
+            {
+                Some(r) => r.decision = Some(d),
+                None => c.decisions.push(crate::model::decisions::ContactDecision {
+                    turn,
+                    hex: k.hexes[0],
+                    side,
+                    die: 0,
+                    men_roll: 0,
+                    guns_roll: 0,
+                    decision: Some(d),
+                }),
+            }
+        }
+    }
 }
 
 /// Reads and parses every orders file; every problem of every file at once.

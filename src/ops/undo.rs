@@ -22,6 +22,8 @@ pub enum UndoTarget {
     Turn,
     /// The newest map import that stands.
     Map,
+    /// The newest advice or decisions on contact that stand.
+    Contacts,
 }
 
 /// An undo, as the umpire asks it.
@@ -46,6 +48,7 @@ pub fn undo(dir: &CampaignDir, req: &UndoRequest) -> Result<Undone> {
         UndoTarget::Move => undo_move(dir, txn, req.dry_run),
         UndoTarget::Turn => undo_turn(dir, txn, req.dry_run),
         UndoTarget::Map => undo_map(dir, txn, req.dry_run),
+        UndoTarget::Contacts => undo_contacts(dir, txn, req.dry_run),
     }
 }
 
@@ -64,6 +67,9 @@ fn undone(undid: Undid, e: &Entry) -> Undone {
 /// changes undone again) came after its apply entry.
 fn undo_battle(dir: &CampaignDir, mut txn: StateTxn<'_>, id: &str, dry_run: bool) -> Result<Undone> {
     let mut record = dir.read_battle(id)?;
+    if record.state == BattleState::Cancelled {
+        return undo_cancel(txn, record, dry_run);
+    }
     // A record restored from a backup may say pending while the journal, the authority,
     // still has the battle applied: the undo goes by the journal.
     if record.state != BattleState::Applied && txn.journal.standing_apply(Some(id), None).is_none() {
@@ -124,7 +130,12 @@ fn newer_change<'j>(journal: &'j Journal, e: &Entry) -> Option<&'j Entry> {
 /// advances undone already (with their undos) came after it (`what`: "move", "turn advance").
 /// An applied battle, and the undo of one, are changes that come after.
 fn newest_standing<'j>(journal: &'j Journal, kind: EntryKind, what: &str) -> Result<&'j Entry> {
-    let moved = |e: &Entry| matches!(e.kind, EntryKind::Move | EntryKind::TurnAdvance | EntryKind::MapImport);
+    let moved = |e: &Entry| {
+        matches!(
+            e.kind,
+            EntryKind::Move | EntryKind::TurnAdvance | EntryKind::MapImport | EntryKind::Contacts
+        )
+    };
     let standing: std::collections::BTreeSet<u64> = journal.standing().iter().map(|x| x.seq).collect();
     for e in journal.entries.iter().rev() {
         let quiet = e.kind == EntryKind::ManualEdit
@@ -245,6 +256,68 @@ fn undo_turn(dir: &CampaignDir, mut txn: StateTxn<'_>, dry_run: bool) -> Result<
         adv,
         format!("undo of the turn advance to turn {} (journal entry {})", adv.turn, adv.seq),
     );
+    outcome.seq = txn.finish(state, Some(entry), extra)?;
+    Ok(outcome)
+}
+
+/// `undo BATTLE` of a cancelled battle: the newest cancel of it taken back, when nothing but
+/// manual edits came after it; the battle waits for its result again.
+fn undo_cancel(
+    mut txn: StateTxn<'_>,
+    mut record: crate::model::battle::BattleRecord,
+    dry_run: bool,
+) -> Result<Undone> {
+    let id = record.id.clone();
+    let state = txn.current()?.clone();
+    let journal = &txn.journal;
+    let Some(cancel) = journal
+        .entries
+        .iter()
+        .rev()
+        .find(|e| e.kind == EntryKind::Cancel && e.battle.as_deref() == Some(id.as_str()))
+    else {
+        return Err(Error::refused(format!("battle {id} has no cancel entry in journal.jsonl")));
+    };
+    if let Some(later) = newer_change(journal, cancel) {
+        return Err(Error::refused(format!(
+            "the cancel of battle {id} is not the newest change: journal entry {} ({}) came after it",
+            later.seq, later.summary
+        )));
+    }
+    let cancel = cancel.clone();
+    let mut outcome = undone(Undid::Battle(id.clone()), &cancel);
+    if dry_run {
+        return Ok(outcome);
+    }
+    let entry =
+        Entry::undo_of(&cancel, format!("undo of the cancel of battle {id} (journal entry {})", cancel.seq));
+    record.state = BattleState::Exported;
+    let mut extra = Commit { operation: Some(format!("undo {id}")), ..Commit::default() };
+    extra.write(record_path(&id), record_bytes(&record)?);
+    outcome.seq = txn.finish(state, Some(entry), extra)?;
+    Ok(outcome)
+}
+
+/// `undo contacts`: reverts the newest advice or decisions on contact that stand (8.1, 8.2),
+/// when nothing but manual edits came after them: `decisions.csv` is as it was before, and an
+/// advice's side files are removed.
+fn undo_contacts(dir: &CampaignDir, mut txn: StateTxn<'_>, dry_run: bool) -> Result<Undone> {
+    let current = txn.current()?.clone();
+    let e = newest_standing(&txn.journal, EntryKind::Contacts, "contacts advised or decided")?;
+    let pos = txn.journal.index_of(e.seq).unwrap_or(0);
+    let state = reverted(dir, &txn.journal, pos, current, &format!("journal entry {}", e.seq))?;
+    let mut outcome = undone(Undid::Contacts, e);
+    if dry_run {
+        return Ok(outcome);
+    }
+    let mut extra = Commit { operation: Some("undo contacts".into()), ..Commit::default() };
+    if !e.dice.is_empty() {
+        // An advice taken back: its side files go with it.
+        for side in [crate::model::Side::French, crate::model::Side::Allies] {
+            extra.removes.push(crate::ops::contacts::advice_path(e.turn, side));
+        }
+    }
+    let entry = Entry::undo_of(e, format!("undo of journal entry {} ({})", e.seq, e.summary));
     outcome.seq = txn.finish(state, Some(entry), extra)?;
     Ok(outcome)
 }

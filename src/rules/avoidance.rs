@@ -42,17 +42,17 @@ pub fn avoiding_side(c: &Campaign, k: &crate::rules::zoc::Contact) -> Option<(Si
     })
 }
 
+/// The side whose retreat before battle the enemy caught this turn in the contact at `hex`
+/// (8.2), with its force: the enemy pursued, and attacks.
+pub fn caught_at(c: &Campaign, hex: HexId) -> Option<(Side, String)> {
+    crate::rules::zoc::contacts(c).iter().find(|k| k.hexes.contains(&hex)).and_then(|k| avoiding_side(c, k))
+}
+
 /// The side a battle at `hex` is set up as avoiding (8.2): the one the umpire names, else the
 /// one whose retreat before battle the enemy caught this turn. The one answer `export`'s plan,
 /// deployment, line of retreat and battle record all use.
 pub fn avoiding_at(c: &Campaign, hex: HexId, told: Option<Side>) -> Option<Side> {
-    told.or_else(|| {
-        crate::rules::zoc::contacts(c)
-            .iter()
-            .find(|k| k.hexes.contains(&hex))
-            .and_then(|k| avoiding_side(c, k))
-            .map(|(s, _)| s)
-    })
+    told.or_else(|| caught_at(c, hex).map(|(s, _)| s))
 }
 
 #[cfg(test)]

@@ -218,8 +218,9 @@ fn joiners_of<'a>(
     joiners
 }
 
-/// The attacking side, and why: chosen by the umpire, the one side that moved into contact,
-/// or the enemy of the side holding the hex's settlement.
+/// The attacking side, and why: chosen by the umpire, the pursuer of a retreat before battle
+/// caught this turn (8.2, `avoidance.csv`), the one side that moved into contact, or the enemy
+/// of the side holding the hex's settlement.
 fn attacker_at(
     c: &Campaign,
     hex: HexId,
@@ -227,6 +228,13 @@ fn attacker_at(
     principal_units: &[&Unit],
     in_hex: &[&Unit],
 ) -> Result<(Side, String)> {
+    let caught = opts.attacker.is_none().then(|| crate::rules::avoidance::caught_at(c, hex)).flatten();
+    if let Some((side, force)) = caught {
+        let why = format!(
+            "the {side} retreated before battle and were caught ({force}, 8.2); the other side pursued"
+        );
+        return Ok((side.enemy(), why));
+    }
     let attacker_reason;
     let attacker = match opts.attacker {
         Some(s) => {

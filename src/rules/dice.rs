@@ -15,6 +15,9 @@ pub trait Dice {
     /// Rolls one die of `sides` faces for a stated purpose.
     fn roll(&mut self, sides: u32, purpose: &str) -> u32;
     /// Every roll so far, in order.
+    /// Logs a roll made earlier and kept (the 8.5 advice given on contact, 8.1) with this
+    /// stream's rolls, without rolling; dice that keep no log ignore it.
+    fn note(&mut self, _roll: Roll) {}
     fn log(&self) -> &[Roll];
     /// Picks an index below `n` (a die of n faces, minus one), for tie-breaks.
     fn pick(&mut self, n: usize, purpose: &str) -> usize {
@@ -62,6 +65,9 @@ impl Dice for SeededDice {
     }
     fn log(&self) -> &[Roll] {
         &self.log
+    }
+    fn note(&mut self, roll: Roll) {
+        self.log.push(roll);
     }
 }
 

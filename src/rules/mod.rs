@@ -9,6 +9,7 @@ pub mod battle_plan;
 pub mod capitulation;
 pub mod carryover;
 pub mod control;
+pub mod decision;
 pub mod dice;
 pub mod effects;
 pub mod finality;

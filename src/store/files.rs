@@ -9,6 +9,7 @@ use std::collections::BTreeMap;
 use crate::error::Result;
 use crate::formats::books;
 use crate::formats::campaign::{set_turn, write_commanders, write_forces};
+use crate::formats::decisions::{DECISIONS, write_decisions};
 use crate::formats::ledger::{write_returns, write_score};
 use crate::formats::orders::{AVOIDANCE, ROADS_SEEN, write_avoidance, write_roads_seen};
 use crate::formats::supply::{SUPPLY, TRAILS, with_state, write_records, write_trails};
@@ -37,6 +38,7 @@ pub fn changed_files(before: &Campaign, after: &Campaign, current: &StateFiles) 
     // A trail is a force's (3.2): one no longer in forces.csv (captured, disbanded) leaves none.
     let trails: Vec<_> = after.trails.iter().filter(|t| after.oob.get(&t.force).is_some()).cloned().collect();
     put(TRAILS, before.trails != trails, &|| write_trails(&trails, d(TRAILS)));
+    put(DECISIONS, before.decisions != after.decisions, &|| write_decisions(&after.decisions, d(DECISIONS)));
     put(ROADS_SEEN, before.roads_seen != after.roads_seen, &|| {
         write_roads_seen(&after.roads_seen, d(ROADS_SEEN))
     });

@@ -14,7 +14,7 @@ use crate::model::dialect::{Dialect, Encoding};
 use crate::model::roll::Roll;
 
 /// The state files the journal follows (relative paths).
-pub const STATE_FILES: [&str; 20] = [
+pub const STATE_FILES: [&str; 21] = [
     "campaign.toml",
     "forces.csv",
     "commanders.csv",
@@ -33,6 +33,8 @@ pub const STATE_FILES: [&str; 20] = [
     "supply.csv",
     "trails.csv",
     "roads-seen.csv",
+    // The advice and decisions on contact (8.1, 8.2, 8.5), written by `contacts`.
+    "decisions.csv",
     // The map, changed by `map import`.
     "map/hexes.csv",
     "map/roads.csv",
@@ -63,6 +65,12 @@ pub enum EntryKind {
     Move,
     /// The map's files changed from a Tiled map (`map import`).
     MapImport,
+    /// An exported battle cancelled (`battle cancel`): it will not be fought. No state file
+    /// changes; the battle record says it.
+    Cancel,
+    /// Contacts advised or decided (`contacts --advise`, `contacts decide`): `decisions.csv`,
+    /// with the dice of the advice (8.1, 8.2, 8.5).
+    Contacts,
 }
 
 /// One changed line of a file whose rows kept their order.
@@ -260,6 +268,16 @@ impl Entry {
     /// Forces marched on their orders: the units of its turn's allowance each has used.
     pub fn moved(turn: u32, summary: String, marched: Vec<(String, u64)>) -> Entry {
         Entry { marched, ..Entry::new(EntryKind::Move, turn, summary) }
+    }
+
+    /// An exported battle cancelled: it will not be fought, and its forces are free.
+    pub fn cancel_battle(battle: &str, turn: u32, summary: String) -> Entry {
+        Entry { battle: Some(battle.to_string()), ..Entry::new(EntryKind::Cancel, turn, summary) }
+    }
+
+    /// Contacts advised (the dice of each side's 8.5 advice) or decided.
+    pub fn contacts(turn: u32, summary: String, dice: Vec<Roll>) -> Entry {
+        Entry { dice, ..Entry::new(EntryKind::Contacts, turn, summary) }
     }
 
     /// The map's files changed from an edited Tiled map.

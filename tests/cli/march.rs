@@ -168,12 +168,12 @@ fn the_order_of_the_files_does_not_decide_the_march() {
 #[test]
 fn a_caught_retreat_before_battle_is_exported_with_the_avoiding_side() {
     let c = Camp::new("peninsula");
-    // Cuesta declines Victor's battle and retreats south; Victor follows and catches him in
-    // Mengabril before he is clear (8.2).
+    // Cuesta declines Victor's battle and falls back one hex south, out of his zone; Victor
+    // follows into Mengabril with the allowance he has left and catches him (8.2).
     let o = c.run(&["move", &orders("medellin-retreat.csv"), &orders("medellin-pursuit.csv")]);
     assert_code(&o, 0);
     assert!(stdout(&o).contains("caught by FR-I"), "{}", stdout(&o));
-    assert!(c.read("avoidance.csv").contains("20,SP-EXT,FR-I,18.29"), "{}", c.read("avoidance.csv"));
+    assert!(c.read("avoidance.csv").contains("20,SP-EXT,FR-I,18.30"), "{}", c.read("avoidance.csv"));
     let k = stdout(&c.run(&["contacts"]));
     assert!(k.contains("8.2: SP-EXT retreated before battle and was caught: export sets the battle up with --avoiding allies"), "{k}");
     let e = c.run(&["export", "hex", "18.29", "--dry-run"]);

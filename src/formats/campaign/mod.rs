@@ -48,10 +48,12 @@ pub mod names {
     pub const TRAILS: &str = "trails.csv";
     /// The hexes of secondary roads the French have passed through, written by `move`.
     pub const ROADS_SEEN: &str = "roads-seen.csv";
+    /// Each side's advice of the enemy on contact and its decision to fight (8.1, 8.2, 8.5).
+    pub const DECISIONS: &str = "decisions.csv";
     /// The files of the map that `map import` changes.
     pub const MAP: [&str; 4] = [HEXES, ROADS, RIVERS, SETTLEMENTS];
     /// Every file of the campaign folder that sowbridge reads into a campaign.
-    pub const ALL: [&str; 23] = [
+    pub const ALL: [&str; 24] = [
         CAMPAIGN,
         RULES,
         HEXES,
@@ -67,6 +69,7 @@ pub mod names {
         AVOIDANCE,
         TRAILS,
         ROADS_SEEN,
+        DECISIONS,
         // The turn's books (`formats::books`).
         "sieges.csv",
         "siege-trains.csv",
@@ -355,6 +358,7 @@ pub fn parse_campaign_with(
             rows
         })
         .unwrap_or_default();
+    let decisions = parse_decisions(files, &mut p, &mut dialects);
     let map = CampaignMap { grid, hexes, roads, rivers, settlements };
     validate_tree(&oob, &lines, &map, &commanders, &listed, &mut p);
     // Men due back to a unit that is not there would never return: a unit renamed in
@@ -410,8 +414,21 @@ pub fn parse_campaign_with(
         avoidance,
         trails,
         roads_seen,
+        decisions,
         dialects,
     })
+}
+
+/// `decisions.csv` (8.1, 8.2, 8.5), when there is one, with its dialect.
+fn parse_decisions(
+    files: &CampaignFiles,
+    p: &mut Problems,
+    dialects: &mut BTreeMap<&'static str, Dialect>,
+) -> Vec<crate::model::decisions::ContactDecision> {
+    let Some(b) = files.get(names::DECISIONS) else { return Vec::new() };
+    let (rows, d) = super::decisions::parse_decisions_into(b, p);
+    dialects.insert(names::DECISIONS, d);
+    rows
 }
 
 /// `supply.csv` and `avoidance.csv`: what `turn advance` and `move` remember for the commands

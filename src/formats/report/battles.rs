@@ -117,3 +117,14 @@ pub fn describe(b: &BattleRecord) -> String {
     }
     s
 }
+
+/// `battle cancel`: the battle cancelled and the forces it frees.
+pub fn cancelled(id: &str, forces: &[String], seq: u64, dry_run: bool) -> String {
+    let verb = if dry_run { "would be cancelled" } else { "cancelled" };
+    let mut s = format!("battle {id} {verb}: it will not be fought; a result for it is refused\n");
+    s.push_str(&format!("  forces free to march: {}\n", forces.join(" ")));
+    if !dry_run {
+        s.push_str(&format!("  journal entry {seq}; `sowbridge undo {id}` takes it back\n"));
+    }
+    s
+}

@@ -17,6 +17,8 @@ pub enum Undid {
     Turn(u32),
     /// A map import.
     Map,
+    /// Contacts advised or decided (`decisions.csv`).
+    Contacts,
 }
 
 /// What an undo did (or, on a dry run, would do).
@@ -41,6 +43,7 @@ pub fn dry_run_text(u: &Undone) -> String {
         Undid::Move { .. } => "move".to_string(),
         Undid::Turn(_) => "turn".to_string(),
         Undid::Map => "map".to_string(),
+        Undid::Contacts => "contacts".to_string(),
     };
     let mut s =
         format!("undo {what} would revert journal entry {} ({})\n", u.reverted_seq, u.reverted_summary);
@@ -63,6 +66,10 @@ pub fn done_line(u: &Undone) -> String {
         ),
         Undid::Map => format!(
             "map import of journal entry {} undone: the map's files are as they were (journal entry {})",
+            u.reverted_seq, u.seq
+        ),
+        Undid::Contacts => format!(
+            "the advice or decisions of journal entry {} undone: decisions.csv is as it was (journal entry {})",
             u.reverted_seq, u.seq
         ),
         Undid::Turn(turn) => {

@@ -134,6 +134,10 @@ fn state_words(b: &BattleRecord) -> String {
         }
         (BattleState::Applied, None) => "applied".to_string(),
         (BattleState::Replaced, _) => "replaced by a later export".to_string(),
+        (BattleState::Cancelled, _) => {
+            "cancelled with `battle cancel`: it was not to be fought (`undo` the cancel to apply it)"
+                .to_string()
+        }
         (BattleState::Exported, _) => "pending".to_string(),
         (BattleState::Undone, _) => "pending (its result was undone)".to_string(),
     }

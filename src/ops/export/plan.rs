@@ -27,8 +27,8 @@ use crate::rules::avoidance::{avoiding_at, line_of_retreat};
 use crate::rules::battle::WhoFightsOptions;
 use crate::rules::battle_plan::{Decision, PlanOptions, battle_map, decide};
 use crate::rules::dice::{Dice, SeededDice};
+use crate::rules::intel::Participants;
 use crate::rules::intel::known::side_view;
-use crate::rules::intel::{Participants, brief_sides};
 use crate::rules::supply::SupplyReport;
 use crate::rules::zoc::contacts;
 use crate::store::profile::load_profile;
@@ -64,6 +64,16 @@ fn used_vocabulary(v: &Vocabulary, rows: &[SowRow]) -> Vocabulary {
 /// What the umpire asked of who fights: `--attacker`, `--delay`, `--exclude`, `--reserve`,
 /// `--overrule`, `--replace`, and the side avoiding battle.
 fn plan_options(c: &Campaign, hex: HexId, o: &ExportOptions) -> Result<PlanOptions> {
+    // 8.1, 8.2: a side that declined the contact withdraws; no battle unless it was caught.
+    if let Some(side) = crate::rules::decision::declined_at(c, hex) {
+        return Err(Error::refused(format!(
+            "the {side} decided to withdraw from the contact at {hex} (8.2, decisions.csv): order its retreat before battle \
+             (`retreat` yes) and `move`, and export the battle only if the enemy catches it; \
+             or `sowbridge contacts decide {hex} --{} fight`",
+            side.slug()
+        ))
+        .into());
+    }
     let mut opts = WhoFightsOptions { attacker: o.attacker, ..Default::default() };
     for d in &o.delay {
         let (f, m) = d
@@ -191,8 +201,25 @@ fn briefings(
     dice: &mut SeededDice,
 ) -> Vec<(Side, String, String)> {
     let mut briefings = Vec::new();
+    // The advice each side was given on this contact (8.1), with its dice, tells the same.
+    let contacts = crate::rules::zoc::contacts(c);
+    let rows: Vec<_> = contacts
+        .iter()
+        .find(|k| k.hexes.contains(&hex))
+        .map(|k| crate::rules::decision::rows_of(c, k))
+        .unwrap_or_default();
     for side in [Side::French, Side::Allies] {
-        let b = brief_sides(c, id, hex, side, &part(side), &part(side.enemy()), dice);
+        let recorded = rows.iter().copied().find(|r| r.side == side);
+        let b = crate::rules::decision::briefing(
+            c,
+            id,
+            hex,
+            side,
+            &part(side),
+            &part(side.enemy()),
+            recorded,
+            dice,
+        );
         let own_supply = crate::formats::report::supply::briefing_section(supply, &part(side).forces);
         briefings.push((side, b.to_markdown() + &own_supply, b.to_umpire_markdown() + &own_supply));
     }

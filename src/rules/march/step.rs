@@ -10,6 +10,11 @@
 //! march, since the two are now in contact; but a cavalry force whose extra road hex stops an
 //! enemy keeps marching, manoeuvring aside (8.3). A force does not cross the Puente de
 //! Alcántara while enemy forces of at least brigade strength hold the other end (2.5.3).
+//!
+//! Retreats before battle march first (8.2: "if one force declines to fight it must withdraw
+//! out of the enemy ZoC which may pursue if it has sufficient move allowance remaining"):
+//! every other force waits where it stands until the retreats are done, then all of them
+//! march as above, each with what is left of its turn.
 //! Neither the order of the orders nor the order of `forces.csv` changes any of this: ties
 //! are taken together and every choice among enemies goes to the lowest id.
 
@@ -115,14 +120,18 @@ struct Walker {
 /// plans' order.
 pub fn march(c: &Campaign, plans: &[Plan]) -> Vec<Marched> {
     let mut board = Board::new(c, plans);
-    // Every step as (instant, plan, step), the instant counted from this march's start.
-    let mut events: Vec<(u64, usize, usize)> = Vec::new();
+    // Every step as (phase, instant, plan, step), the instant counted from the phase's start:
+    // the retreats before battle first (phase 0), then every other march (phase 1), so that
+    // the decliner withdraws before the enemy pursues with its allowance (8.2).
+    let mut events: Vec<(u8, u64, usize, usize)> = Vec::new();
     for (pi, p) in plans.iter().enumerate() {
         for (k, &t) in p.at.iter().enumerate() {
-            events.push((t - p.used_before, pi, k));
+            events.push((u8::from(!p.retreat), t - p.used_before, pi, k));
         }
     }
     events.sort_unstable();
+    let events: Vec<((u8, u64), usize, usize)> =
+        events.into_iter().map(|(ph, t, pi, k)| ((ph, t), pi, k)).collect();
     let mut e = 0;
     while e < events.len() {
         let t = events[e].0;
@@ -197,7 +206,7 @@ impl<'a> Board<'a> {
 
     /// Who steps at this instant (`events`), judged against the positions before it; a force
     /// about to cross the bridge into a brigade's strength of the enemy halts instead.
-    fn steppers(&mut self, events: &[(u64, usize, usize)]) -> Vec<(usize, HexId, HexId)> {
+    fn steppers(&mut self, events: &[((u8, u64), usize, usize)]) -> Vec<(usize, HexId, HexId)> {
         let mut steppers: Vec<(usize, HexId, HexId)> = Vec::new();
         for &(_, pi, k) in events {
             let w = &mut self.walkers[self.walker_of_plan[pi]];

@@ -13,6 +13,7 @@ fn order(force: &str, path: &[&str]) -> Order {
         force: force.into(),
         route: Route::Path(path.iter().map(|s| h(s)).collect()),
         retreat: false,
+        on_contact: None,
         file: "orders.csv".into(),
         line: 2,
     }
