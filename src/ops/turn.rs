@@ -30,10 +30,11 @@ pub fn reports_dir(turn: u32) -> String {
     format!("turns/T{turn}")
 }
 
-/// The three reports of a turn (relative paths).
-pub fn report_paths(turn: u32) -> [String; 3] {
+/// The three reports of a turn and the umpire's map of the marches of the turn before it
+/// (relative paths).
+pub fn report_paths(turn: u32) -> [String; 4] {
     let d = reports_dir(turn);
-    [format!("{d}/report.md"), format!("{d}/french.md"), format!("{d}/allies.md")]
+    [format!("{d}/report.md"), format!("{d}/french.md"), format!("{d}/allies.md"), format!("{d}/marches.svg")]
 }
 
 /// The dice stream of the turn advance out of `turn`.
@@ -116,7 +117,9 @@ pub fn advance(
     };
     set_turn(&toml.unwrap_or_default(), r.changes.to.turn)?;
     let Some(mut txn) = txn else { return Ok(Turned { advanced: r, campaign: c }) };
-    let extra = reports(&run, &c, &r, &stream);
+    let mut extra = reports(&run, &c, &r, &stream);
+    // The turn's marches on the map, as they left the forces before the turn's phases.
+    extra.write(report_paths(r.changes.to.turn)[3].clone(), super::map::turn_marches_picture(dir, &before)?);
     c.config.turn = r.changes.to.turn;
     // The state files as found are the transaction's own: borrowed, not copied (the order of
     // battle of a large campaign is many megabytes).
@@ -134,7 +137,7 @@ pub fn advance(
 
 /// The turn's three reports, for the umpire and each side, as the other files of its commit.
 fn reports(run: &TurnRun, c: &Campaign, r: &Advanced, stream: &str) -> Commit {
-    let [umpire, french, allies] = report_paths(r.changes.to.turn);
+    let [umpire, french, allies, _] = report_paths(r.changes.to.turn);
     let mut extra = Commit { operation: Some(OPERATION.to_string()), ..Commit::default() };
     extra.write(umpire, umpire_report(run, &render_returns(r), c.config.seed, stream).into_bytes());
     extra.write(

@@ -182,6 +182,28 @@ pub struct Entry {
     /// every man and its rows), for the conservation audit.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub lost: Vec<(String, u32)>,
+    /// The march of each force that marched (move), for the turn's map; absent from the
+    /// entries of earlier versions, which the map then draws without routes.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub routes: Vec<MarchRoute>,
+}
+
+/// One force's march as a move entry records it, hexes as `CC.RR` separated by spaces.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct MarchRoute {
+    /// The force.
+    pub force: String,
+    /// The hexes it marched through: its hex, then every hex entered.
+    pub marched: String,
+    /// The hexes ordered beyond where it stopped.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub rest: String,
+    /// Why it stopped short, in words.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub halt: Option<String>,
+    /// The hex it was marching into when it halted in contact.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub toward: Option<String>,
 }
 
 /// The constructors of journal entries: the only place an entry is built. The store gives
@@ -203,6 +225,7 @@ impl Entry {
             marched: Vec::new(),
             undoes: None,
             lost: Vec::new(),
+            routes: Vec::new(),
         }
     }
 
@@ -260,6 +283,11 @@ impl Entry {
     /// Forces marched on their orders: the units of its turn's allowance each has used.
     pub fn moved(turn: u32, summary: String, marched: Vec<(String, u64)>) -> Entry {
         Entry { marched, ..Entry::new(EntryKind::Move, turn, summary) }
+    }
+
+    /// The entry with each force's march recorded (move), for the turn's map.
+    pub fn with_routes(self, routes: Vec<MarchRoute>) -> Entry {
+        Entry { routes, ..self }
     }
 
     /// The map's files changed from an edited Tiled map.
@@ -527,6 +555,7 @@ mod tests {
             marched: vec![],
             undoes: None,
             lost: vec![],
+            routes: vec![],
         };
         let mut bytes = entry_line(&e).unwrap().into_bytes();
         bytes.push(b'\n');
