@@ -108,9 +108,8 @@ fn heading(c: &Campaign) -> MapHeading {
 }
 
 /// The umpire's map of marches on `c` (the forces where the marches leave them).
-fn marches_picture(c: &Campaign, t: &TurnMarches) -> Vec<u8> {
-    let k = contacts(c);
-    turn_map(&c.map, &umpire_view(c, &k, false), &heading(c), t)
+fn marches_picture(c: &Campaign, k: &[crate::rules::zoc::Contact], t: &TurnMarches) -> Vec<u8> {
+    turn_map(&c.map, &umpire_view(c, k, false), &heading(c), t)
 }
 
 /// The side of a force of `c` (French when it is not in the order of battle).
@@ -148,7 +147,7 @@ pub fn write_move_map(after: &Campaign, r: &MoveReport, out: &Path) -> Result<()
         battles: Vec::new(),
         sieges: sieges(after),
     };
-    let svg = marches_picture(after, &t);
+    let svg = marches_picture(after, &contacts(after), &t);
     let title = format!("{}: turn {} marches", after.config.name, after.config.turn);
     write_picture(out, format, svg, &title)
 }
@@ -195,7 +194,8 @@ pub fn turn_marches_picture(dir: &CampaignDir, c: &Campaign) -> Result<Vec<u8>> 
         })
         .filter(|m| !m.marched.is_empty())
         .collect();
-    let new_contacts = contacts(c)
+    let k = contacts(c);
+    let new_contacts = k
         .iter()
         .flat_map(|k| k.pairs.iter())
         .filter(|p| routes.contains_key(&p.french) || routes.contains_key(&p.allies))
@@ -214,7 +214,7 @@ pub fn turn_marches_picture(dir: &CampaignDir, c: &Campaign) -> Result<Vec<u8>> 
         battles,
         sieges: sieges(c),
     };
-    Ok(marches_picture(c, &t))
+    Ok(marches_picture(c, &k, &t))
 }
 
 #[cfg(test)]
