@@ -208,6 +208,10 @@ pub struct MoveArgs {
     /// Print JSON instead of text.
     #[arg(long)]
     pub json: bool,
+    /// Also draw the marches on the umpire's map into FILE.svg or FILE.html (your file,
+    /// not the campaign's).
+    #[arg(long, value_name = "FILE")]
+    pub map: Option<PathBuf>,
 }
 
 /// `map` options.

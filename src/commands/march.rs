@@ -9,7 +9,8 @@ use crate::store::CampaignDir;
 
 /// Runs `move`.
 pub fn run(dir: &CampaignDir, a: &crate::cli::MoveArgs) -> Result<()> {
-    let m = march_forces(dir, &MoveRequest { orders: a.orders.clone(), dry_run: a.dry_run })?;
+    let m =
+        march_forces(dir, &MoveRequest { orders: a.orders.clone(), dry_run: a.dry_run, map: a.map.clone() })?;
     if a.json {
         super::print_json(&m.report)?;
     } else {

@@ -6,11 +6,15 @@ use std::path::{Path, PathBuf};
 
 use crate::error::{Error, Result};
 use crate::formats::html;
-use crate::formats::svg::map::{MapHeading, MapOptions, campaign_map};
-use crate::model::{Campaign, Side};
+use crate::formats::report::march::{MoveReport, halt_text};
+use crate::formats::svg::map::{
+    Event, MapHeading, MapOptions, MarchLine, TurnMarches, campaign_map, turn_map,
+};
+use crate::model::{Campaign, HexId, Side};
 use crate::rules::intel::known::{ForcesView, side_view, umpire_view};
 use crate::rules::supply::ForceSupply;
 use crate::rules::zoc::contacts;
+use crate::store::journal::MarchRoute;
 use crate::store::replace::check_paths_replaceable;
 use crate::store::{CampaignDir, atomic_write};
 
@@ -78,17 +82,139 @@ pub fn map(dir: &CampaignDir, req: &MapRequest) -> Result<MapOutcome> {
     };
     let svg =
         campaign_map(&shown, &view, &heading, MapOptions { zoc: req.zoc, supply: req.supply, window: None });
+    let who = req.side.map_or("umpire's map".to_string(), |s| format!("{s} view"));
+    let title = format!("{}: turn {}, {} ({who})", heading.title, heading.turn, heading.date);
+    write_picture(&req.out, format, svg, &title)?;
+    Ok(MapOutcome { campaign: c, view })
+}
+
+/// Writes a picture to the user's file `out`, as SVG or as a page titled `title`.
+fn write_picture(out: &Path, format: Format, svg: Vec<u8>, title: &str) -> Result<()> {
     let bytes = match format {
         Format::Svg => svg,
-        Format::Html => {
-            let who = req.side.map_or("umpire's map".to_string(), |s| format!("{s} view"));
-            let title = format!("{}: turn {}, {} ({who})", heading.title, heading.turn, heading.date);
-            html::page(&title, &svg)
-        }
+        Format::Html => html::page(title, &svg),
     };
-    check_paths_replaceable(std::slice::from_ref(&req.out))?;
-    atomic_write(&req.out, &bytes)?;
-    Ok(MapOutcome { campaign: c, view })
+    check_paths_replaceable(&[out.to_path_buf()])?;
+    atomic_write(out, &bytes)
+}
+
+/// Refuses, before anything is done, a `--map` file that is neither FILE.svg nor FILE.html.
+pub fn check_picture_name(out: &Path) -> Result<()> {
+    format_of(out).map(|_| ())
+}
+
+fn heading(c: &Campaign) -> MapHeading {
+    MapHeading { title: c.config.name.clone(), turn: c.config.turn, date: c.turn().date() }
+}
+
+/// The umpire's map of marches on `c` (the forces where the marches leave them).
+fn marches_picture(c: &Campaign, k: &[crate::rules::zoc::Contact], t: &TurnMarches) -> Vec<u8> {
+    turn_map(&c.map, &umpire_view(c, k, false), &heading(c), t)
+}
+
+/// The side of a force of `c` (French when it is not in the order of battle).
+fn side_of(c: &Campaign, force: &str) -> Side {
+    c.oob.get(force).map_or(Side::French, |u| u.nation.side())
+}
+
+/// `move --map FILE`: the marches of a move (judged, perhaps not committed) drawn on the
+/// campaign as they leave it, written to the user's file `out`.
+pub fn write_move_map(after: &Campaign, r: &MoveReport, out: &Path) -> Result<()> {
+    let format = format_of(out)?;
+    let t = TurnMarches {
+        caption: if r.dry_run {
+            "the marches these orders would make (move --dry-run): nothing committed".to_string()
+        } else {
+            "the marches of this move".to_string()
+        },
+        marches: r
+            .forces
+            .iter()
+            .map(|m| MarchLine {
+                force: m.force.clone(),
+                side: side_of(after, &m.force),
+                marched: m.marched.clone(),
+                rest: m.route.iter().skip(m.marched.len()).copied().collect(),
+                halt: m.halt.as_ref().map(halt_text),
+                toward: m.moving_to,
+            })
+            .collect(),
+        new_contacts: r
+            .new_contacts
+            .iter()
+            .flat_map(|k| k.pairs.iter().map(|p| (p.french.clone(), p.allies.clone())))
+            .collect(),
+        battles: Vec::new(),
+        sieges: sieges(after),
+    };
+    let svg = marches_picture(after, &contacts(after), &t);
+    let title = format!("{}: turn {} marches", after.config.name, after.config.turn);
+    write_picture(out, format, svg, &title)
+}
+
+fn sieges(c: &Campaign) -> Vec<Event> {
+    c.books
+        .sieges
+        .iter()
+        .map(|s| Event { hex: s.hex, text: format!("{} of {}", s.kind.word(), s.place) })
+        .collect()
+}
+
+/// Each force's march as a move entry records it.
+pub fn march_routes(r: &MoveReport) -> Vec<MarchRoute> {
+    let hexes = |h: &[HexId]| h.iter().map(ToString::to_string).collect::<Vec<_>>().join(" ");
+    r.forces
+        .iter()
+        .map(|m| MarchRoute {
+            force: m.force.clone(),
+            marched: hexes(&m.marched),
+            rest: hexes(m.route.get(m.marched.len()..).unwrap_or_default()),
+            halt: m.halt.as_ref().map(halt_text),
+            toward: m.moving_to.map(|h| h.to_string()),
+        })
+        .collect()
+}
+
+/// The umpire's map of turn `c.config.turn`'s marches (those of its moves that stand, as
+/// the journal recorded them), its contacts made by a march, its battles and sieges, drawn
+/// on `c` as the turn's marching left it: the turn advance writes it beside its reports.
+pub fn turn_marches_picture(dir: &CampaignDir, c: &Campaign) -> Result<Vec<u8>> {
+    let turn = c.config.turn;
+    let routes = dir.read_journal()?.marches_this_turn(turn);
+    let hexes = |s: &str| -> Vec<HexId> { s.split(' ').filter_map(|h| h.parse().ok()).collect() };
+    let marches: Vec<MarchLine> = routes
+        .values()
+        .map(|r| MarchLine {
+            force: r.force.clone(),
+            side: side_of(c, &r.force),
+            marched: hexes(&r.marched),
+            rest: hexes(&r.rest),
+            halt: r.halt.clone(),
+            toward: r.toward.as_deref().and_then(|h| h.parse().ok()),
+        })
+        .filter(|m| !m.marched.is_empty())
+        .collect();
+    let k = contacts(c);
+    let new_contacts = k
+        .iter()
+        .flat_map(|k| k.pairs.iter())
+        .filter(|p| routes.contains_key(&p.french) || routes.contains_key(&p.allies))
+        .map(|p| (p.french.clone(), p.allies.clone()))
+        .collect();
+    let battles = dir
+        .battles()?
+        .into_iter()
+        .filter(|b| b.turn == turn)
+        .map(|b| Event { hex: b.hex, text: format!("battle of {} ({})", b.place, b.id) })
+        .collect();
+    let t = TurnMarches {
+        caption: format!("the marches of turn {turn}, its contacts, battles and sieges"),
+        marches,
+        new_contacts,
+        battles,
+        sieges: sieges(c),
+    };
+    Ok(marches_picture(c, &k, &t))
 }
 
 #[cfg(test)]

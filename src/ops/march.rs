@@ -26,6 +26,9 @@ pub struct MoveRequest {
     pub orders: Vec<PathBuf>,
     /// Only say what would happen; write nothing and take no lock.
     pub dry_run: bool,
+    /// Draw the marches on the map into this file (FILE.svg or FILE.html), the user's, not
+    /// the campaign's (`ops::map::write_move_map`).
+    pub map: Option<PathBuf>,
 }
 
 /// The forces marched, with the campaign value they leave.
@@ -52,6 +55,9 @@ pub fn operation(paths: &[PathBuf]) -> Option<String> {
 /// files' own shape and those of the rules are shown together. Takes the campaign lock
 /// unless it is a dry run.
 pub fn march_forces(dir: &CampaignDir, req: &MoveRequest) -> Result<Moved> {
+    if let Some(out) = &req.map {
+        super::map::check_picture_name(out)?;
+    }
     let mut problems = Problems::default();
     let orders = read_orders(&req.orders, &mut problems)?;
     let lock = dir.lock_unless_dry_run(req.dry_run)?;
@@ -122,12 +128,16 @@ pub fn march_forces(dir: &CampaignDir, req: &MoveRequest) -> Result<Moved> {
             c.config.turn,
             summary(&r, &req.orders),
             r.forces.iter().map(|m| (m.force.clone(), m.used)).collect(),
-        );
+        )
+        .with_routes(super::map::march_routes(&r));
         r.journal_seq = txn.finish(
             new_files,
             Some(entry),
             Commit { operation: operation(&req.orders), ..Commit::default() },
         )?;
+    }
+    if let Some(out) = &req.map {
+        super::map::write_move_map(&c, &r, out)?;
     }
     Ok(Moved { report: r, campaign: c })
 }

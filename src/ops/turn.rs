@@ -30,9 +30,9 @@ pub fn reports_dir(turn: u32) -> String {
     format!("turns/T{turn}")
 }
 
-/// The reports of a turn (relative paths): the umpire's, then each side's dispatch as
-/// Markdown and as a page.
-pub fn report_paths(turn: u32) -> [String; 5] {
+/// The reports of a turn (relative paths): the umpire's, each side's dispatch as Markdown and
+/// as a page, and the umpire's map of the marches of the turn before it.
+pub fn report_paths(turn: u32) -> [String; 6] {
     let d = reports_dir(turn);
     [
         format!("{d}/report.md"),
@@ -40,6 +40,7 @@ pub fn report_paths(turn: u32) -> [String; 5] {
         format!("{d}/allies.md"),
         format!("{d}/french.html"),
         format!("{d}/allies.html"),
+        format!("{d}/marches.svg"),
     ]
 }
 
@@ -123,7 +124,9 @@ pub fn advance(
     };
     set_turn(&toml.unwrap_or_default(), r.changes.to.turn)?;
     let Some(mut txn) = txn else { return Ok(Turned { advanced: r, campaign: c }) };
-    let extra = reports(&run, &c, &r, &stream, &fought(dir)?);
+    let mut extra = reports(&run, &c, &r, &stream, &fought(dir)?);
+    // The turn's marches on the map, as they left the forces before the turn's phases.
+    extra.write(report_paths(r.changes.to.turn)[5].clone(), super::map::turn_marches_picture(dir, &before)?);
     c.config.turn = r.changes.to.turn;
     // The state files as found are the transaction's own: borrowed, not copied (the order of
     // battle of a large campaign is many megabytes).
@@ -141,7 +144,7 @@ pub fn advance(
 
 /// The turn's reports, for the umpire and each side, as the other files of its commit.
 fn reports(run: &TurnRun, c: &Campaign, r: &Advanced, stream: &str, battles: &[BattleFought]) -> Commit {
-    let [umpire, french, allies, french_page, allies_page] = report_paths(r.changes.to.turn);
+    let [umpire, french, allies, french_page, allies_page, _] = report_paths(r.changes.to.turn);
     let mut extra = Commit { operation: Some(OPERATION.to_string()), ..Commit::default() };
     extra.write(umpire, umpire_report(run, &render_returns(r), c.config.seed, stream).into_bytes());
     for (side, md, page) in [(Side::French, french, french_page), (Side::Allies, allies, allies_page)] {

@@ -190,6 +190,28 @@ pub struct Entry {
     /// every man and its rows), for the conservation audit.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub lost: Vec<(String, u32)>,
+    /// The march of each force that marched (move), for the turn's map; absent from the
+    /// entries of earlier versions, which the map then draws without routes.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub routes: Vec<MarchRoute>,
+}
+
+/// One force's march as a move entry records it, hexes as `CC.RR` separated by spaces.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct MarchRoute {
+    /// The force.
+    pub force: String,
+    /// The hexes it marched through: its hex, then every hex entered.
+    pub marched: String,
+    /// The hexes ordered beyond where it stopped.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub rest: String,
+    /// Why it stopped short, in words.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub halt: Option<String>,
+    /// The hex it was marching into when it halted in contact.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub toward: Option<String>,
 }
 
 /// The constructors of journal entries: the only place an entry is built. The store gives
@@ -211,6 +233,7 @@ impl Entry {
             marched: Vec::new(),
             undoes: None,
             lost: Vec::new(),
+            routes: Vec::new(),
         }
     }
 
@@ -278,6 +301,9 @@ impl Entry {
     /// Contacts advised (the dice of each side's 8.5 advice) or decided.
     pub fn contacts(turn: u32, summary: String, dice: Vec<Roll>) -> Entry {
         Entry { dice, ..Entry::new(EntryKind::Contacts, turn, summary) }
+    /// The entry with each force's march recorded (move), for the turn's map.
+    pub fn with_routes(self, routes: Vec<MarchRoute>) -> Entry {
+        Entry { routes, ..self }
     }
 
     /// The map's files changed from an edited Tiled map.
@@ -545,6 +571,7 @@ mod tests {
             marched: vec![],
             undoes: None,
             lost: vec![],
+            routes: vec![],
         };
         let mut bytes = entry_line(&e).unwrap().into_bytes();
         bytes.push(b'\n');

@@ -20,6 +20,7 @@ mod golden;
 #[cfg(windows)]
 mod held;
 mod interrupted;
+mod labels;
 mod layers;
 mod march;
 mod mutation;

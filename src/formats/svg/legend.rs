@@ -13,7 +13,13 @@ use crate::model::{Control, Nation, SettlementKind, Side};
 pub(super) const LEGEND_HEIGHT: f64 = 880.0;
 
 /// Draws the campaign map's legend with its top-left corner at `at`.
-pub(super) fn map_legend(cv: &mut Canvas, at: (f64, f64), viewer: Option<Side>, opts: MapOptions) {
+pub(super) fn map_legend(
+    cv: &mut Canvas,
+    at: (f64, f64),
+    viewer: Option<Side>,
+    opts: MapOptions,
+    marches: bool,
+) {
     let (x0, y0) = at;
     cv.open("g", &[("id", "legend")]);
     let mut y = y0 + 24.0;
@@ -112,22 +118,67 @@ pub(super) fn map_legend(cv: &mut Canvas, at: (f64, f64), viewer: Option<Side>, 
             row(cv, &mut y, &format!("{} zone of control (8.1)", side_word(side)));
         }
     }
-    if opts.supply {
-        cv.line((sx - 14.0, y), (sx + 14.0, y), &[("stroke", palette::SUPPLY), ("stroke-width", "3")]);
-        cv.rect((sx + 9.0, y - 5.0), (10.0, 10.0), &[("fill", palette::SUPPLY), ("stroke", "#ffffff")]);
-        row(cv, &mut y, "line of supply to its source (3.1)");
-        cv.line(
-            (sx - 14.0, y),
-            (sx + 6.0, y),
-            &[("stroke", palette::CUT), ("stroke-width", "3"), ("stroke-dasharray", "6 4")],
-        );
-        let cross = [("stroke", palette::CUT), ("stroke-width", "3"), ("stroke-linecap", "round")];
-        cv.line((sx + 8.0, y - 6.0), (sx + 20.0, y + 6.0), &cross);
-        cv.line((sx + 8.0, y + 6.0), (sx + 20.0, y - 6.0), &cross);
-        row(cv, &mut y, "out of supply: cut there (3.3)");
+    supply_rows(cv, &mut y, sx, &row, opts);
+    if marches {
+        march_rows(cv, &mut y, sx, &row);
     }
     cv.plain((x0 + 12.0, y), 10.0, "start", false, "#555555", "Hex ids CC.RR at the foot of each hex.");
     let box_style = [("fill", "none"), ("stroke", "#555555"), ("stroke-width", "1")];
     cv.rect((x0, y0), (LEGEND_WIDTH, y + 14.0 - y0), &box_style);
     cv.close();
+}
+
+/// The turn map's rows: a march, its route not marched, a halt, a move into contact, a
+/// battle and a siege, drawn as the map draws them.
+fn march_rows(cv: &mut Canvas, y: &mut f64, sx: f64, row: &dyn Fn(&mut Canvas, &mut f64, &str)) {
+    let blue = palette::side(Side::French);
+    cv.circle((sx - 14.0, *y), 4.0, &[("fill", "#ffffff"), ("stroke", blue), ("stroke-width", "2")]);
+    symbols::arrow(cv, (sx - 10.0, *y), (sx + 16.0, *y), blue, 4.0, false);
+    row(cv, y, "march: from the ring to the head");
+    cv.line(
+        (sx - 14.0, *y),
+        (sx + 14.0, *y),
+        &[("stroke", blue), ("stroke-width", "2"), ("stroke-dasharray", "3 4"), ("stroke-opacity", "0.6")],
+    );
+    row(cv, y, "ordered on, not marched");
+    cv.line((sx, *y - 9.0), (sx, *y + 9.0), &[("stroke", "#101010"), ("stroke-width", "3")]);
+    row(cv, y, "halted short (hover for why)");
+    symbols::arrow(cv, (sx - 14.0, *y), (sx + 14.0, *y), palette::CONTACT, 2.5, true);
+    row(cv, y, "marching into contact (8.1)");
+    let c = (sx, *y);
+    let burst: Vec<(f64, f64)> = (0..16)
+        .map(|i| super::Frame::toward(c, 22.5 * f64::from(i), if i % 2 == 0 { 9.0 } else { 4.0 }))
+        .collect();
+    cv.polygon(&burst, &[("fill", "#f2b705"), ("stroke", "#7a5a00")]);
+    row(cv, y, "battle of the turn");
+    cv.circle(
+        c,
+        8.0,
+        &[("fill", "none"), ("stroke", palette::CUT), ("stroke-width", "2.5"), ("stroke-dasharray", "4 3")],
+    );
+    row(cv, y, "siege or investment");
+}
+
+/// The lines of supply's rows, when the map draws them.
+fn supply_rows(
+    cv: &mut Canvas,
+    y: &mut f64,
+    sx: f64,
+    row: &dyn Fn(&mut Canvas, &mut f64, &str),
+    opts: MapOptions,
+) {
+    if opts.supply {
+        cv.line((sx - 14.0, *y), (sx + 14.0, *y), &[("stroke", palette::SUPPLY), ("stroke-width", "3")]);
+        cv.rect((sx + 9.0, *y - 5.0), (10.0, 10.0), &[("fill", palette::SUPPLY), ("stroke", "#ffffff")]);
+        row(cv, y, "line of supply to its source (3.1)");
+        cv.line(
+            (sx - 14.0, *y),
+            (sx + 6.0, *y),
+            &[("stroke", palette::CUT), ("stroke-width", "3"), ("stroke-dasharray", "6 4")],
+        );
+        let cross = [("stroke", palette::CUT), ("stroke-width", "3"), ("stroke-linecap", "round")];
+        cv.line((sx + 8.0, *y - 6.0), (sx + 20.0, *y + 6.0), &cross);
+        cv.line((sx + 8.0, *y + 6.0), (sx + 20.0, *y - 6.0), &cross);
+        row(cv, y, "out of supply: cut there (3.3)");
+    }
 }

@@ -10,6 +10,7 @@
 pub mod aftermath;
 pub mod battle;
 mod geometry;
+pub mod labels;
 mod legend;
 pub mod map;
 pub mod palette;
@@ -54,6 +55,24 @@ pub fn push_num(s: &mut String, v: f64) {
 pub struct Canvas {
     w: Writer<Vec<u8>>,
     open: Vec<&'static str>,
+    /// Labels held back for the placer ([`Canvas::defer_labels`]), when it is on.
+    deferred: Option<Vec<Deferred>>,
+}
+
+/// A label [`Canvas::label`] was asked for while labels are held back: placed later, where
+/// it overlaps nothing ([`labels::Placer`]).
+#[derive(Debug, Clone)]
+pub struct Deferred {
+    /// Where it was asked for: x of its anchor, y of its baseline.
+    pub at: (f64, f64),
+    /// Font size.
+    pub size: f64,
+    /// Bold (a place's name); else a river's or another feature's.
+    pub bold: bool,
+    /// Colour.
+    pub fill: String,
+    /// Text.
+    pub text: String,
 }
 
 impl std::fmt::Debug for Canvas {
@@ -72,7 +91,7 @@ impl Canvas {
     /// [`Canvas::new`], with room for `bytes` of SVG before the buffer grows.
     pub fn with_capacity(width: f64, height: f64, title: &str, bytes: usize) -> Canvas {
         let buffer = Vec::with_capacity(bytes);
-        let mut c = Canvas { w: Writer::new_with_indent(buffer, b' ', 0), open: Vec::new() };
+        let mut c = Canvas { w: Writer::new_with_indent(buffer, b' ', 0), open: Vec::new(), deferred: None };
         c.emit(Event::Decl(BytesDecl::new("1.0", Some("UTF-8"), None)));
         let (w, h) = (num(width), num(height));
         let view = format!("0 0 {w} {h}");
@@ -138,9 +157,24 @@ impl Canvas {
         self.emit(Event::End(BytesEnd::new(name)));
     }
 
+    /// From now on [`Canvas::label`] holds its labels back (centred on their point) until
+    /// [`Canvas::take_deferred`]: the map places them all at once, without overlaps.
+    pub fn defer_labels(&mut self) {
+        self.deferred = Some(Vec::new());
+    }
+
+    /// The labels held back, and labels written at once again.
+    pub fn take_deferred(&mut self) -> Vec<Deferred> {
+        self.deferred.take().unwrap_or_default()
+    }
+
     /// A `<text>` at a point, with its size, anchor and weight, outlined in white so that it
-    /// reads over roads, rivers and hex sides.
+    /// reads over roads, rivers and hex sides (held back for the placer when it is on).
     pub fn label(&mut self, at: (f64, f64), size: f64, anchor: &str, bold: bool, fill: &str, text: &str) {
+        if let Some(d) = &mut self.deferred {
+            d.push(Deferred { at, size, bold, fill: fill.to_string(), text: text.to_string() });
+            return;
+        }
         let (x, y, s) = (num(at.0), num(at.1), num(size));
         let mut attrs: Vec<(&str, &str)> = vec![("x", &x), ("y", &y), ("font-size", &s)];
         if anchor != "start" {

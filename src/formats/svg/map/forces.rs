@@ -3,6 +3,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
+use crate::formats::svg::labels::{Label, Line, Placer, Rect, compass};
 use crate::formats::svg::palette;
 use crate::formats::svg::symbols;
 use crate::formats::svg::{Canvas, Frame, num, points_attr, thousands};
@@ -33,7 +34,7 @@ pub fn counter_positions(frame: &Frame, view: &ForcesView) -> BTreeMap<String, (
         for (side, stack) in &stacks {
             let (x, y) = stack_origin(frame, hex, *side, stacks.len() > 1);
             for (i, f) in stack.iter().enumerate() {
-                let k = 3.0 * i as f64;
+                let k = stack_offset(i);
                 out.insert(f.id.clone(), (x + k, y + k));
             }
         }
@@ -158,7 +159,25 @@ fn label_on_left(map: &CampaignMap, taken: &BTreeMap<HexId, usize>, hex: HexId) 
     crowd([Direction::NW, Direction::SW]) < crowd([Direction::NE, Direction::SE])
 }
 
-pub(super) fn forces(cv: &mut Canvas, map: &CampaignMap, frame: &Frame, view: &ForcesView) {
+/// Counters drawn one under another in a stack: the rest sit under the last, and the
+/// stack's count says how many there are.
+const STACK_SHOWN: usize = 3;
+
+/// How far down and right the `i`th counter of a stack sits from the top one.
+fn stack_offset(i: usize) -> f64 {
+    3.0 * i.min(STACK_SHOWN - 1) as f64
+}
+
+/// Draws every force's counter, stacked by hex and side with a count on a stack of several,
+/// takes their boxes in `placer`, and returns each stack's label (its forces' names and
+/// strength) to place. On a side's map the labels are larger: they are read on paper.
+pub(super) fn forces(
+    cv: &mut Canvas,
+    map: &CampaignMap,
+    frame: &Frame,
+    view: &ForcesView,
+    placer: &mut Placer,
+) -> Vec<Label> {
     let stacks = stacks_by_hex(view);
     // One counter shape placed for every force, its outline and its id's style set once: a
     // campaign may have thousands of forces.
@@ -180,89 +199,129 @@ pub(super) fn forces(cv: &mut Canvas, map: &CampaignMap, frame: &Frame, view: &F
             ("font-weight", "bold"),
         ],
     );
+    let mut stack_boxes = Vec::new();
     for (&hex, sides) in &stacks {
         for (&side, stack) in sides {
             let (x, y) = stack_origin(frame, hex, side, sides.len() > 1);
             // The first force of the stack on top.
             for (i, f) in stack.iter().enumerate().rev() {
-                let k = 3.0 * i as f64;
-                let c = (x + k, y + k);
-                cv.open("g", &[("data-force", &f.id), ("data-side", side.slug())]);
-                // Its whole name on hover (the label beside it may wrap it).
-                cv.text("title", &[], &format!("{} {}, {hex}", f.id, f.name));
-                let wide = symbols::counter_size(COUNTER, &f.id);
-                if wide.0 > COUNTER.0 {
-                    // A long id: a counter of its own width.
-                    let at = (c.0 - wide.0 / 2.0, c.1 - wide.1 / 2.0);
-                    cv.rect(at, wide, &[("rx", "2"), ("fill", palette::side(side))]);
-                } else {
-                    let (cx, cy) = (num(c.0), num(c.1));
-                    cv.empty(
-                        "use",
-                        &[("href", "#counter"), ("x", &cx), ("y", &cy), ("fill", palette::side(side))],
-                    );
-                }
-                let (at, size) = symbols::counter_id(c, COUNTER, &f.id);
-                let (tx, ty, ts) = (num(at.0), num(at.1), num(size));
+                let k = stack_offset(i);
+                counter(cv, (x + k, y + k), f, hex, side);
+            }
+            let half =
+                stack.iter().map(|f| symbols::counter_size(COUNTER, &f.id).0).fold(COUNTER.0, f64::max) / 2.0;
+            let k = stack_offset(stack.len() - 1);
+            let mut r = Rect { x0: x - half, y0: y - h / 2.0, x1: x + half + k, y1: y + h / 2.0 + k };
+            if stack.len() > 1 {
+                // The count on the stack's top right corner.
+                let c = (x + half, y - h / 2.0);
+                let n = stack.len().to_string();
+                let rad = 4.0 + 2.2 * n.len() as f64;
+                cv.circle(
+                    c,
+                    rad,
+                    &[("fill", "#ffffff"), ("stroke", palette::side(side)), ("stroke-width", "1.5")],
+                );
+                let (tx, ty) = (num(c.0), num(c.1 + 3.0));
                 let style = [
                     ("x", tx.as_str()),
                     ("y", &ty),
-                    ("font-size", &ts),
-                    ("fill", "#ffffff"),
+                    ("font-size", "8.5"),
+                    ("fill", palette::side(side)),
                     ("stroke", "none"),
                 ];
-                cv.text("text", &style, &f.id);
-                cv.close();
+                cv.text("text", &style, &n);
+                r = Rect { x0: r.x0, y0: c.1 - rad, x1: r.x1.max(c.0 + rad), y1: r.y1 };
             }
+            placer.block(r);
+            stack_boxes.push((hex, side, sides.len() > 1, stack, r));
         }
     }
     cv.close();
-    // Labels over every counter, so that no counter hides a neighbour's label.
     let mut occupied: BTreeMap<HexId, usize> = stacks.keys().map(|&h| (h, 1)).collect();
     for s in &map.settlements {
         *occupied.entry(s.hex).or_default() += 1;
     }
-    cv.open(
-        "g",
-        &[
-            ("id", "force-labels"),
-            ("stroke", "#ffffff"),
-            ("stroke-width", "2.5"),
-            ("stroke-linejoin", "round"),
-            ("paint-order", "stroke"),
-        ],
-    );
-    for (&hex, sides) in &stacks {
-        for (&side, stack) in sides {
-            let (x, y) = stack_origin(frame, hex, side, sides.len() > 1);
-            let left =
-                if sides.len() > 1 { side == Side::French } else { label_on_left(map, &occupied, hex) };
-            let half =
-                stack.iter().map(|f| symbols::counter_size(COUNTER, &f.id).0).fold(COUNTER.0, f64::max) / 2.0;
-            let reach = half + 3.0 + 3.0 * (stack.len() - 1) as f64;
-            let (lx, anchor) = if left { (x - half - 3.0, "end") } else { (x + reach, "start") };
-            let mut lines: Vec<(String, bool)> = Vec::new();
-            if let [f] = stack.as_slice() {
-                lines.extend(wrap(&f.name, 22).into_iter().map(|l| (l, true)));
-                lines.push((strength_text(f), false));
-            } else {
-                for f in stack.iter().take(LISTED) {
-                    lines.push((format!("{}: {}", f.name, strength_text(f)), false));
-                }
-                if stack.len() > LISTED {
-                    lines.push((format!("+{} more", stack.len() - LISTED), false));
-                }
+    let side_map = view.viewer.is_some();
+    stack_boxes
+        .into_iter()
+        .map(|(hex, side, shared, stack, r)| {
+            let left = if shared { side == Side::French } else { label_on_left(map, &occupied, hex) };
+            stack_label(stack, side, &r, left, side_map, frame.radius)
+        })
+        .collect()
+}
+
+/// One force's counter at `c`, in its side's colour, its id on it, its whole name on hover.
+fn counter(cv: &mut Canvas, c: (f64, f64), f: &KnownForce, hex: HexId, side: Side) {
+    cv.open("g", &[("data-force", &f.id), ("data-side", side.slug())]);
+    // Its whole name on hover (the label beside it may wrap it).
+    cv.text("title", &[], &format!("{} {}, {hex}", f.id, f.name));
+    let wide = symbols::counter_size(COUNTER, &f.id);
+    if wide.0 > COUNTER.0 {
+        // A long id: a counter of its own width.
+        let at = (c.0 - wide.0 / 2.0, c.1 - wide.1 / 2.0);
+        cv.rect(at, wide, &[("rx", "2"), ("fill", palette::side(side))]);
+    } else {
+        let (cx, cy) = (num(c.0), num(c.1));
+        cv.empty("use", &[("href", "#counter"), ("x", &cx), ("y", &cy), ("fill", palette::side(side))]);
+    }
+    let (at, size) = symbols::counter_id(c, COUNTER, &f.id);
+    let (tx, ty, ts) = (num(at.0), num(at.1), num(size));
+    let style = [("x", tx.as_str()), ("y", &ty), ("font-size", &ts), ("fill", "#ffffff"), ("stroke", "none")];
+    cv.text("text", &style, &f.id);
+    cv.close();
+}
+
+/// A stack's label: a lone force's name (wrapped) and strength, or each force's name and
+/// strength and how many more; beside the stack (`left` first), or a little away with a
+/// leader line.
+fn stack_label(stack: &[&KnownForce], side: Side, r: &Rect, left: bool, side_map: bool, hex: f64) -> Label {
+    // A side's map is read on paper: no label under 10 pixels.
+    let (big, small) = if side_map { (10.5, 10.0) } else { (8.5, 7.5) };
+    let mut lines: Vec<Line> = Vec::new();
+    let mut add = |text: String, bold: bool| {
+        let size = if bold { big } else { small };
+        lines.push(Line { text, size, bold });
+    };
+    if let [f] = stack {
+        for l in wrap(&f.name, 22) {
+            add(l, true);
+        }
+        // A report's words on two lines: when and where, then what was seen.
+        let strength = strength_text(f);
+        match strength.split_once(": ") {
+            Some((when, what)) if f.reported.is_some() => {
+                add(format!("{when}:"), false);
+                add(what.to_string(), false);
             }
-            let step = 9.0;
-            let top = y + 3.0 - step * (lines.len() as f64 - 1.0) / 2.0;
-            let colour = palette::side(side);
-            for (i, (text, bold)) in lines.iter().enumerate() {
-                let size = if *bold { 8.5 } else { 7.5 };
-                cv.plain((lx, top + step * i as f64), size, anchor, *bold, colour, text);
-            }
+            _ => add(strength, false),
+        }
+    } else {
+        for f in stack.iter().take(LISTED) {
+            add(format!("{}: {}", f.name, strength_text(f)), false);
+        }
+        if stack.len() > LISTED {
+            add(format!("+{} more", stack.len() - LISTED), false);
         }
     }
-    cv.close();
+    let mut label = Label {
+        lines,
+        fill: palette::side(side).to_string(),
+        names: ((r.x0 + r.x1) / 2.0, (r.y0 + r.y1) / 2.0),
+        near: Vec::new(),
+        far: Vec::new(),
+    };
+    let block = label.size();
+    let order: [usize; 8] = if left { [1, 0, 2, 3, 6, 7, 4, 5] } else { [0, 1, 2, 3, 4, 5, 6, 7] };
+    let near = compass(r, block, 3.0, 0.0);
+    label.near = order.iter().map(|&i| near[i]).collect();
+    // Farther out in two rings, with a leader line.
+    for reach in [0.6, 1.2] {
+        let far = compass(r, block, 3.0, reach * hex);
+        label.far.extend(order.iter().map(|&i| far[i]));
+    }
+    label
 }
 
 /// Words of `text` in lines of at most `width` characters (a longer word on its own line).

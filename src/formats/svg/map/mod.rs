@@ -14,13 +14,17 @@ use crate::rules::intel::known::ForcesView;
 
 mod forces;
 mod ground;
+mod marches;
+mod place;
 #[cfg(test)]
 mod tests;
 
+use super::labels::Placer;
 use forces::{contacts, forces, supply_lines, zones};
 pub use forces::{counter_positions, strength_text, wrap};
 pub(super) use ground::roads;
 use ground::{hex_ids, hexes, rivers, settlements};
+pub use marches::{Event, MarchLine, TurnMarches};
 
 /// Centre to corner of a hex on the map, pixels: room in each hex for its id, a settlement
 /// with its name, and a force counter.
@@ -123,6 +127,22 @@ pub fn window_frame(map: &CampaignMap, window: &Window) -> Frame {
 
 /// Draws the campaign map.
 pub fn campaign_map(map: &CampaignMap, view: &ForcesView, heading: &MapHeading, opts: MapOptions) -> Vec<u8> {
+    draw(map, view, heading, opts, None)
+}
+
+/// Draws the umpire's map of a turn's marches: the campaign map with every force where the
+/// marches left it, and over it each march, the contacts they made, the battles and sieges.
+pub fn turn_map(map: &CampaignMap, view: &ForcesView, heading: &MapHeading, turn: &TurnMarches) -> Vec<u8> {
+    draw(map, view, heading, MapOptions::default(), Some(turn))
+}
+
+fn draw(
+    map: &CampaignMap,
+    view: &ForcesView,
+    heading: &MapHeading,
+    opts: MapOptions,
+    turn: Option<&TurnMarches>,
+) -> Vec<u8> {
     let win = opts.window.unwrap_or_else(|| Window::whole(map.grid));
     let frame = window_frame(map, &win);
     let (cols, rows) = win.size();
@@ -142,12 +162,15 @@ pub fn campaign_map(map: &CampaignMap, view: &ForcesView, heading: &MapHeading, 
         None => "umpire's map".to_string(),
         Some(s) => format!("{} view", side_word(s)),
     };
+    let who = if turn.is_some() { "the turn's marches".to_string() } else { who };
     let title = format!("{}: turn {}, {} ({who})", heading.title, heading.turn, heading.date);
     // Room for the whole picture at once: a hex takes about 150 bytes, a force 500.
     let room = 150 * usize::from(cols) * usize::from(rows) + 500 * view.forces.len();
     let mut cv = Canvas::with_capacity(width, height, &title, room);
     cv.rect((0.0, 0.0), (width, height), &[("fill", "#ffffff")]);
-    title_band(&mut cv, heading, view.viewer, width);
+    title_band(&mut cv, heading, view.viewer, width, turn.map(|t| t.caption.as_str()));
+    // Every name is placed at the end, where it overlaps no other and no counter.
+    cv.defer_labels();
     hexes(&mut cv, map, &frame, &win);
     if opts.zoc {
         zones(&mut cv, &frame, view, &win);
@@ -156,13 +179,25 @@ pub fn campaign_map(map: &CampaignMap, view: &ForcesView, heading: &MapHeading, 
     roads(&mut cv, map, &frame, |h| win.contains(h));
     hex_ids(&mut cv, &frame, &win);
     settlements(&mut cv, map, &frame, &win);
+    let deferred = cv.take_deferred();
     if opts.supply {
         supply_lines(&mut cv, &frame, view, &win);
     }
+    let mut placer = Placer::new();
+    let events = turn.map(|t| marches::marches(&mut cv, &frame, &win, t, &mut placer)).unwrap_or_default();
     let at = counter_positions(&frame, view);
     contacts(&mut cv, view, &at);
-    forces(&mut cv, map, &frame, view);
-    map_legend(&mut cv, (legend_x, TOP), view.viewer, opts);
+    if let Some(t) = turn {
+        marches::new_contacts(&mut cv, t, &at);
+    }
+    let force_labels = forces(&mut cv, map, &frame, view, &mut placer);
+    let (places, rest) = place::ground_labels(deferred, &mut placer);
+    // The places' names first; the forces', the turn's events and the rivers' give way.
+    for l in places.into_iter().chain(force_labels).chain(events).chain(rest) {
+        placer.place(l);
+    }
+    placer.draw(&mut cv, "labels");
+    map_legend(&mut cv, (legend_x, TOP), view.viewer, opts, turn.is_some());
     cv.finish()
 }
 
@@ -173,12 +208,19 @@ pub(super) fn side_word(s: Side) -> &'static str {
     }
 }
 
-fn title_band(cv: &mut Canvas, heading: &MapHeading, viewer: Option<Side>, width: f64) {
+fn title_band(
+    cv: &mut Canvas,
+    heading: &MapHeading,
+    viewer: Option<Side>,
+    width: f64,
+    caption: Option<&str>,
+) {
     cv.rect((0.0, 0.0), (width, TOP - 8.0), &[("fill", "#2b2b2b")]);
     cv.plain((MARGIN, 30.0), 22.0, "start", true, "#ffffff", &heading.title);
-    let sub = match viewer {
-        None => format!("Turn {}, {} · umpire's map: every force", heading.turn, heading.date),
-        Some(s) => format!(
+    let sub = match (viewer, caption) {
+        (_, Some(c)) => format!("Turn {}, {} · {c}", heading.turn, heading.date),
+        (None, None) => format!("Turn {}, {} · umpire's map: every force", heading.turn, heading.date),
+        (Some(s), None) => format!(
             "Turn {}, {} · {} view: its own forces, and the enemy in contact with them (8.1) or reported (9.0)",
             heading.turn,
             heading.date,

@@ -114,7 +114,9 @@ fn an_enemy_reported_by_intelligence_is_labelled_with_the_report() {
     v.forces.push(f);
     let h = MapHeading { title: "Test".into(), turn: 21, date: "early April 1809".into() };
     let svg = String::from_utf8(campaign_map(&c.map, &v, &h, MapOptions::default())).unwrap();
-    assert!(svg.contains("reported turn 20 at 10.11: about 2,900 men, 6 guns (9.0)"));
+    // On two lines of the label.
+    assert!(svg.contains(">reported turn 20 at 10.11:<"), "{svg}");
+    assert!(svg.contains(">about 2,900 men, 6 guns (9.0)<"), "{svg}");
 }
 
 #[test]
