@@ -301,6 +301,8 @@ impl Entry {
     /// Contacts advised (the dice of each side's 8.5 advice) or decided.
     pub fn contacts(turn: u32, summary: String, dice: Vec<Roll>) -> Entry {
         Entry { dice, ..Entry::new(EntryKind::Contacts, turn, summary) }
+    }
+
     /// The entry with each force's march recorded (move), for the turn's map.
     pub fn with_routes(self, routes: Vec<MarchRoute>) -> Entry {
         Entry { routes, ..self }
