@@ -79,6 +79,12 @@ pub enum Command {
         after_help = "Orders files: one order a line, `force,to` (a destination hex: the cheapest legal route) or\n`force,path` (the hexes to march through, space-separated), optional `retreat` yes (8.2).\n\nExamples:\n  sowbridge move orders/french.csv orders/allies.csv --dry-run\n  sowbridge move orders/french.csv orders/allies.csv\n  sowbridge move orders/retreat.csv --json"
     )]
     Move(MoveArgs),
+    /// Send messages between commanders (rule 6.3.1): each by the shortest road, intercepted
+    /// on a 1 in 3 where it crosses an enemy supply line.
+    #[command(
+        after_help = "Messages file: one message a line, `from,to,day,text` (from and to are forces, day 1-14).\n\nExamples:\n  sowbridge messages orders/messages.csv --dry-run\n  sowbridge messages orders/messages.csv --json"
+    )]
+    Messages(MessagesArgs),
     /// Revert the newest applied battle, the newest move (`undo move`) or the newest turn
     /// advance (`undo turn`).
     #[command(
@@ -168,6 +174,20 @@ pub struct MoveArgs {
     #[arg(required = true, value_name = "ORDERS.csv")]
     pub orders: Vec<PathBuf>,
     /// Show the whole march and write nothing.
+    #[arg(long)]
+    pub dry_run: bool,
+    /// Print JSON instead of text.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// `messages` options.
+#[derive(Debug, clap::Args)]
+pub struct MessagesArgs {
+    /// The messages file (CSV: `from,to,day,text`).
+    #[arg(value_name = "MESSAGES.csv")]
+    pub file: PathBuf,
+    /// Roll the same dice and write nothing.
     #[arg(long)]
     pub dry_run: bool,
     /// Print JSON instead of text.

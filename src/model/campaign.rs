@@ -55,6 +55,8 @@ pub struct Campaign {
     pub trails: Vec<super::supply::Trail>,
     /// `roads-seen.csv`: the hexes with a secondary road the French have passed through.
     pub roads_seen: Vec<super::supply::RoadSeen>,
+    /// `messages.csv`: the messages and orders the enemy caught on their way (6.3.1).
+    pub messages: Vec<super::orders::Intercepted>,
     /// How each CSV file read was saved (by file name), to write it back the same way.
     pub dialects: BTreeMap<&'static str, Dialect>,
 }

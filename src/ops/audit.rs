@@ -257,6 +257,9 @@ fn replayed(
             EntryKind::Undo => check_undo(journal, i, &baseline_hashes, &at, problems),
             EntryKind::TurnAdvance => check_turn_advance(e, &before.men, &men_after(), &at, problems),
             EntryKind::Move => {
+                for p in crate::ops::messages::audit_entry(e, seed_in(&state)) {
+                    problems.push(Problem::in_file(&at, p));
+                }
                 let after = men_after();
                 if after != before.men {
                     problems.push(Problem::in_file(
@@ -278,12 +281,23 @@ fn replayed(
                     ));
                 }
             }
+            EntryKind::Messages => {
+                for p in crate::ops::messages::audit_entry(e, seed_in(&state)) {
+                    problems.push(Problem::in_file(&at, p));
+                }
+            }
             EntryKind::ManualEdit => {
                 hand_made_men(&journal.entries[..i], &before.state, &state, &at, problems);
             }
         }
     }
     Ok(state)
+}
+
+/// The campaign's seed in the state replayed so far, for rolling a journalled stream again.
+fn seed_in(state: &StateFiles) -> Option<u64> {
+    let bytes = state.get("campaign.toml").and_then(Option::as_deref)?;
+    crate::formats::campaign::parse_config(bytes, &mut Problems::default()).map(|c| c.seed)
 }
 
 /// Checks an apply: every unit's men and guns conserved, `forces.csv` changed as its

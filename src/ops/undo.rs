@@ -22,6 +22,8 @@ pub enum UndoTarget {
     Turn,
     /// The newest map import that stands.
     Map,
+    /// The newest messages sent (6.3.1) that stand.
+    Messages,
 }
 
 /// An undo, as the umpire asks it.
@@ -46,6 +48,7 @@ pub fn undo(dir: &CampaignDir, req: &UndoRequest) -> Result<Undone> {
         UndoTarget::Move => undo_move(dir, txn, req.dry_run),
         UndoTarget::Turn => undo_turn(dir, txn, req.dry_run),
         UndoTarget::Map => undo_map(dir, txn, req.dry_run),
+        UndoTarget::Messages => undo_messages(dir, txn, req.dry_run),
     }
 }
 
@@ -124,7 +127,12 @@ fn newer_change<'j>(journal: &'j Journal, e: &Entry) -> Option<&'j Entry> {
 /// advances undone already (with their undos) came after it (`what`: "move", "turn advance").
 /// An applied battle, and the undo of one, are changes that come after.
 fn newest_standing<'j>(journal: &'j Journal, kind: EntryKind, what: &str) -> Result<&'j Entry> {
-    let moved = |e: &Entry| matches!(e.kind, EntryKind::Move | EntryKind::TurnAdvance | EntryKind::MapImport);
+    let moved = |e: &Entry| {
+        matches!(
+            e.kind,
+            EntryKind::Move | EntryKind::TurnAdvance | EntryKind::MapImport | EntryKind::Messages
+        )
+    };
     let standing: std::collections::BTreeSet<u64> = journal.standing().iter().map(|x| x.seq).collect();
     for e in journal.entries.iter().rev() {
         let quiet = e.kind == EntryKind::ManualEdit
@@ -225,6 +233,30 @@ fn undo_map(dir: &CampaignDir, mut txn: StateTxn<'_>, dry_run: bool) -> Result<U
         Entry::undo_of(imp, format!("undo of the map import of journal entry {} ({})", imp.seq, imp.summary));
     outcome.seq =
         txn.finish(state, Some(entry), Commit { operation: Some("undo map".into()), ..Commit::default() })?;
+    Ok(outcome)
+}
+
+/// `undo messages`: reverts the newest messages sent that stand, when nothing but manual edits
+/// (and changes undone already) came after them: the messages caught are no longer kept.
+fn undo_messages(dir: &CampaignDir, mut txn: StateTxn<'_>, dry_run: bool) -> Result<Undone> {
+    let current = txn.current()?.clone();
+    let sent = newest_standing(&txn.journal, EntryKind::Messages, "messages")?;
+    let pos = txn.journal.index_of(sent.seq).unwrap_or(0);
+    let state =
+        reverted(dir, &txn.journal, pos, current, &format!("the messages of journal entry {}", sent.seq))?;
+    let mut outcome = undone(Undid::Messages, sent);
+    if dry_run {
+        return Ok(outcome);
+    }
+    let entry = Entry::undo_of(
+        sent,
+        format!("undo of the messages of journal entry {} ({})", sent.seq, sent.summary),
+    );
+    outcome.seq = txn.finish(
+        state,
+        Some(entry),
+        Commit { operation: Some("undo messages".into()), ..Commit::default() },
+    )?;
     Ok(outcome)
 }
 

@@ -14,7 +14,7 @@ use crate::model::dialect::{Dialect, Encoding};
 use crate::model::roll::Roll;
 
 /// The state files the journal follows (relative paths).
-pub const STATE_FILES: [&str; 20] = [
+pub const STATE_FILES: [&str; 21] = [
     "campaign.toml",
     "forces.csv",
     "commanders.csv",
@@ -33,6 +33,7 @@ pub const STATE_FILES: [&str; 20] = [
     "supply.csv",
     "trails.csv",
     "roads-seen.csv",
+    "messages.csv",
     // The map, changed by `map import`.
     "map/hexes.csv",
     "map/roads.csv",
@@ -63,6 +64,8 @@ pub enum EntryKind {
     Move,
     /// The map's files changed from a Tiled map (`map import`).
     MapImport,
+    /// Messages between commanders sent (`messages`, 6.3.1).
+    Messages,
 }
 
 /// One changed line of a file whose rows kept their order.
@@ -182,6 +185,10 @@ pub struct Entry {
     /// every man and its rows), for the conservation audit.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub lost: Vec<(String, u32)>,
+    /// The dice stream the entry's dice came from (seeded from the campaign's seed), when
+    /// `audit` can roll them again.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub stream: Option<String>,
 }
 
 /// The constructors of journal entries: the only place an entry is built. The store gives
@@ -203,6 +210,7 @@ impl Entry {
             marched: Vec::new(),
             undoes: None,
             lost: Vec::new(),
+            stream: None,
         }
     }
 
@@ -260,6 +268,19 @@ impl Entry {
     /// Forces marched on their orders: the units of its turn's allowance each has used.
     pub fn moved(turn: u32, summary: String, marched: Vec<(String, u64)>) -> Entry {
         Entry { marched, ..Entry::new(EntryKind::Move, turn, summary) }
+    }
+
+    /// Messages between commanders sent (6.3.1): the dice of their messengers, from `stream`.
+    pub fn messages(turn: u32, summary: String, dice: Vec<Roll>, stream: String) -> Entry {
+        Entry { dice, stream: Some(stream), ..Entry::new(EntryKind::Messages, turn, summary) }
+    }
+
+    /// This entry with the dice of the messengers it sent (6.3.1), from `stream`.
+    pub fn with_dice(self, dice: Vec<Roll>, stream: String) -> Entry {
+        if dice.is_empty() {
+            return self;
+        }
+        Entry { dice, stream: Some(stream), ..self }
     }
 
     /// The map's files changed from an edited Tiled map.
@@ -527,6 +548,7 @@ mod tests {
             marched: vec![],
             undoes: None,
             lost: vec![],
+            stream: None,
         };
         let mut bytes = entry_line(&e).unwrap().into_bytes();
         bytes.push(b'\n');

@@ -20,6 +20,7 @@ mod held;
 mod interrupted;
 mod layers;
 mod march;
+mod messages;
 mod mutation;
 mod names;
 mod newcomer;

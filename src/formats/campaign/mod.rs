@@ -48,10 +48,12 @@ pub mod names {
     pub const TRAILS: &str = "trails.csv";
     /// The hexes of secondary roads the French have passed through, written by `move`.
     pub const ROADS_SEEN: &str = "roads-seen.csv";
+    /// The messages and orders the enemy caught (6.3.1), written by `messages` and `move`.
+    pub const MESSAGES: &str = "messages.csv";
     /// The files of the map that `map import` changes.
     pub const MAP: [&str; 4] = [HEXES, ROADS, RIVERS, SETTLEMENTS];
     /// Every file of the campaign folder that sowbridge reads into a campaign.
-    pub const ALL: [&str; 23] = [
+    pub const ALL: [&str; 24] = [
         CAMPAIGN,
         RULES,
         HEXES,
@@ -67,6 +69,7 @@ pub mod names {
         AVOIDANCE,
         TRAILS,
         ROADS_SEEN,
+        MESSAGES,
         // The turn's books (`formats::books`).
         "sieges.csv",
         "siege-trains.csv",
@@ -355,6 +358,14 @@ pub fn parse_campaign_with(
             rows
         })
         .unwrap_or_default();
+    let messages = files
+        .get(names::MESSAGES)
+        .map(|b| {
+            let (rows, d) = super::messages::parse_intercepted_into(b, &mut p);
+            dialects.insert(names::MESSAGES, d);
+            rows
+        })
+        .unwrap_or_default();
     let map = CampaignMap { grid, hexes, roads, rivers, settlements };
     validate_tree(&oob, &lines, &map, &commanders, &listed, &mut p);
     // Men due back to a unit that is not there would never return: a unit renamed in
@@ -410,6 +421,7 @@ pub fn parse_campaign_with(
         avoidance,
         trails,
         roads_seen,
+        messages,
         dialects,
     })
 }

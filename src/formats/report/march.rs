@@ -21,6 +21,10 @@ pub struct MoveReport {
     pub new_contacts: Vec<Contact>,
     /// Retreats before battle caught by the enemy (8.2), recorded for `export`.
     pub caught: Vec<Avoidance>,
+    /// The orders sent by messenger during the turn (6.3.1): each ride, and whether the order
+    /// arrived, was caught or was replaced by a later one.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub messengers: Vec<crate::rules::messenger::Dispatch>,
     /// Nothing was written.
     pub dry_run: bool,
     /// Journal entry (0 on a dry run).
@@ -79,6 +83,7 @@ pub fn render(c: &Campaign, r: &MoveReport) -> String {
     if r.dry_run {
         let _ = writeln!(s, "(dry run: nothing written)");
     }
+    messenger_lines(&mut s, &r.messengers);
     for m in &r.forces {
         force_lines(&mut s, c, m);
     }
@@ -91,6 +96,42 @@ pub fn render(c: &Campaign, r: &MoveReport) -> String {
         }
     }
     s
+}
+
+/// The orders sent by messenger (6.3.1): when each arrives, or why it does not.
+fn messenger_lines(s: &mut String, ds: &[crate::rules::messenger::Dispatch]) {
+    use crate::rules::messenger::{Fate, TURN_DAYS};
+    for d in ds {
+        let t = &d.trip;
+        let fate = match (t.fate, &t.crosses) {
+            (Fate::Intercepted, Some(x)) => {
+                format!(
+                    "intercepted at {} on the {} supply line of {}: the force does not march",
+                    x.hex, x.side, x.line_of
+                )
+            }
+            _ if t.arrives > TURN_DAYS => {
+                format!("arrives on day {}, after the turn: the force does not march", t.arrives)
+            }
+            _ if d.superseded => format!("arrives on day {}, replaced by a later order", t.arrives),
+            _ => format!(
+                "arrives on day {}: the force marches on {}/{TURN_DAYS} of its turn",
+                t.arrives,
+                TURN_DAYS + 1 - t.arrives
+            ),
+        };
+        let _ = writeln!(
+            s,
+            "Order to {} ({}:{}) sent on day {} from {}, {} hexes by {}: {fate} (6.3.1)",
+            d.force,
+            d.file,
+            d.line,
+            t.day,
+            d.from,
+            t.route.len().saturating_sub(1),
+            if t.by_road { "road" } else { "country (no road)" }
+        );
+    }
 }
 
 /// One force's march.

@@ -138,7 +138,25 @@ pub fn side_report(run: &TurnRun, c: &Campaign, side: Side) -> String {
             let _ = writeln!(s, "- {l}");
         }
     }
+    intercepted_lines(&mut s, c, side, run.returns.from.turn);
     s
+}
+
+/// The enemy's messages and orders this side's patrols caught on its supply lines during the
+/// turn ending (6.3.1): what they said, from whom to whom, where.
+fn intercepted_lines(s: &mut String, c: &Campaign, side: Side, turn: u32) {
+    let caught: Vec<_> = c.messages.iter().filter(|m| m.side == side && m.turn == turn).collect();
+    if caught.is_empty() {
+        return;
+    }
+    let _ = writeln!(s, "\n## Messages intercepted (6.3.1)\n");
+    for m in caught {
+        let _ = writeln!(
+            s,
+            "- Day {}, from {} to {}, caught at {} on the supply line of {}: \"{}\"",
+            m.day, m.from, m.to, m.hex, m.line_of, m.text
+        );
+    }
 }
 
 /// The warning, said before anything changes, that a battle exported is still waiting for

@@ -17,6 +17,8 @@ pub enum Undid {
     Turn(u32),
     /// A map import.
     Map,
+    /// Messages sent (6.3.1).
+    Messages,
 }
 
 /// What an undo did (or, on a dry run, would do).
@@ -41,6 +43,7 @@ pub fn dry_run_text(u: &Undone) -> String {
         Undid::Move { .. } => "move".to_string(),
         Undid::Turn(_) => "turn".to_string(),
         Undid::Map => "map".to_string(),
+        Undid::Messages => "messages".to_string(),
     };
     let mut s =
         format!("undo {what} would revert journal entry {} ({})\n", u.reverted_seq, u.reverted_summary);
@@ -59,6 +62,10 @@ pub fn done_line(u: &Undone) -> String {
         ),
         Undid::Move { forces } => format!(
             "move of journal entry {} undone ({forces} forces back where they stood; journal entry {})",
+            u.reverted_seq, u.seq
+        ),
+        Undid::Messages => format!(
+            "messages of journal entry {} undone: the messages caught are no longer kept (journal entry {})",
             u.reverted_seq, u.seq
         ),
         Undid::Map => format!(

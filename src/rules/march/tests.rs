@@ -13,6 +13,8 @@ fn order(force: &str, path: &[&str]) -> Order {
         force: force.into(),
         route: Route::Path(path.iter().map(|s| h(s)).collect()),
         retreat: false,
+        day: None,
+        from: None,
         file: "orders.csv".into(),
         line: 2,
     }
