@@ -350,22 +350,7 @@ pub fn parse_campaign_with(
     } = rest;
     let books = super::books::parse_books(files, &grid, &mut p, &mut dialects);
     let (supply, avoidance, trails) = parse_memory(files, &mut p, &mut dialects);
-    let roads_seen = files
-        .get(names::ROADS_SEEN)
-        .map(|b| {
-            let (rows, d) = super::orders::parse_roads_seen_into(b, &mut p);
-            dialects.insert(names::ROADS_SEEN, d);
-            rows
-        })
-        .unwrap_or_default();
-    let messages = files
-        .get(names::MESSAGES)
-        .map(|b| {
-            let (rows, d) = super::messages::parse_intercepted_into(b, &mut p);
-            dialects.insert(names::MESSAGES, d);
-            rows
-        })
-        .unwrap_or_default();
+    let (roads_seen, messages) = parse_seen(files, &mut p, &mut dialects);
     let map = CampaignMap { grid, hexes, roads, rivers, settlements };
     validate_tree(&oob, &lines, &map, &commanders, &listed, &mut p);
     // Men due back to a unit that is not there would never return: a unit renamed in
@@ -424,6 +409,32 @@ pub fn parse_campaign_with(
         messages,
         dialects,
     })
+}
+
+/// `roads-seen.csv` and `messages.csv`: what the French have seen of the roads, and the
+/// messages the enemy caught (each file optional), with their dialects.
+fn parse_seen(
+    files: &CampaignFiles,
+    p: &mut Problems,
+    dialects: &mut BTreeMap<&'static str, Dialect>,
+) -> (Vec<crate::model::supply::RoadSeen>, Vec<crate::model::orders::Intercepted>) {
+    let roads_seen = files
+        .get(names::ROADS_SEEN)
+        .map(|b| {
+            let (rows, d) = super::orders::parse_roads_seen_into(b, p);
+            dialects.insert(names::ROADS_SEEN, d);
+            rows
+        })
+        .unwrap_or_default();
+    let messages = files
+        .get(names::MESSAGES)
+        .map(|b| {
+            let (rows, d) = super::messages::parse_intercepted_into(b, p);
+            dialects.insert(names::MESSAGES, d);
+            rows
+        })
+        .unwrap_or_default();
+    (roads_seen, messages)
 }
 
 /// `supply.csv` and `avoidance.csv`: what `turn advance` and `move` remember for the commands
