@@ -76,7 +76,7 @@ pub enum Command {
     /// March the forces on the players' orders (rules 6.2, 6.3, 6.5.1, 2.5.3, 8.1–8.3).
     #[command(
         name = "move",
-        after_help = "Orders files: one order a line, `force,to` (a destination hex: the cheapest legal route) or\n`force,path` (the hexes to march through, space-separated), optional `retreat` yes (8.2).\n\nExamples:\n  sowbridge move orders/french.csv orders/allies.csv --dry-run\n  sowbridge move orders/french.csv orders/allies.csv\n  sowbridge move orders/retreat.csv --json"
+        after_help = "Orders files: one order a line, `force,to` (a destination hex: the cheapest legal route) or\n`force,path` (the hexes to march through, space-separated), optional `retreat` yes (8.2),\n`day` (1-14, sent by messenger that day, 6.3.1) and `from` (the headquarters: a force or a hex).\n\nExamples:\n  sowbridge move orders/french.csv orders/allies.csv --dry-run\n  sowbridge move orders/french.csv orders/allies.csv\n  sowbridge move orders/retreat.csv --json"
     )]
     Move(MoveArgs),
     /// Send messages between commanders (rule 6.3.1): each by the shortest road, intercepted
