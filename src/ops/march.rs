@@ -66,7 +66,7 @@ pub fn march_forces(dir: &CampaignDir, req: &MoveRequest) -> Result<Moved> {
     };
     let used = used_this_turn(&journal, c.config.turn);
     // Orders sent during the turn go by messenger (6.3.1): caught, late, or replaced.
-    let clock = crate::ops::messages::orders_clock(&c, orders, &req.orders, &mut problems);
+    let mut clock = crate::ops::messages::orders_clock(&c, orders, &req.orders, &mut problems);
     let orders = &clock.clocked.orders;
     refuse_forces_in_battle(dir, orders, &mut problems)?;
     let plans = match plan_orders(&c, orders, c.turn(), &used) {

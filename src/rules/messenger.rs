@@ -166,6 +166,8 @@ pub struct Dispatch {
     pub trip: Trip,
     /// A later arrival replaced this order (the force marches on the last to arrive).
     pub superseded: bool,
+    /// Where the force's share of the turn ran out short of its route's end, if it did.
+    pub halts_at: Option<HexId>,
 }
 
 impl Dispatch {
@@ -205,12 +207,18 @@ pub fn order_text(o: &crate::model::orders::Order) -> String {
 }
 
 impl Clocked {
-    /// A force's plan marched from when its order arrived ([`start_late`]); any other as it is.
-    pub fn start_late(&self, plan: Plan) -> Plan {
-        match self.start.get(&plan.force) {
-            Some(&s) => start_late(plan, s),
-            None => plan,
+    /// A force's plan marched from when its order arrived ([`start_late`]), noting where its
+    /// share of the turn runs out short of the route's end; any other plan as it is.
+    pub fn start_late(&mut self, plan: Plan) -> Plan {
+        let Some(&s) = self.start.get(&plan.force) else { return plan };
+        let hexes = plan.path.len();
+        let plan = start_late(plan, s);
+        if plan.path.len() < hexes
+            && let Some(d) = self.dispatches.iter_mut().find(|d| d.force == plan.force && d.stands())
+        {
+            d.halts_at = plan.path.last().copied();
         }
+        plan
     }
 }
 
@@ -251,6 +259,7 @@ pub fn clock_orders(
             text,
             trip,
             superseded: false,
+            halts_at: None,
         };
         out.dispatches.push(d);
         sent.push(o);

@@ -57,6 +57,7 @@ fn an_order_sent_on_day_10_marches_about_a_third_of_the_allowance() {
     // 4/14 of 9 road hexes: 2 hexes, where the whole turn took it 8.
     assert_eq!(hex_of(&c, "FR-RES"), "28.22", "{out}");
     assert!(out.contains("marched: 29.21 29.22 28.22 (2 hexes)"), "{out}");
+    assert!(out.contains("halted at 28.22: its order came late"), "{out}");
     let journal = c.read("journal.jsonl");
     assert!(journal.contains("is the messenger late"), "every die is journalled: {journal}");
     assert_code(&c.run(&["audit"]), 0);

@@ -85,7 +85,8 @@ pub fn render(c: &Campaign, r: &MoveReport) -> String {
     }
     messenger_lines(&mut s, &r.messengers);
     for m in &r.forces {
-        force_lines(&mut s, c, m);
+        let late = r.messengers.iter().any(|d| d.force == m.force && d.halts_at == Some(m.end()));
+        force_lines(&mut s, c, m, late);
     }
     if r.new_contacts.is_empty() {
         let _ = writeln!(s, "\nNo new contacts.");
@@ -115,9 +116,10 @@ fn messenger_lines(s: &mut String, ds: &[crate::rules::messenger::Dispatch]) {
             }
             _ if d.superseded => format!("arrives on day {}, replaced by a later order", t.arrives),
             _ => format!(
-                "arrives on day {}: the force marches on {}/{TURN_DAYS} of its turn",
+                "arrives on day {}: the force marches on {}/{TURN_DAYS} of its turn{}",
                 t.arrives,
-                TURN_DAYS + 1 - t.arrives
+                TURN_DAYS + 1 - t.arrives,
+                d.halts_at.map(|h| format!(", which runs out at {h}")).unwrap_or_default()
             ),
         };
         let _ = writeln!(
@@ -135,7 +137,7 @@ fn messenger_lines(s: &mut String, ds: &[crate::rules::messenger::Dispatch]) {
 }
 
 /// One force's march.
-fn force_lines(s: &mut String, c: &Campaign, m: &Marched) {
+fn force_lines(s: &mut String, c: &Campaign, m: &Marched, late: bool) {
     let name = c.oob.get(&m.force).map_or("", |f| f.name.as_str());
     let _ = writeln!(
         s,
@@ -165,6 +167,13 @@ fn force_lines(s: &mut String, c: &Campaign, m: &Marched) {
     match &m.halt {
         Some(h) => {
             let _ = writeln!(s, "  halted at {}: {}", m.end(), halt_text(h));
+        }
+        None if late => {
+            let _ = writeln!(
+                s,
+                "  halted at {}: its order came late, and its share of the turn ran out (6.3.1)",
+                m.end()
+            );
         }
         None => {
             let _ = writeln!(s, "  arrived at {}", m.end());
