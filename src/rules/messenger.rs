@@ -232,8 +232,12 @@ pub fn clock_orders(
     let mut out =
         Clocked { orders: Vec::new(), start: BTreeMap::new(), dispatches: Vec::new(), bad_from: Vec::new() };
     let mut sent = Vec::new();
+    // A force also ordered without a day is ordered twice, whatever the dice: refused later.
+    let at_start: std::collections::BTreeSet<String> =
+        orders.iter().filter(|o| o.day.is_none()).map(|o| o.force.clone()).collect();
     for o in orders {
-        let (Some(day), Some(to)) = (o.day, force_hex(c, &o.force)) else {
+        let (Some(day), Some(to), false) = (o.day, force_hex(c, &o.force), at_start.contains(&o.force))
+        else {
             out.orders.push(o);
             continue;
         };

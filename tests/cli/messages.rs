@@ -79,6 +79,11 @@ fn orders_to_one_force_supersede_each_other_by_arrival() {
     let o = c.run(&["move", &twice]);
     assert_code(&o, 1);
     assert!(stderr(&o).contains("ordered twice"), "{}", stderr(&o));
+    // Nor with one order by messenger and one without, whatever the messenger's dice.
+    let mixed = beside(&c, "mixed.csv", "force,to,day,from\nFR-RES,28.28,,\nFR-RES,28.21,3,FR-RES\n");
+    let o = c.run(&["move", &mixed]);
+    assert_code(&o, 1);
+    assert!(stderr(&o).contains("ordered twice"), "{}", stderr(&o));
 }
 
 #[test]
