@@ -10,8 +10,8 @@ use std::collections::BTreeMap;
 
 use crate::error::{Error, Result};
 use crate::formats::campaign::set_turn;
-use crate::formats::report::supply::side_section;
-use crate::formats::report::turn::{render_returns, side_report, summary, umpire_report};
+use crate::formats::report::dispatch::{BattleFought, dispatch};
+use crate::formats::report::turn::{render_returns, summary, umpire_report};
 use crate::model::battle::BattleRecord;
 use crate::model::{Campaign, HexId, Side};
 use crate::rules::dice::SeededDice;
@@ -30,10 +30,17 @@ pub fn reports_dir(turn: u32) -> String {
     format!("turns/T{turn}")
 }
 
-/// The three reports of a turn (relative paths).
-pub fn report_paths(turn: u32) -> [String; 3] {
+/// The reports of a turn (relative paths): the umpire's, then each side's dispatch as
+/// Markdown and as a page.
+pub fn report_paths(turn: u32) -> [String; 5] {
     let d = reports_dir(turn);
-    [format!("{d}/report.md"), format!("{d}/french.md"), format!("{d}/allies.md")]
+    [
+        format!("{d}/report.md"),
+        format!("{d}/french.md"),
+        format!("{d}/allies.md"),
+        format!("{d}/french.html"),
+        format!("{d}/allies.html"),
+    ]
 }
 
 /// The dice stream of the turn advance out of `turn`.
@@ -116,7 +123,7 @@ pub fn advance(
     };
     set_turn(&toml.unwrap_or_default(), r.changes.to.turn)?;
     let Some(mut txn) = txn else { return Ok(Turned { advanced: r, campaign: c }) };
-    let extra = reports(&run, &c, &r, &stream);
+    let extra = reports(&run, &c, &r, &stream, &fought(dir)?);
     c.config.turn = r.changes.to.turn;
     // The state files as found are the transaction's own: borrowed, not copied (the order of
     // battle of a large campaign is many megabytes).
@@ -132,20 +139,40 @@ pub fn advance(
     Ok(Turned { advanced: r, campaign: c })
 }
 
-/// The turn's three reports, for the umpire and each side, as the other files of its commit.
-fn reports(run: &TurnRun, c: &Campaign, r: &Advanced, stream: &str) -> Commit {
-    let [umpire, french, allies] = report_paths(r.changes.to.turn);
+/// The turn's reports, for the umpire and each side, as the other files of its commit.
+fn reports(run: &TurnRun, c: &Campaign, r: &Advanced, stream: &str, battles: &[BattleFought]) -> Commit {
+    let [umpire, french, allies, french_page, allies_page] = report_paths(r.changes.to.turn);
     let mut extra = Commit { operation: Some(OPERATION.to_string()), ..Commit::default() };
     extra.write(umpire, umpire_report(run, &render_returns(r), c.config.seed, stream).into_bytes());
-    extra.write(
-        french,
-        (side_report(run, c, Side::French) + &side_section(&run.supply_after, Side::French)).into_bytes(),
-    );
-    extra.write(
-        allies,
-        (side_report(run, c, Side::Allies) + &side_section(&run.supply_after, Side::Allies)).into_bytes(),
-    );
+    for (side, md, page) in [(Side::French, french, french_page), (Side::Allies, allies, allies_page)] {
+        let d = dispatch(run, c, battles, side);
+        extra.write(md, d.markdown.into_bytes());
+        extra.write(page, d.html);
+    }
     extra
+}
+
+/// The battles whose result was applied since the last turn advance (the turn that ends),
+/// with their carry-over, report and each side's picture.
+fn fought(dir: &CampaignDir) -> Result<Vec<BattleFought>> {
+    use crate::store::battles::{report_path, side_view_path};
+    let journal = dir.read_journal()?;
+    let since = journal.last_standing_turn_advance().map_or(0, |i| journal.entries[i].seq);
+    let mut out = Vec::new();
+    for e in journal.standing_applies().into_iter().filter(|e| e.seq > since) {
+        let Some(id) = e.battle.as_deref() else { continue };
+        let record = dir.read_battle(id)?;
+        let report = dir.read(&report_path(id))?.map(|b| String::from_utf8_lossy(&b).into_owned());
+        let mut pictures = BTreeMap::new();
+        for side in [Side::French, Side::Allies] {
+            if let Some(svg) = dir.read(&side_view_path(id, side.slug()))? {
+                pictures.insert(side, svg);
+            }
+        }
+        let carryover = e.carryover.clone();
+        out.push(BattleFought { record, carryover, report: report.unwrap_or_default(), pictures });
+    }
+    Ok(out)
 }
 
 /// Top-level forces' hexes in a `forces.csv`.

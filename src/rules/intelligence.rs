@@ -14,12 +14,23 @@
 //! turn, of every enemy force in contact with one of its own (8.1), where it stands, its
 //! strength at the accuracy of the reading between the forces in that contact. A force
 //! destroyed or captured leaves the side's picture ([`crate::rules::intel::known::reports`]).
+//!
+//! A battle is seen ([`after_battle`]): when its result is applied, each side sees every enemy
+//! force that fought it as the battle ends — where it stands after the loser's withdrawal
+//! (8.4: the withdrawal is the battle's last act, made away from the victor in its presence,
+//! so the victor sees where it ends; it is no 9.0 movement and rolls no die of news), its
+//! strength after the battle at the accuracy of the reading between that side's forces in the
+//! battle and the force (8.5) — and a force destroyed or dispersed in it is not seen at all.
+//! Such a sighting is a row of `intelligence.csv` with the hex the force fought from and no
+//! die; it is learnt the turn of the battle, above that turn's opening position and news of
+//! the withdrawal, below a contact seen at a later position.
 
 use std::cmp::Reverse;
 use std::collections::HashMap;
 
 use compact_str::CompactString;
 
+use crate::model::battle::BattleRecord;
 use crate::model::books::Sighting;
 use crate::model::{Arm, Campaign, Commander, HexId, Side, StatusKind, Unit};
 use crate::rules::dice::Dice;
@@ -190,12 +201,72 @@ fn sighting(
 pub fn describe(s: &Sighting) -> String {
     let guns = if s.guns > 0 { format!(", {} guns", s.guns) } else { String::new() };
     match s.from {
+        Some(from) if at_battle(s) && from != s.hex => format!(
+            "{} ({}): seen withdrawing from {from} to {} after the battle of turn {}, about {} men{guns}",
+            s.name, s.force, s.hex, s.moved, s.men
+        ),
+        Some(_) if at_battle(s) => format!(
+            "{} ({}): at {} at the end of the battle of turn {}, about {} men{guns}",
+            s.name, s.force, s.hex, s.moved, s.men
+        ),
         Some(from) => format!(
             "{} ({}): seen at {} (from {from}), about {} men{guns} — moved on turn {}",
             s.name, s.force, s.hex, s.men, s.moved
         ),
         None => format!("{} ({}): at {}, about {} men{guns}", s.name, s.force, s.hex, s.men),
     }
+}
+
+/// True for a sighting made at a battle's end ([`after_battle`]): the only rows with the hex a
+/// force came from and no die.
+pub fn at_battle(s: &Sighting) -> bool {
+    s.die == 0 && s.from.is_some()
+}
+
+/// Whether the opening positions (9.0 "at the start") have been given: `intelligence.csv`
+/// holds a row a turn advance wrote (or none at all); the sightings of a battle fought before
+/// the first advance do not count.
+fn begun(c: &Campaign) -> bool {
+    let rows = &c.books.intelligence;
+    c.books.intelligence_begun && (rows.is_empty() || !rows.iter().all(at_battle))
+}
+
+/// What each side sees of the enemy at a battle's end, on the campaign as the result left it
+/// (losses taken, the losers withdrawn): a sighting of every enemy force that fought, where
+/// it now stands, learnt this turn, its men and guns heard at 8.5's reading of the side's
+/// forces in the battle against the force (one die each, from `dice`). A force destroyed or
+/// dispersed (no men left) or gone from the order of battle is not seen: it has left the
+/// picture.
+pub fn after_battle(c: &Campaign, b: &BattleRecord, dice: &mut dyn Dice) -> Vec<Sighting> {
+    let scouting = Scouting::new(c);
+    let turn = c.config.turn;
+    let mut out = Vec::new();
+    for side in [Side::French, Side::Allies] {
+        let scouts: Vec<&str> = b.forces(side).map(|p| p.force.as_str()).collect();
+        for p in b.forces(side.enemy()) {
+            let Some(f) = c.oob.get(&p.force) else { continue };
+            let Some(hex) = f.hex else { continue };
+            if c.oob.strength(&f.id).men() == 0 {
+                continue;
+            }
+            let r = scouting.accuracy(f, &scouts);
+            let (men, guns, _) = heard(c, f, side, r, dice);
+            out.push(Sighting {
+                known: turn,
+                side,
+                force: f.id.to_string(),
+                name: f.name.to_string(),
+                from: Some(p.hex),
+                hex,
+                moved: turn,
+                men,
+                guns,
+                near: true,
+                die: 0,
+            });
+        }
+    }
+    out
 }
 
 /// The intelligence phase of the turn (9.0).
@@ -205,12 +276,22 @@ pub fn phase(c: &Campaign, ctx: &TurnContext, dice: &mut dyn Dice) -> PhaseOutco
     let from = ctx.from.0;
     let mut new: Vec<Sighting> = Vec::new();
     let scouting = Scouting::new(c);
-    if !c.books.intelligence_begun {
+    // Seen at a battle's end this turn, where it still stands: no opening position, no die of
+    // news for its withdrawal, no second look in contact.
+    let seen_in_battle = |side: Side, f: &Unit| {
+        c.books.intelligence.iter().any(|s| {
+            at_battle(s) && s.side == side && s.force == f.id && s.known == from && Some(s.hex) == f.hex
+        })
+    };
+    if !begun(c) {
         sec.umpire("9.0 at the start: every enemy field force's location and approximate strength is known to each side.");
         for f in c.oob.forces() {
             let was = ctx.moved.get(f.id.as_str()).copied().or(f.hex);
             let Some(at) = was else { continue };
             let side = f.side().enemy();
+            if seen_in_battle(side, f) {
+                continue;
+            }
             let reach = road_allowance(c, &f.id, ctx.from).hexes();
             let r = scouting.accuracy(f, &scouting.near(c, side, &[at], reach));
             let (men, guns, how) = heard(c, f, side, r, dice);
@@ -226,6 +307,9 @@ pub fn phase(c: &Campaign, ctx: &TurnContext, dice: &mut dyn Dice) -> PhaseOutco
     for f in c.oob.forces() {
         let (Some(&was), Some(now)) = (ctx.moved.get(f.id.as_str()), f.hex) else { continue };
         let learner = f.side().enemy();
+        if seen_in_battle(learner, f) {
+            continue;
+        }
         let reach = road_allowance(c, &f.id, ctx.from).hexes();
         let scouts = scouting.near(c, learner, &[was, now], reach);
         let near = !scouts.is_empty();
@@ -255,7 +339,7 @@ pub fn phase(c: &Campaign, ctx: &TurnContext, dice: &mut dyn Dice) -> PhaseOutco
                 let Some(f) = c.oob.get(id) else { continue };
                 let Some(hex) = f.hex else { continue };
                 let told = |s: &Sighting| s.side == side && s.force == *id && s.known == from && s.hex == hex;
-                if new.iter().any(told) {
+                if new.iter().any(told) || seen_in_battle(side, f) {
                     continue;
                 }
                 let r = scouting.accuracy(f, &scouts);
@@ -280,13 +364,21 @@ pub fn phase(c: &Campaign, ctx: &TurnContext, dice: &mut dyn Dice) -> PhaseOutco
             }
         }
     }
+    tell(c, from, &new, &mut sec);
+    effects.extend(new.into_iter().map(Effect::Sighting));
+    PhaseOutcome { phase: "intelligence", section: sec, effects }
+}
+
+/// Each side's lines of the turn: one per enemy force, the newest sighting the side learns
+/// this turn (the latest turn moved; of one turn, the latest recorded — what was seen at a
+/// battle's end, recorded by `apply`, which takes the place of the opening position and of
+/// the news of the withdrawal; the opening position; the news of the turn's movement; the
+/// contact seen at the advance). A force destroyed or captured is not reported.
+fn tell(c: &Campaign, from: u32, new: &[Sighting], sec: &mut Section) {
     let standing = |s: &&Sighting| c.oob.get(&s.force).is_some_and(|f| c.oob.strength(&f.id).men() > 0);
     for side in [Side::French, Side::Allies] {
-        // One line per enemy force: the newest sighting the side learns this turn (the latest
-        // turn moved; of one turn, the latest recorded — the opening position, then the news
-        // of the turn's movement, then the contact seen at the advance).
         let mut newest: std::collections::BTreeMap<&str, &Sighting> = std::collections::BTreeMap::new();
-        for s in c.books.intelligence.iter().chain(&new).filter(|s| s.side == side && s.known == from) {
+        for s in c.books.intelligence.iter().chain(new).filter(|s| s.side == side && s.known == from) {
             let e = newest.entry(s.force.as_str()).or_insert(s);
             if s.moved >= e.moved {
                 *e = s;
@@ -302,8 +394,6 @@ pub fn phase(c: &Campaign, ctx: &TurnContext, dice: &mut dyn Dice) -> PhaseOutco
             sec.umpire(format!("the {side} learn: {}", describe(s)));
         }
     }
-    effects.extend(new.into_iter().map(Effect::Sighting));
-    PhaseOutcome { phase: "intelligence", section: sec, effects }
 }
 
 #[cfg(test)]
@@ -401,6 +491,79 @@ mod tests {
         c2.oob.get_mut("SP-EXT-1").unwrap().men = 0;
         assert!(!crate::rules::intel::known::reports(&c2, Side::French).contains_key("SP-EXT"));
         assert!(crate::rules::intel::known::reports(&c2, Side::Allies).contains_key("FR-I"));
+    }
+
+    /// A battle at 18.28 of these forces, each fighting from the hex given.
+    fn battle(parts: &[(&str, &str, &str)]) -> BattleRecord {
+        let parts: Vec<serde_json::Value> = parts
+            .iter()
+            .map(|(f, side, hex)| {
+                serde_json::json!({"force": f, "name": f, "side": side, "hex": hex, "role": "principal",
+                    "distance": 0, "bearing": null, "edge": "centre", "crosses_river": null,
+                    "delay_minutes": 0, "delay_overridden": false, "out_of_supply": false})
+            })
+            .collect();
+        serde_json::from_value(serde_json::json!({
+            "id": "T20-18.28", "state": "exported", "turn": 20, "hex": "18.28", "place": "x",
+            "attacker": "French", "attacker_reason": "", "avoiding": null, "participants": parts,
+            "excluded": [], "unavailable": [], "reserves": [],
+            "map": {"id": "M", "orientation": 0, "reused": false, "reason": "", "features": []},
+            "profile": "napmod-g1", "seed": 1808, "dice": [], "army_index": {"French": 1, "Allies": 1},
+            "start_time": "10:00:00", "end_time": "15:00:00", "chains": [], "units": [],
+            "scenario_dir": "", "oob": "", "files": {}, "result": null
+        }))
+        .unwrap()
+    }
+
+    #[test]
+    fn a_battle_is_seen_at_its_end_the_loser_where_it_withdrew_a_destroyed_force_not_at_all() {
+        // Cuesta beaten at 18.29 and withdrawn to 13.29; Far (French) destroyed in the battle.
+        let forces = FORCES.replace("Sp,,,,,18.31", "Sp,,,,,13.29");
+        let mut c = camp(20, "", &forces, &[]);
+        c.oob.get_mut("SP-EXT-1").unwrap().men = 500;
+        c.oob.get_mut("FR-FAR-1").unwrap().men = 0;
+        let b = battle(&[
+            ("FR-I", "French", "18.28"),
+            ("FR-FAR", "French", "18.28"),
+            ("SP-EXT", "Allies", "18.29"),
+        ]);
+        // 0 points against 0: "fewer", ±30 % on a d8; 4 is exact. Far, destroyed, rolls none.
+        let mut dice = ScriptedDice::new([4, 4, 8, 4]);
+        let seen = after_battle(&c, &b, &mut dice);
+        let rows: Vec<(Side, &str, String, String, u32)> = seen
+            .iter()
+            .map(|s| (s.side, s.force.as_str(), s.from.unwrap().to_string(), s.hex.to_string(), s.men))
+            .collect();
+        assert_eq!(
+            rows,
+            [
+                (Side::French, "SP-EXT", "18.29".into(), "13.29".into(), 500),
+                (Side::Allies, "FR-I", "18.28".into(), "18.28".into(), 8000),
+            ]
+        );
+        assert!(seen.iter().all(|s| at_battle(s) && s.known == 20 && s.moved == 20));
+        assert_eq!(dice.log().len(), 4);
+        // The advance out of 20: the battle's sightings are the first rows, so the opening
+        // positions are still given, but not of a force seen at the battle; Cuesta's
+        // withdrawal is no news (no die); Far is not reported.
+        c.books.intelligence = seen;
+        c.books.intelligence_begun = true;
+        let out = phase(&c, &ctx(20, &[("SP-EXT", "18.29")]), &mut ScriptedDice::new([]));
+        assert_eq!(
+            out.section.french,
+            [
+                "Cuesta (SP-EXT): seen withdrawing from 18.29 to 13.29 after the battle of turn 20, about 500 men"
+            ]
+        );
+        assert_eq!(
+            out.section.allies,
+            ["Victor (FR-I): at 18.28 at the end of the battle of turn 20, about 8000 men"]
+        );
+        assert!(out.effects.iter().all(|e| !matches!(e, Effect::Sighting(s) if s.force != "FR-FAR")));
+        // Next turn, the side view shows Cuesta where the French saw him withdraw to.
+        c.config.turn = 21;
+        assert_eq!(crate::rules::intel::known::reports(&c, Side::French)["SP-EXT"].hex.to_string(), "13.29");
+        assert!(!crate::rules::intel::known::reports(&c, Side::Allies).contains_key("FR-FAR"));
     }
 
     #[test]

@@ -507,3 +507,65 @@ fn astorgas_galician_garrison_marches_out_to_santiago_or_the_nearest_friendly_pl
         assert!(done, "no seed left Astorga holding after its first round");
     }
 }
+
+/// The men of a top-level force, summed over its rows (ids under `prefix`, less `except`).
+fn force_men(c: &Camp, prefix: &str, except: &str) -> u32 {
+    men(c).iter().filter(|(id, _)| id.starts_with(prefix) && !id.starts_with(except)).map(|(_, m)| m).sum()
+}
+
+/// The `- ` line of a side's turn report that names `id`, in its intelligence section.
+fn intel_line(c: &Camp, turn: u32, side: &str, id: &str) -> Option<String> {
+    let text = c.read(&format!("turns/T{turn}/{side}.md"));
+    let intel =
+        text.split("## Intelligence (9.0)").nth(1).unwrap().split("\n## ").next().unwrap().to_string();
+    intel.lines().find(|l| l.contains(&format!("({id})"))).map(str::to_string)
+}
+
+/// Issue 26, point 10 (9.0 with 8.4 and 8.5): a battle updates what each side knows. On the
+/// README's battle day the French win Medellín and Cuesta's army withdraws from 18.29 to
+/// Badajoz (13.29): `apply` records what each side saw at the battle's end, `undo` takes it
+/// back, and the French T21 report shows the army where it withdrew to, at about its strength
+/// after the battle, not at 18.29; the Vanguardia, destroyed, is no longer reported.
+#[test]
+fn a_battle_shows_each_side_the_enemy_where_it_stands_at_the_end_and_undo_takes_it_back() {
+    let c = Camp::new("peninsula");
+    let result = fixture("results").join("T20-18.28-example.result.csv").display().to_string();
+    let before = force_men(&c, "SP-EXT-", "SP-EXT-VAN");
+    export_medellin(&c, &[]);
+    assert_code(&c.run(&["apply", &result]), 0);
+    let rows = c.read("intelligence.csv");
+    assert!(rows.contains("\n20,French,SP-EXT,Ejército de Extremadura,18.29,13.29,20,"), "{rows}");
+    assert!(rows.contains("\n20,Allies,FR-I,Ier Corps,18.28,18.28,20,"), "{rows}");
+    assert!(!rows.contains(",French,FR-") && !rows.contains(",Allies,SP-"), "only the enemy is seen: {rows}");
+    // The dice of the reading are apply's own, in its journal entry and its report.
+    assert!(c.read("battles/T20-18.28/report.md").contains("- 9.0 SP-EXT men as the French hear them"));
+    // Undo takes the sightings back (the campaign had no intelligence.csv before).
+    assert_code(&c.run(&["undo", "T20-18.28"]), 0);
+    assert!(!c.path("intelligence.csv").exists());
+    assert_code(&c.run(&["apply", &result]), 0);
+    assert_eq!(c.read("intelligence.csv"), rows, "the same dice stream, the same sightings");
+    let after = force_men(&c, "SP-EXT-", "SP-EXT-VAN");
+    // The Vanguardia destroyed before the advance: its rows gone from forces.csv, and the men
+    // due back to them from returns.csv.
+    for file in ["forces.csv", "returns.csv"] {
+        let kept: String =
+            c.read(file).lines().filter(|l| !l.contains("SP-EXT-VAN")).map(|l| format!("{l}\n")).collect();
+        c.write(file, &kept);
+    }
+    advance(&c);
+    let line = intel_line(&c, 21, "french", "SP-EXT").unwrap();
+    assert!(line.contains("seen withdrawing from 18.29 to 13.29 after the battle of turn 20"), "{line}");
+    assert!(!line.contains("at 18.29"), "{line}");
+    let heard: u32 = line.split("about ").nth(1).unwrap().split(' ').next().unwrap().parse().unwrap();
+    assert!(
+        heard * 10 >= after * 6 && heard * 10 <= after * 14,
+        "{heard} of {after} after the battle: {line}"
+    );
+    assert!(heard * 10 < before * 6, "{heard}: not its {before} before the battle");
+    assert_eq!(intel_line(&c, 21, "french", "SP-EXT-VAN"), None);
+    let fr_i = intel_line(&c, 21, "allies", "FR-I").unwrap();
+    assert!(fr_i.contains("at 18.28 at the end of the battle of turn 20"), "{fr_i}");
+    // What the side could not know stays out: no French force in the French intelligence.
+    assert!(intel_line(&c, 21, "french", "FR-I").is_none());
+    assert_code(&c.run(&["audit"]), 0);
+}

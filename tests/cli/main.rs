@@ -11,6 +11,7 @@ mod as_the_rules_write;
 mod calibrate;
 mod check;
 mod crash;
+mod dispatch;
 mod excel;
 mod export;
 mod final_dumps;

@@ -9,6 +9,7 @@ pub mod calibrate;
 pub mod check;
 pub mod contacts;
 pub mod demo;
+pub mod dispatch;
 pub mod export;
 pub mod inspect;
 pub mod map;

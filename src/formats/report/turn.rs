@@ -1,18 +1,15 @@
 //! The turn's reports, as Markdown: `turns/T<n>/report.md` for the umpire (every phase's
-//! lines, every die with its purpose and rule, every change), `french.md` and `allies.md` for
-//! the players, built from the side's own lines of each phase and from the one "what this side
-//! knows" view (`rules::intel::known`), so that a player's report shows nothing the side could
-//! not know.
+//! lines, every die with its purpose and rule, every change). The players' dispatches,
+//! `french.md` and `allies.md` with their pages, are [`super::dispatch`]'s.
 
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
 use serde::Serialize;
 
+use crate::model::Season;
 use crate::model::battle::BattleRecord;
 use crate::model::ledger::ReturnKind;
-use crate::model::{Campaign, Season, Side};
-use crate::rules::intel::known::{ForcesView, side_view};
 use crate::rules::turn::{PhaseOutcome, TurnChanges, TurnInfo, TurnRun};
 
 /// What `turn advance` did (or, on a dry run, would do).
@@ -85,78 +82,6 @@ pub fn umpire_report(run: &TurnRun, returns: &str, seed: u64, stream: &str) -> S
         }
     }
     s
-}
-
-fn view_lines(s: &mut String, v: &ForcesView, side: Side) {
-    let _ = writeln!(s, "## Your forces\n");
-    for f in v.forces.iter().filter(|f| f.side() == side) {
-        let st = f.strength.unwrap_or_default();
-        let guns = if st.guns > 0 { format!(", {} guns", st.guns) } else { String::new() };
-        let _ = writeln!(s, "- {} ({}) at {}: {} men{guns}", f.name, f.id, f.hex, st.men());
-    }
-    let _ = writeln!(s, "\n## Enemy forces known\n");
-    let enemies: Vec<_> = v.forces.iter().filter(|f| f.side() != side).collect();
-    if enemies.is_empty() {
-        let _ = writeln!(s, "None known.");
-    }
-    for f in enemies {
-        let contact = v.contacts.iter().any(|k| k.french == f.id || k.allies == f.id);
-        let mut what = Vec::new();
-        if contact {
-            what.push(format!("in contact at {}", f.hex));
-        }
-        if let Some(r) = &f.reported {
-            let guns = if r.guns > 0 { format!(", {} guns", r.guns) } else { String::new() };
-            what.push(format!("reported at {} on turn {}, about {} men{guns}", r.hex, r.turn, r.men));
-        }
-        let _ = writeln!(s, "- {} ({}): {}", f.name, f.id, what.join("; "));
-    }
-}
-
-/// A side's report, from its own lines of each phase and its view of the campaign after the
-/// turn.
-pub fn side_report(run: &TurnRun, c: &Campaign, side: Side) -> String {
-    let mut s = String::new();
-    let who = match side {
-        Side::French => "the French",
-        Side::Allies => "the Allies",
-    };
-    let _ = writeln!(s, "# {}: {who}\n", heading(run));
-    let contacts = crate::rules::zoc::contacts(c);
-    let v = side_view(c, &contacts, side, false);
-    view_lines(&mut s, &v, side);
-    for p in &run.phases {
-        let lines = match side {
-            Side::French => &p.section.french,
-            Side::Allies => &p.section.allies,
-        };
-        if lines.is_empty() {
-            continue;
-        }
-        let _ = writeln!(s, "\n## {}\n", p.section.title);
-        for l in lines {
-            let _ = writeln!(s, "- {l}");
-        }
-    }
-    intercepted_lines(&mut s, c, side, run.returns.from.turn);
-    s
-}
-
-/// The enemy's messages and orders this side's patrols caught on its supply lines during the
-/// turn ending (6.3.1): what they said, from whom to whom, where.
-fn intercepted_lines(s: &mut String, c: &Campaign, side: Side, turn: u32) {
-    let caught: Vec<_> = c.messages.iter().filter(|m| m.side == side && m.turn == turn).collect();
-    if caught.is_empty() {
-        return;
-    }
-    let _ = writeln!(s, "\n## Messages intercepted (6.3.1)\n");
-    for m in caught {
-        let _ = writeln!(
-            s,
-            "- Day {}, from {} to {}, caught at {} on the supply line of {}: \"{}\"",
-            m.day, m.from, m.to, m.hex, m.line_of, m.text
-        );
-    }
 }
 
 /// The warning, said before anything changes, that a battle exported is still waiting for

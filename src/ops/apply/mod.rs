@@ -16,7 +16,7 @@ use crate::formats::svg::aftermath::aftermath_picture;
 use crate::model::battle::{AppliedResult, BattleRecord, BattleState};
 use crate::model::{HexId, Side};
 use crate::rules::aftermath::{self, AftermathOptions};
-use crate::rules::dice::SeededDice;
+use crate::rules::dice::{Dice, SeededDice};
 use crate::rules::finality::{Finality, LocsEvidence, finality};
 use crate::rules::verdict::Presence;
 use crate::store::battles::{aftermath_path, record_bytes, record_path, report_path};
@@ -278,7 +278,7 @@ fn carry_out(
         withdraw_to: parse_withdraw_to(&req.withdraw_to)?,
     };
     let mut dice = SeededDice::new(c.config.seed, &format!("{}/apply", battle.id));
-    let outcome = aftermath::compute(&c, battle, &j.matched, presence.as_ref(), &options, &mut dice)?;
+    let mut outcome = aftermath::compute(&c, battle, &j.matched, presence.as_ref(), &options, &mut dice)?;
     let mut txn = match lock {
         Some(l) => Some(dir.begin(l)?),
         None => None,
@@ -289,6 +289,10 @@ fn carry_out(
     };
     let before = c.clone();
     let hit = outcome.apply(&mut c, battle);
+    // What each side saw of the other at the battle's end (9.0, 8.5), on apply's own dice.
+    let seen = crate::rules::intelligence::after_battle(&c, battle, &mut dice);
+    c.books.intelligence.extend(seen);
+    outcome.dice = dice.log().to_vec();
     let input = report::ReportInput {
         verdict: &outcome.verdict,
         pursuit: &outcome.pursuit_explanation,
