@@ -729,6 +729,8 @@ fn move_orders(camp: &Path, path: &Path) -> Option<(PathBuf, usize)> {
                 route,
                 retreat: false,
                 on_contact: None,
+                day: None,
+                from: None,
                 file: String::new(),
                 line: 0,
             };

@@ -111,9 +111,15 @@ pub enum Command {
     /// March the forces on the players' orders (rules 6.2, 6.3, 6.5.1, 2.5.3, 8.1–8.3).
     #[command(
         name = "move",
-        after_help = "Orders files: one order a line, `force,to` (a destination hex: the cheapest legal route) or\n`force,path` (the hexes to march through, space-separated), optional `retreat` yes (8.2).\n\nExamples:\n  sowbridge move orders/french.csv orders/allies.csv --dry-run\n  sowbridge move orders/french.csv orders/allies.csv\n  sowbridge move orders/retreat.csv --json"
+        after_help = "Orders files: one order a line, `force,to` (a destination hex: the cheapest legal route) or\n`force,path` (the hexes to march through, space-separated), optional `retreat` yes (8.2),\n`day` (1-14, sent by messenger that day, 6.3.1) and `from` (the headquarters: a force or a hex).\n\nExamples:\n  sowbridge move orders/french.csv orders/allies.csv --dry-run\n  sowbridge move orders/french.csv orders/allies.csv\n  sowbridge move orders/retreat.csv --json"
     )]
     Move(MoveArgs),
+    /// Send messages between commanders (rule 6.3.1): each by the shortest road, intercepted
+    /// on a 1 in 3 where it crosses an enemy supply line.
+    #[command(
+        after_help = "Messages file: one message a line, `from,to,day,text` (from and to are forces, day 1-14).\n\nExamples:\n  sowbridge messages orders/messages.csv --dry-run\n  sowbridge messages orders/messages.csv --json"
+    )]
+    Messages(MessagesArgs),
     /// Revert the newest applied battle, the newest move (`undo move`) or the newest turn
     /// advance (`undo turn`).
     #[command(
@@ -212,6 +218,20 @@ pub struct MoveArgs {
     /// not the campaign's).
     #[arg(long, value_name = "FILE")]
     pub map: Option<PathBuf>,
+}
+
+/// `messages` options.
+#[derive(Debug, clap::Args)]
+pub struct MessagesArgs {
+    /// The messages file (CSV: `from,to,day,text`).
+    #[arg(value_name = "MESSAGES.csv")]
+    pub file: PathBuf,
+    /// Roll the same dice and write nothing.
+    #[arg(long)]
+    pub dry_run: bool,
+    /// Print JSON instead of text.
+    #[arg(long)]
+    pub json: bool,
 }
 
 /// `map` options.

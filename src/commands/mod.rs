@@ -11,6 +11,7 @@ pub mod export;
 pub mod inspect;
 pub mod map;
 pub mod march;
+pub mod messages;
 pub mod sieges;
 pub mod status;
 pub mod supply;
@@ -42,7 +43,12 @@ pub fn run(cli: Cli) -> Result<()> {
     }
     if matches!(
         cli.command,
-        Command::Apply(_) | Command::Move(_) | Command::Undo { .. } | Command::Turn(_) | Command::Export(_)
+        Command::Apply(_)
+            | Command::Move(_)
+            | Command::Messages(_)
+            | Command::Undo { .. }
+            | Command::Turn(_)
+            | Command::Export(_)
     ) {
         // A writing command cut short by Ctrl-C says, in one line, what it leaves.
         let _ = ctrlc::set_handler(|| {
@@ -60,6 +66,7 @@ pub fn run(cli: Cli) -> Result<()> {
         Command::Vocab(a) => vocab::run(&dir, a),
         Command::Apply(a) => apply::run(&dir, &a),
         Command::Move(a) => march::run(&dir, &a),
+        Command::Messages(a) => messages::run(&dir, &a),
         Command::Undo { battle, dry_run } => undo::run(&dir, &battle, dry_run),
         Command::Audit(j) => audit::run(&dir, j.json),
         Command::Sieges(j) => sieges::run(&dir, j.json),
@@ -92,6 +99,7 @@ pub fn operation(command: &Command) -> Option<String> {
             Some(crate::ops::apply::operation(&crate::store::journal::sha256_hex(&input.bytes)))
         }
         Command::Move(a) if !a.dry_run => crate::ops::march::operation(&a.orders),
+        Command::Messages(a) if !a.dry_run => crate::ops::messages::operation(&a.file),
         Command::Undo { battle, dry_run: false } if battle.eq_ignore_ascii_case("turn") => {
             Some("undo turn".to_string())
         }

@@ -15,6 +15,8 @@ pub fn run(dir: &CampaignDir, id: &str, dry_run: bool) -> Result<()> {
         UndoTarget::Move
     } else if id.eq_ignore_ascii_case("turn") {
         UndoTarget::Turn
+    } else if id.eq_ignore_ascii_case("messages") {
+        UndoTarget::Messages
     } else if id.eq_ignore_ascii_case("map") {
         UndoTarget::Map
     } else if id.eq_ignore_ascii_case("contacts") {

@@ -10,6 +10,7 @@ pub mod inspect;
 pub mod ledger;
 pub mod logistics;
 pub mod maps;
+pub mod messages;
 pub mod orders;
 pub mod profile;
 pub mod record_merge;

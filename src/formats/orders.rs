@@ -4,8 +4,10 @@
 //! An orders file has a `force` column and a `to` or a `path` column (or both), and may have
 //! a `retreat` column: one order a line, `force,to` (a destination) or `force,path` (the hexes
 //! to march through, space-separated, from the first after the force's own), `retreat` yes
-//! for a force declining battle (8.2), and an `on_contact` column (`attack`, `hold`, `avoid`):
-//! the side's decision on a contact the march makes (8.1, 8.2).
+//! for a force declining battle (8.2), an `on_contact` column (`attack`, `hold`, `avoid`): the
+//! side's decision on a contact the march makes (8.1, 8.2), and `day` and `from` for an order
+//! sent by messenger during the turn (6.3.1): the day it is sent and the headquarters it sets
+//! out from.
 
 use crate::error::Problems;
 use crate::model::HexId;
@@ -33,6 +35,7 @@ pub fn parse_orders(file: &str, bytes: &[u8], p: &mut Problems) -> Vec<Order> {
         }
         let retreat = f.flag("retreat");
         let on_contact = f.opt::<OnContact>("on_contact");
+        let (day, from) = messenger_columns(&mut f);
         let (to, path) = (f.text("to"), f.text("path"));
         let route = match (to.is_empty(), path.is_empty()) {
             (false, false) => {
@@ -62,10 +65,36 @@ pub fn parse_orders(file: &str, bytes: &[u8], p: &mut Problems) -> Vec<Order> {
         if let Some(route) = route
             && !force.is_empty()
         {
-            out.push(Order { force, route, retreat, on_contact, file: file.to_string(), line: row.line });
+            out.push(Order {
+                force,
+                route,
+                retreat,
+                on_contact,
+                day,
+                from,
+                file: file.to_string(),
+                line: row.line,
+            });
         }
     }
     out
+}
+
+/// The optional `day` (1–14, the day of the turn the order is sent by messenger, 6.3.1) and
+/// `from` (where the messenger sets out: a force id or a hex) of an order.
+fn messenger_columns(f: &mut Fields<'_>) -> (Option<u32>, Option<String>) {
+    let day = f.count("day").filter(|&d| {
+        let ok = (1..=crate::model::orders::TURN_DAYS).contains(&d);
+        if !ok {
+            f.problem(
+                "day",
+                format!("{d} is not a day of the turn (1 to {})", crate::model::orders::TURN_DAYS),
+            );
+        }
+        ok
+    });
+    let from = f.id("from").trim().to_string();
+    (day, (!from.is_empty()).then_some(from))
 }
 
 /// File name.

@@ -58,6 +58,8 @@ pub struct Campaign {
     /// `decisions.csv`: each side's advice of the enemy on contact and its decision to fight
     /// or withdraw (8.1, 8.2, 8.5).
     pub decisions: Vec<super::decisions::ContactDecision>,
+    /// `messages.csv`: the messages and orders the enemy caught on their way (6.3.1).
+    pub messages: Vec<super::orders::Intercepted>,
     /// How each CSV file read was saved (by file name), to write it back the same way.
     pub dialects: BTreeMap<&'static str, Dialect>,
 }

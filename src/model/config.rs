@@ -84,7 +84,28 @@ pub struct RulesConfig {
     /// The post-battle carry-over of casualties (3.1, 6.5.2, 8.7).
     #[serde(default)]
     pub carryover: CarryoverRules,
+    /// Messengers during the turn (6.3.1): their delay and the interception die.
+    #[serde(default)]
+    pub messenger: MessengerRules,
 }
+
+/// `[messenger]`: how long a messenger takes and how often the enemy catches one (6.3.1 and
+/// the umpire's clock: "each takes about 2 days to get there and back, sometimes more").
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct MessengerRules {
+    /// Days a messenger rides, one way by road, however far.
+    pub days: u32,
+    /// Faces of the die for a late messenger.
+    pub late_die: u32,
+    /// A roll of at least this is a day late, each pip above it one more day.
+    pub late_from: u32,
+    /// Faces of the interception die: a 1 on it, and a messenger crossing an enemy supply line
+    /// is caught ("a 1 in 3 chance").
+    pub intercept_die: u32,
+}
+
+defaults!(MessengerRules { days: u32 = 1, late_die: u32 = 6, late_from: u32 = 5, intercept_die: u32 = 3 });
 
 /// `[entry]`: delays of forces joining a battle from adjacent hexes (rule 8.6).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

@@ -2,6 +2,9 @@
 
 use super::HexId;
 
+/// Days of a turn (a turn is two weeks): an order or a message is sent on one of them.
+pub const TURN_DAYS: u32 = 14;
+
 /// What an order asks.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
 #[serde(rename_all = "kebab-case")]
@@ -24,6 +27,12 @@ pub struct Order {
     pub retreat: bool,
     /// The standing instruction for a contact this march makes (8.1): fight or decline.
     pub on_contact: Option<OnContact>,
+    /// The day of the turn (1–14) the order is sent by messenger (6.3.1); `None`: given at
+    /// the start of the turn, the whole allowance.
+    pub day: Option<u32>,
+    /// Where the messenger sets out: the commander's headquarters, a force id or a hex
+    /// (`None`: the ordered force's own hex).
+    pub from: Option<String>,
     /// The orders file, as shown in messages.
     pub file: String,
     /// Its line.
@@ -63,4 +72,43 @@ impl std::str::FromStr for OnContact {
             other => Err(format!("'{other}' is not an instruction for contact: attack, hold or avoid")),
         }
     }
+}
+
+/// One message between commanders (6.3.1), as `messages FILE` reads it.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct Message {
+    /// The force sending it.
+    pub from: String,
+    /// The force it is for.
+    pub to: String,
+    /// The day of the turn (1–14) it is sent.
+    pub day: u32,
+    /// What it says.
+    pub text: String,
+    /// Its file and line.
+    pub file: String,
+    /// See `file`.
+    pub line: u64,
+}
+
+/// A message or an order the enemy caught on its way (6.3.1), kept in `messages.csv` for the
+/// interceptor's turn report.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct Intercepted {
+    /// The turn it was sent.
+    pub turn: u32,
+    /// The day of the turn it was sent.
+    pub day: u32,
+    /// Who sent it: a force id, or the hex of a headquarters.
+    pub from: String,
+    /// The force it was for.
+    pub to: String,
+    /// Where it was caught: the first hex of its road on the enemy's supply line.
+    pub hex: HexId,
+    /// The side that caught it.
+    pub side: super::Side,
+    /// The force whose supply line it crossed there.
+    pub line_of: String,
+    /// What it said (for an order, the order).
+    pub text: String,
 }

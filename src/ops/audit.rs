@@ -257,6 +257,9 @@ fn replayed(
             EntryKind::Undo => check_undo(journal, i, &baseline_hashes, &at, problems),
             EntryKind::TurnAdvance => check_turn_advance(e, &before.men, &men_after(), &at, problems),
             EntryKind::Move => {
+                for p in crate::ops::messages::audit_entry(e, seed_in(&state)) {
+                    problems.push(Problem::in_file(&at, p));
+                }
                 let after = men_after();
                 if after != before.men {
                     problems.push(Problem::in_file(
@@ -276,6 +279,11 @@ fn replayed(
                         &at,
                         format!("a map import changed {}, which is not the map's", ch.file()),
                     ));
+                }
+            }
+            EntryKind::Messages => {
+                for p in crate::ops::messages::audit_entry(e, seed_in(&state)) {
+                    problems.push(Problem::in_file(&at, p));
                 }
             }
             EntryKind::Contacts => {
@@ -307,6 +315,12 @@ fn replayed(
         }
     }
     Ok(state)
+}
+
+/// The campaign's seed in the state replayed so far, for rolling a journalled stream again.
+fn seed_in(state: &StateFiles) -> Option<u64> {
+    let bytes = state.get("campaign.toml").and_then(Option::as_deref)?;
+    crate::formats::campaign::parse_config(bytes, &mut Problems::default()).map(|c| c.seed)
 }
 
 /// Checks an apply: every unit's men and guns conserved, `forces.csv` changed as its

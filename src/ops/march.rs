@@ -71,9 +71,12 @@ pub fn march_forces(dir: &CampaignDir, req: &MoveRequest) -> Result<Moved> {
         None => dir.read_journal()?,
     };
     let used = used_this_turn(&journal, c.config.turn);
+    // Orders sent during the turn go by messenger (6.3.1): caught, late, or replaced.
+    let mut clock = crate::ops::messages::orders_clock(&c, orders, &req.orders, &mut problems);
+    let orders = clock.clocked.orders.clone();
     refuse_forces_in_battle(dir, &orders, &mut problems)?;
     let plans = match plan_orders(&c, &orders, c.turn(), &used) {
-        Ok(plans) => plans,
+        Ok(plans) => plans.into_iter().map(|p| clock.clocked.start_late(p)).collect(),
         Err(refusals) => {
             for r in refusals {
                 problems.push(Problem::at(&r.file, r.line, r.field, r.to_string()));
@@ -118,17 +121,20 @@ pub fn march_forces(dir: &CampaignDir, req: &MoveRequest) -> Result<Moved> {
         forces: marched,
         new_contacts,
         caught,
+        messengers: clock.clocked.dispatches.clone(),
         dry_run: req.dry_run,
         journal_seq: 0,
     };
     if let Some(mut txn) = txn {
         c.avoidance.extend(r.caught.iter().cloned());
+        c.messages.extend(clock.intercepted.iter().cloned());
         let new_files = changed_files(&before, &c, txn.current()?)?;
         let entry = Entry::moved(
             c.config.turn,
             summary(&r, &req.orders),
             r.forces.iter().map(|m| (m.force.clone(), m.used)).collect(),
         )
+        .with_dice(clock.dice.clone(), clock.stream.clone())
         .with_routes(super::map::march_routes(&r));
         r.journal_seq = txn.finish(
             new_files,

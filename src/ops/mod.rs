@@ -13,6 +13,7 @@ pub mod export;
 pub mod inspect;
 pub mod map;
 pub mod march;
+pub mod messages;
 pub mod sieges;
 pub mod status;
 pub mod tiled;

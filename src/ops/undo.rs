@@ -24,6 +24,8 @@ pub enum UndoTarget {
     Map,
     /// The newest advice or decisions on contact that stand.
     Contacts,
+    /// The newest messages sent (6.3.1) that stand.
+    Messages,
 }
 
 /// An undo, as the umpire asks it.
@@ -49,6 +51,7 @@ pub fn undo(dir: &CampaignDir, req: &UndoRequest) -> Result<Undone> {
         UndoTarget::Turn => undo_turn(dir, txn, req.dry_run),
         UndoTarget::Map => undo_map(dir, txn, req.dry_run),
         UndoTarget::Contacts => undo_contacts(dir, txn, req.dry_run),
+        UndoTarget::Messages => undo_messages(dir, txn, req.dry_run),
     }
 }
 
@@ -133,7 +136,11 @@ fn newest_standing<'j>(journal: &'j Journal, kind: EntryKind, what: &str) -> Res
     let moved = |e: &Entry| {
         matches!(
             e.kind,
-            EntryKind::Move | EntryKind::TurnAdvance | EntryKind::MapImport | EntryKind::Contacts
+            EntryKind::Move
+                | EntryKind::TurnAdvance
+                | EntryKind::MapImport
+                | EntryKind::Contacts
+                | EntryKind::Messages
         )
     };
     let standing: std::collections::BTreeSet<u64> = journal.standing().iter().map(|x| x.seq).collect();
@@ -236,6 +243,30 @@ fn undo_map(dir: &CampaignDir, mut txn: StateTxn<'_>, dry_run: bool) -> Result<U
         Entry::undo_of(imp, format!("undo of the map import of journal entry {} ({})", imp.seq, imp.summary));
     outcome.seq =
         txn.finish(state, Some(entry), Commit { operation: Some("undo map".into()), ..Commit::default() })?;
+    Ok(outcome)
+}
+
+/// `undo messages`: reverts the newest messages sent that stand, when nothing but manual edits
+/// (and changes undone already) came after them: the messages caught are no longer kept.
+fn undo_messages(dir: &CampaignDir, mut txn: StateTxn<'_>, dry_run: bool) -> Result<Undone> {
+    let current = txn.current()?.clone();
+    let sent = newest_standing(&txn.journal, EntryKind::Messages, "messages")?;
+    let pos = txn.journal.index_of(sent.seq).unwrap_or(0);
+    let state =
+        reverted(dir, &txn.journal, pos, current, &format!("the messages of journal entry {}", sent.seq))?;
+    let mut outcome = undone(Undid::Messages, sent);
+    if dry_run {
+        return Ok(outcome);
+    }
+    let entry = Entry::undo_of(
+        sent,
+        format!("undo of the messages of journal entry {} ({})", sent.seq, sent.summary),
+    );
+    outcome.seq = txn.finish(
+        state,
+        Some(entry),
+        Commit { operation: Some("undo messages".into()), ..Commit::default() },
+    )?;
     Ok(outcome)
 }
 

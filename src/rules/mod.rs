@@ -19,6 +19,7 @@ pub mod intelligence;
 pub mod juntas;
 pub mod map_choice;
 pub mod march;
+pub mod messenger;
 pub mod movement;
 pub mod occupation;
 pub mod records;

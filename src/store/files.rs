@@ -11,6 +11,7 @@ use crate::formats::books;
 use crate::formats::campaign::{set_turn, write_commanders, write_forces};
 use crate::formats::decisions::{DECISIONS, write_decisions};
 use crate::formats::ledger::{write_returns, write_score};
+use crate::formats::messages::{MESSAGES, write_intercepted};
 use crate::formats::orders::{AVOIDANCE, ROADS_SEEN, write_avoidance, write_roads_seen};
 use crate::formats::supply::{SUPPLY, TRAILS, with_state, write_records, write_trails};
 use crate::model::Campaign;
@@ -42,6 +43,7 @@ pub fn changed_files(before: &Campaign, after: &Campaign, current: &StateFiles) 
     put(ROADS_SEEN, before.roads_seen != after.roads_seen, &|| {
         write_roads_seen(&after.roads_seen, d(ROADS_SEEN))
     });
+    put(MESSAGES, before.messages != after.messages, &|| write_intercepted(&after.messages, d(MESSAGES)));
     let (b, a) = (&before.books, &after.books);
     put(books::SIEGES, b.sieges != a.sieges, &|| books::write_sieges(&a.sieges, d(books::SIEGES)));
     put(books::REVOLTS, b.revolts != a.revolts, &|| books::write_revolts(&a.revolts, d(books::REVOLTS)));

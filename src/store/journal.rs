@@ -14,7 +14,7 @@ use crate::model::dialect::{Dialect, Encoding};
 use crate::model::roll::Roll;
 
 /// The state files the journal follows (relative paths).
-pub const STATE_FILES: [&str; 21] = [
+pub const STATE_FILES: [&str; 22] = [
     "campaign.toml",
     "forces.csv",
     "commanders.csv",
@@ -35,6 +35,7 @@ pub const STATE_FILES: [&str; 21] = [
     "roads-seen.csv",
     // The advice and decisions on contact (8.1, 8.2, 8.5), written by `contacts`.
     "decisions.csv",
+    "messages.csv",
     // The map, changed by `map import`.
     "map/hexes.csv",
     "map/roads.csv",
@@ -71,6 +72,8 @@ pub enum EntryKind {
     /// Contacts advised or decided (`contacts --advise`, `contacts decide`): `decisions.csv`,
     /// with the dice of the advice (8.1, 8.2, 8.5).
     Contacts,
+    /// Messages between commanders sent (`messages`, 6.3.1).
+    Messages,
 }
 
 /// One changed line of a file whose rows kept their order.
@@ -190,6 +193,10 @@ pub struct Entry {
     /// every man and its rows), for the conservation audit.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub lost: Vec<(String, u32)>,
+    /// The dice stream the entry's dice came from (seeded from the campaign's seed), when
+    /// `audit` can roll them again.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub stream: Option<String>,
     /// The march of each force that marched (move), for the turn's map; absent from the
     /// entries of earlier versions, which the map then draws without routes.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
@@ -234,6 +241,7 @@ impl Entry {
             undoes: None,
             lost: Vec::new(),
             routes: Vec::new(),
+            stream: None,
         }
     }
 
@@ -306,6 +314,19 @@ impl Entry {
     /// The entry with each force's march recorded (move), for the turn's map.
     pub fn with_routes(self, routes: Vec<MarchRoute>) -> Entry {
         Entry { routes, ..self }
+    }
+
+    /// Messages between commanders sent (6.3.1): the dice of their messengers, from `stream`.
+    pub fn messages(turn: u32, summary: String, dice: Vec<Roll>, stream: String) -> Entry {
+        Entry { dice, stream: Some(stream), ..Entry::new(EntryKind::Messages, turn, summary) }
+    }
+
+    /// This entry with the dice of the messengers it sent (6.3.1), from `stream`.
+    pub fn with_dice(self, dice: Vec<Roll>, stream: String) -> Entry {
+        if dice.is_empty() {
+            return self;
+        }
+        Entry { dice, stream: Some(stream), ..self }
     }
 
     /// The map's files changed from an edited Tiled map.
@@ -574,6 +595,7 @@ mod tests {
             undoes: None,
             lost: vec![],
             routes: vec![],
+            stream: None,
         };
         let mut bytes = entry_line(&e).unwrap().into_bytes();
         bytes.push(b'\n');

@@ -23,6 +23,7 @@ mod interrupted;
 mod labels;
 mod layers;
 mod march;
+mod messages;
 mod mutation;
 mod names;
 mod newcomer;

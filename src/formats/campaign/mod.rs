@@ -50,10 +50,12 @@ pub mod names {
     pub const ROADS_SEEN: &str = "roads-seen.csv";
     /// Each side's advice of the enemy on contact and its decision to fight (8.1, 8.2, 8.5).
     pub const DECISIONS: &str = "decisions.csv";
+    /// The messages and orders the enemy caught (6.3.1), written by `messages` and `move`.
+    pub const MESSAGES: &str = "messages.csv";
     /// The files of the map that `map import` changes.
     pub const MAP: [&str; 4] = [HEXES, ROADS, RIVERS, SETTLEMENTS];
     /// Every file of the campaign folder that sowbridge reads into a campaign.
-    pub const ALL: [&str; 24] = [
+    pub const ALL: [&str; 25] = [
         CAMPAIGN,
         RULES,
         HEXES,
@@ -70,6 +72,7 @@ pub mod names {
         TRAILS,
         ROADS_SEEN,
         DECISIONS,
+        MESSAGES,
         // The turn's books (`formats::books`).
         "sieges.csv",
         "siege-trains.csv",
@@ -350,14 +353,7 @@ pub fn parse_campaign_with(
     } = rest;
     let books = super::books::parse_books(files, &grid, &mut p, &mut dialects);
     let (supply, avoidance, trails) = parse_memory(files, &mut p, &mut dialects);
-    let roads_seen = files
-        .get(names::ROADS_SEEN)
-        .map(|b| {
-            let (rows, d) = super::orders::parse_roads_seen_into(b, &mut p);
-            dialects.insert(names::ROADS_SEEN, d);
-            rows
-        })
-        .unwrap_or_default();
+    let (roads_seen, messages) = parse_seen(files, &mut p, &mut dialects);
     let decisions = parse_decisions(files, &mut p, &mut dialects);
     let map = CampaignMap { grid, hexes, roads, rivers, settlements };
     validate_tree(&oob, &lines, &map, &commanders, &listed, &mut p);
@@ -415,6 +411,7 @@ pub fn parse_campaign_with(
         trails,
         roads_seen,
         decisions,
+        messages,
         dialects,
     })
 }
@@ -429,6 +426,32 @@ fn parse_decisions(
     let (rows, d) = super::decisions::parse_decisions_into(b, p);
     dialects.insert(names::DECISIONS, d);
     rows
+}
+
+/// `roads-seen.csv` and `messages.csv`: what the French have seen of the roads, and the
+/// messages the enemy caught (each file optional), with their dialects.
+fn parse_seen(
+    files: &CampaignFiles,
+    p: &mut Problems,
+    dialects: &mut BTreeMap<&'static str, Dialect>,
+) -> (Vec<crate::model::supply::RoadSeen>, Vec<crate::model::orders::Intercepted>) {
+    let roads_seen = files
+        .get(names::ROADS_SEEN)
+        .map(|b| {
+            let (rows, d) = super::orders::parse_roads_seen_into(b, p);
+            dialects.insert(names::ROADS_SEEN, d);
+            rows
+        })
+        .unwrap_or_default();
+    let messages = files
+        .get(names::MESSAGES)
+        .map(|b| {
+            let (rows, d) = super::messages::parse_intercepted_into(b, p);
+            dialects.insert(names::MESSAGES, d);
+            rows
+        })
+        .unwrap_or_default();
+    (roads_seen, messages)
 }
 
 /// `supply.csv` and `avoidance.csv`: what `turn advance` and `move` remember for the commands

@@ -78,7 +78,7 @@ pub fn dispatch(run: &TurnRun, c: &Campaign, battles: &[BattleFought], side: Sid
         s.push_str(&after_action(b, side));
     }
     listed(&mut s, "Standing orders", &standing_orders(c, side));
-    listed(&mut s, "Intercepted messages", &intercepted(c, side));
+    listed(&mut s, "Intercepted messages", &intercepted(c, side, run.returns.from.turn));
     for p in &run.phases {
         let lines = match side {
             Side::French => &p.section.french,
@@ -115,10 +115,19 @@ fn standing_orders(_c: &Campaign, _side: Side) -> Vec<String> {
     Vec::new()
 }
 
-/// The enemy messages the side has intercepted, as the campaign holds them. The campaign
-/// keeps none yet: the section is where they will be listed.
-fn intercepted(_c: &Campaign, _side: Side) -> Vec<String> {
-    Vec::new()
+/// The enemy messages and orders the side caught on its supply lines during turn `turn`
+/// (6.3.1, `messages.csv`): what each said, from whom to whom, where it was caught.
+fn intercepted(c: &Campaign, side: Side, turn: u32) -> Vec<String> {
+    c.messages
+        .iter()
+        .filter(|m| m.side == side && m.turn == turn)
+        .map(|m| {
+            format!(
+                "Day {}, from {} to {}, caught at {} on the supply line of {} (6.3.1): \"{}\"",
+                m.day, m.from, m.to, m.hex, m.line_of, m.text
+            )
+        })
+        .collect()
 }
 
 /// How old a report of turn `seen` is on turn `now`: "seen T20 (2 turns ago)".

@@ -21,6 +21,10 @@ pub struct MoveReport {
     pub new_contacts: Vec<Contact>,
     /// Retreats before battle caught by the enemy (8.2), recorded for `export`.
     pub caught: Vec<Avoidance>,
+    /// The orders sent by messenger during the turn (6.3.1): each ride, and whether the order
+    /// arrived, was caught or was replaced by a later one.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub messengers: Vec<crate::rules::messenger::Dispatch>,
     /// Nothing was written.
     pub dry_run: bool,
     /// Journal entry (0 on a dry run).
@@ -79,8 +83,10 @@ pub fn render(c: &Campaign, r: &MoveReport) -> String {
     if r.dry_run {
         let _ = writeln!(s, "(dry run: nothing written)");
     }
+    messenger_lines(&mut s, &r.messengers);
     for m in &r.forces {
-        force_lines(&mut s, c, m);
+        let late = r.messengers.iter().any(|d| d.force == m.force && d.halts_at == Some(m.end()));
+        force_lines(&mut s, c, m, late);
     }
     if r.new_contacts.is_empty() {
         let _ = writeln!(s, "\nNo new contacts.");
@@ -93,8 +99,45 @@ pub fn render(c: &Campaign, r: &MoveReport) -> String {
     s
 }
 
+/// The orders sent by messenger (6.3.1): when each arrives, or why it does not.
+fn messenger_lines(s: &mut String, ds: &[crate::rules::messenger::Dispatch]) {
+    use crate::rules::messenger::{Fate, TURN_DAYS};
+    for d in ds {
+        let t = &d.trip;
+        let fate = match (t.fate, &t.crosses) {
+            (Fate::Intercepted, Some(x)) => {
+                format!(
+                    "intercepted at {} on the {} supply line of {}: the force does not march",
+                    x.hex, x.side, x.line_of
+                )
+            }
+            _ if t.arrives > TURN_DAYS => {
+                format!("arrives on day {}, after the turn: the force does not march", t.arrives)
+            }
+            _ if d.superseded => format!("arrives on day {}, replaced by a later order", t.arrives),
+            _ => format!(
+                "arrives on day {}: the force marches on {}/{TURN_DAYS} of its turn{}",
+                t.arrives,
+                TURN_DAYS + 1 - t.arrives,
+                d.halts_at.map(|h| format!(", which runs out at {h}")).unwrap_or_default()
+            ),
+        };
+        let _ = writeln!(
+            s,
+            "Order to {} ({}:{}) sent on day {} from {}, {} hexes by {}: {fate} (6.3.1)",
+            d.force,
+            d.file,
+            d.line,
+            t.day,
+            d.from,
+            t.route.len().saturating_sub(1),
+            if t.by_road { "road" } else { "country (no road)" }
+        );
+    }
+}
+
 /// One force's march.
-fn force_lines(s: &mut String, c: &Campaign, m: &Marched) {
+fn force_lines(s: &mut String, c: &Campaign, m: &Marched, late: bool) {
     let name = c.oob.get(&m.force).map_or("", |f| f.name.as_str());
     let _ = writeln!(
         s,
@@ -124,6 +167,13 @@ fn force_lines(s: &mut String, c: &Campaign, m: &Marched) {
     match &m.halt {
         Some(h) => {
             let _ = writeln!(s, "  halted at {}: {}", m.end(), halt_text(h));
+        }
+        None if late => {
+            let _ = writeln!(
+                s,
+                "  halted at {}: its order came late, and its share of the turn ran out (6.3.1)",
+                m.end()
+            );
         }
         None => {
             let _ = writeln!(s, "  arrived at {}", m.end());

@@ -19,6 +19,8 @@ pub enum Undid {
     Map,
     /// Contacts advised or decided (`decisions.csv`).
     Contacts,
+    /// Messages sent (6.3.1).
+    Messages,
 }
 
 /// What an undo did (or, on a dry run, would do).
@@ -44,6 +46,7 @@ pub fn dry_run_text(u: &Undone) -> String {
         Undid::Turn(_) => "turn".to_string(),
         Undid::Map => "map".to_string(),
         Undid::Contacts => "contacts".to_string(),
+        Undid::Messages => "messages".to_string(),
     };
     let mut s =
         format!("undo {what} would revert journal entry {} ({})\n", u.reverted_seq, u.reverted_summary);
@@ -62,6 +65,10 @@ pub fn done_line(u: &Undone) -> String {
         ),
         Undid::Move { forces } => format!(
             "move of journal entry {} undone ({forces} forces back where they stood; journal entry {})",
+            u.reverted_seq, u.seq
+        ),
+        Undid::Messages => format!(
+            "messages of journal entry {} undone: the messages caught are no longer kept (journal entry {})",
             u.reverted_seq, u.seq
         ),
         Undid::Map => format!(

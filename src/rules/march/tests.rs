@@ -14,6 +14,8 @@ fn order(force: &str, path: &[&str]) -> Order {
         route: Route::Path(path.iter().map(|s| h(s)).collect()),
         retreat: false,
         on_contact: None,
+        day: None,
+        from: None,
         file: "orders.csv".into(),
         line: 2,
     }
