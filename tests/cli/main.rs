@@ -14,6 +14,7 @@ mod crash;
 mod excel;
 mod export;
 mod final_dumps;
+mod geography;
 mod golden;
 #[cfg(windows)]
 mod held;

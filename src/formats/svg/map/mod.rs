@@ -20,7 +20,7 @@ mod tests;
 use forces::{contacts, forces, supply_lines, zones};
 pub use forces::{counter_positions, strength_text, wrap};
 pub(super) use ground::roads;
-use ground::{hex_ids, hexes, rivers, settlements};
+use ground::{geography, hex_ids, hexes, rivers, settlements};
 
 /// Centre to corner of a hex on the map, pixels: room in each hex for its id, a settlement
 /// with its name, and a force counter.
@@ -149,6 +149,7 @@ pub fn campaign_map(map: &CampaignMap, view: &ForcesView, heading: &MapHeading, 
     cv.rect((0.0, 0.0), (width, height), &[("fill", "#ffffff")]);
     title_band(&mut cv, heading, view.viewer, width);
     hexes(&mut cv, map, &frame, &win);
+    geography(&mut cv, map, &frame, &win);
     if opts.zoc {
         zones(&mut cv, &frame, view, &win);
     }
