@@ -184,3 +184,39 @@ fn check_refuses_a_settlement_whose_province_is_not_its_hexs() {
         "{err}"
     );
 }
+
+#[test]
+fn tiled_paints_the_sea_with_its_own_tile_and_refuses_a_port_painted_sea() {
+    let c = Camp::new("peninsula");
+    let tmj = c.tmp.path().join("tiled").join("peninsula.tmj");
+    assert_code(&c.run(&["map", "export", tmj.to_str().unwrap()]), 0);
+    let mut v: serde_json::Value = serde_json::from_slice(&std::fs::read(&tmj).unwrap()).unwrap();
+    // The tileset's fourth tile is the sea, and the Bay of Biscay (30.01) is painted with it.
+    let tiles = &v["tilesets"][0]["tiles"];
+    let sea =
+        tiles.as_array().unwrap().iter().find(|t| t["properties"][0]["value"] == "sea").expect("a sea tile");
+    let gid = sea["id"].as_u64().unwrap() + 1;
+    assert_eq!(gid, 4);
+    let png = std::fs::read(c.tmp.path().join("tiled").join("peninsula-terrain.png")).unwrap();
+    assert_eq!(u32::from_be_bytes(png[16..20].try_into().unwrap()), 4 * 32, "four tiles side by side");
+    let terrain = v["layers"].as_array_mut().unwrap().iter_mut().find(|l| l["name"] == "terrain").unwrap();
+    assert_eq!(terrain["data"][64 + 30], serde_json::json!(gid), "30.01 is sea");
+    // Exported and imported unedited, nothing changes.
+    let before = c.snapshot();
+    let o = c.run(&["map", "import", tmj.to_str().unwrap()]);
+    assert_code(&o, 0);
+    assert_eq!(before, c.snapshot());
+    // Lisbon's hex (02.29) painted sea: refused, naming the settlement's object and its roads.
+    terrain["data"][29 * 64 + 2] = serde_json::json!(gid);
+    std::fs::write(&tmj, serde_json::to_vec(&v).unwrap()).unwrap();
+    let o = c.run(&["map", "import", tmj.to_str().unwrap()]);
+    assert_code(&o, 1);
+    let err = stderr(&o);
+    assert!(
+        err.contains("'Lisbon' (settlement): property 'hex': 02.29 is a sea hex")
+            && err.contains("a settlement lies on land only (1.2)"),
+        "{err}"
+    );
+    assert!(err.contains("map/roads.csv:") && err.contains("a road lies on land only"), "{err}");
+    assert_eq!(before, c.snapshot(), "a refused import changes nothing");
+}
