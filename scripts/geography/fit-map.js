@@ -309,6 +309,8 @@ for (let c = 0; c < COLUMNS; c++) {
     // A coast hex whose centre is at sea but half or more of whose corners and sides' middles
     // are on land is land: the coast runs along its far side.
     const onLand = around.filter((p) => p !== null);
+    const here = settlements.filter((s) => s.hex === id).map((s) => s.name);
+    if (province === null && here.length) seaSettlements.push(`${id} ${here.join(', ')}`);
     if (province === null && onLand.length * 2 >= around.length) {
       province = onLand.find((p) => p !== 'Spain') || onLand[0];
       mostlyLand++;
@@ -318,15 +320,13 @@ for (let c = 0; c < COLUMNS; c++) {
       // nearest settlement.
       keptLand++;
       province = around.find((p) => p !== null) || 'NEAREST';
-      const here = settlements.filter((s) => s.hex === id).map((s) => s.name);
-      if (here.length) seaSettlements.push(`${id} ${here.join(', ')}`);
     }
     // A Spanish hex outside the provinces' outlines (the two sources' coasts differ by a
     // little): the province of a Spanish sample of the hex, else (below) of the nearest settlement.
     if (province === 'Spain') province = around.find((p) => p && HISTORIC[p]) || 'Spain';
     const own = settledProvinces.get(id) || [];
     if (own.length && !own.some((p) => province && same(p, province))) {
-      disagreements.push(`${id} ${settlements.filter((s) => s.hex === id).map((s) => s.name).join(', ')}: ${own[0]} (the geography: ${province || 'sea'})`);
+      disagreements.push(`${id} ${settlements.filter((s) => s.hex === id).map((s) => s.name).join(', ')}: ${own[0]} (the geography: ${!province || province === 'NEAREST' ? 'sea' : province})`);
       province = own[0];
     } else if (own.length) {
       province = own.find((p) => same(p, province));
@@ -382,7 +382,7 @@ for (const m of [...matched].sort((a, b) => b.residual - a.residual)) {
 }
 if (unmatched.length) console.log(`not in GeoNames (not fitted): ${unmatched.map((s) => s.name).join(', ')}`);
 console.log(`sea hexes: ${seaCount} of ${COLUMNS * ROWS}; hexes the coastline crosses: ${coast}; coast hexes whose centre is at sea kept land, being half land or more: ${mostlyLand}, or for what they hold: ${keptLand}`);
-console.log(seaSettlements.length ? `settlements whose hex centre lies in the sea (kept as land): ${seaSettlements.join('; ')}` : 'no settlement lies in the sea');
+console.log(seaSettlements.length ? `settlements whose hex centre lies in the sea (their hexes kept land): ${seaSettlements.join('; ')}` : 'no settlement lies in the sea');
 if (disagreements.length) console.log(`settlements whose province the geography does not give (their own kept): ${disagreements.join('; ')}`);
 if (!dryRun) {
   fs.writeFileSync(path.join(folder, 'map/hexes.csv'), lines.join('\n') + '\n');
