@@ -15,6 +15,20 @@ pub enum Terrain {
     Low,
     /// Higher ground or mountain.
     High,
+    /// Sea: no land force enters it (1.2: only land is "traversable by military forces"),
+    /// and no road, river or settlement lies in it.
+    Sea,
+}
+
+impl Terrain {
+    /// The word in `map/hexes.csv`.
+    pub fn word(self) -> &'static str {
+        match self {
+            Terrain::Low => "low",
+            Terrain::High => "high",
+            Terrain::Sea => "sea",
+        }
+    }
 }
 
 /// What `map/hexes.csv` says of one hex.
@@ -26,6 +40,22 @@ pub struct HexInfo {
     pub forest: bool,
     /// The umpire's notes.
     pub notes: String,
+    /// The province the hex lies in, in the words of `settlements.csv`'s `province` column:
+    /// a Spanish province of 2.2, or a country outside Spain (`Portugal`, `France`, …);
+    /// empty where the map gives none (and at sea).
+    pub province: String,
+}
+
+/// Provinces of the map that are not Spain's (2.2): each is its own country.
+pub const NOT_SPAIN: [&str; 6] = ["Portugal", "France", "Gibraltar", "Andorra", "Morocco", "Algeria"];
+
+/// The country a province lies in: a province outside Spain is its own country, every other
+/// is Spain's; none for no province.
+pub fn country_of(province: &str) -> Option<&str> {
+    match province.trim() {
+        "" => None,
+        p => Some(NOT_SPAIN.iter().find(|n| n.eq_ignore_ascii_case(p)).copied().unwrap_or("Spain")),
+    }
 }
 
 /// Class of road (rule 1.2 and the 13 July 2014 secondary-road rule).
@@ -236,6 +266,14 @@ impl CampaignMap {
     /// What is known of a hex (defaults for unlisted hexes).
     pub fn hex(&self, h: HexId) -> HexInfo {
         self.hexes.get(&h).cloned().unwrap_or_default()
+    }
+    /// True for a sea hex.
+    pub fn is_sea(&self, h: HexId) -> bool {
+        self.hexes.get(&h).is_some_and(|i| i.terrain == Terrain::Sea)
+    }
+    /// The province the map gives a hex, if any.
+    pub fn province(&self, h: HexId) -> Option<&str> {
+        self.hexes.get(&h).map(|i| i.province.as_str()).filter(|p| !p.is_empty())
     }
     /// The road between two adjacent hexes, if any.
     pub fn road(&self, a: HexId, b: HexId) -> Option<RoadClass> {

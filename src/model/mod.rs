@@ -29,7 +29,10 @@ pub use commander::{Commander, Player};
 pub use config::{CampaignConfig, RulesConfig};
 pub use hex::{Direction, HexGrid, HexId, HexIdError, HexIdFault, HexLayout};
 pub use kinds::{Arm, ArmClass, Level, Nation, Quality, Side, Status, StatusKind, Supply};
-pub use map::{CampaignMap, Control, HexInfo, Region, RoadClass, Settlement, SettlementKind, Side2, Terrain};
+pub use map::{
+    CampaignMap, Control, HexInfo, NOT_SPAIN, Region, RoadClass, Settlement, SettlementKind, Side2, Terrain,
+    country_of,
+};
 pub use oob::{OrderOfBattle, Rare, Strength, Unit};
 pub mod vocabulary;
 pub use chain::Chain;

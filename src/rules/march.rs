@@ -174,6 +174,14 @@ pub fn step_ground(
     if !c.map.grid.adjacent(a, b) {
         return Err(("", format!("{b} is not next to {a}")));
     }
+    if c.map.is_sea(b) {
+        return Err((
+            "1.2",
+            format!(
+                "{b} is sea: a land force marches on land only (map/hexes.csv gives {b} the terrain sea)"
+            ),
+        ));
+    }
     let river = c.map.river(a, b);
     match c.map.road(a, b) {
         Some(RoadClass::Major) => return Ok((Ground::Road, river)),
@@ -425,6 +433,17 @@ fn plan_route(
         Route::To(to) => {
             if !c.map.grid.contains(*to) {
                 return Err(refusal(o, "to", None, "", format!("{to} is off the map")));
+            }
+            if c.map.is_sea(*to) {
+                return Err(refusal(
+                    o,
+                    "to",
+                    None,
+                    "1.2",
+                    format!(
+                        "{to} is sea: a land force marches on land only (map/hexes.csv gives {to} the terrain sea)"
+                    ),
+                ));
             }
             if let Some(route) =
                 find_route(c, rates, from, *to, TURN_UNITS - used_before.min(TURN_UNITS), known)

@@ -526,7 +526,7 @@ fn hexes_saved_by_excel_in_a_decimal_comma_locale_are_refused_with_their_likely_
     let alb = force_line(&c, "SP-ALB");
     let forces = semicolons(&c.read("forces.csv")).replace(";17.30;;Badajoz;", ";17,3;;Badajoz;");
     std::fs::write(c.path("forces.csv"), windows_1252(&forces)).unwrap();
-    let hexes = c.read("map/hexes.csv").replacen("\n03.29,", "\n12.05.2026,", 1);
+    let hexes = c.read("map/hexes.csv").replacen("\n00.00,", "\n12.05.2026,", 1);
     c.write("map/hexes.csv", &semicolons(&hexes));
     let before = c.snapshot();
     let o = c.run(&["check"]);

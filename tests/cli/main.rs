@@ -16,6 +16,7 @@ mod dispatch;
 mod excel;
 mod export;
 mod final_dumps;
+mod geography;
 mod golden;
 #[cfg(windows)]
 mod held;

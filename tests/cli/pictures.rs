@@ -212,7 +212,7 @@ fn map_pixels_show_each_force_ground_and_river_where_it_belongs() {
     let (&high, _) = high.unwrap();
     let (x, y) = frame.centre(high);
     assert_colour(&p, (x + 14.0, y), palette::HIGH, &format!("high ground at {high}"));
-    let (x, y) = frame.centre(hex("40.40"));
+    let (x, y) = frame.centre(hex("34.30"));
     assert_colour(&p, (x + 14.0, y), palette::LOW, "low ground");
     // The Guadiana on Medellín's north-west side (17.28-18.28).
     let (a, b) = frame.shared_side(hex("17.28"), hex("18.28")).unwrap();

@@ -164,7 +164,11 @@ fn a_map_saved_by_tiled_itself_imports_unchanged_and_takes_an_edit() {
     let o = import(&c, &resaved, &[]);
     assert_code(&o, 0);
     assert!(stdout(&o).contains("hex 30.30: low -> high"), "{}", stdout(&o));
-    assert!(c.read("map/hexes.csv").ends_with("\n30.30,high,,\n"), "{}", c.read("map/hexes.csv"));
+    assert!(
+        c.read("map/hexes.csv").contains("\n30.30,high,,Castile-La Mancha,\n"),
+        "{}",
+        c.read("map/hexes.csv")
+    );
 }
 
 #[test]
@@ -173,13 +177,13 @@ fn an_umpires_edits_reach_the_campaign_and_its_rules_and_undo_takes_them_back() 
     let before = c.snapshot();
     let path_order = |to: &str| {
         let p = c.tmp.path().join(format!("to-{to}.csv"));
-        std::fs::write(&p, format!("force,path\nBR-LIS,{to}\n")).unwrap();
+        std::fs::write(&p, format!("force,path\nPO-ELV,{to}\n")).unwrap();
         p.display().to_string()
     };
-    // Before: Mackenzie steps off road to 01.29 and to 02.30.
-    let west = c.run(&["move", &path_order("01.29"), "--dry-run"]);
+    // Before: Leite steps off road to 11.28 and to 12.29.
+    let west = c.run(&["move", &path_order("11.28"), "--dry-run"]);
     assert_code(&west, 0);
-    let south = c.run(&["move", &path_order("02.30"), "--dry-run"]);
+    let south = c.run(&["move", &path_order("12.29"), "--dry-run"]);
     assert_code(&south, 0);
     assert!(stdout(&south).contains("(1.7 of 10 road hexes)"), "off road: {}", stdout(&south));
     // Dessolles' division marches north out of Madrid by road, no river on the way.
@@ -195,16 +199,16 @@ fn an_umpires_edits_reach_the_campaign_and_its_rules_and_undo_takes_them_back() 
     // A hex painted high and forested.
     layer(&mut v, "terrain")["data"][30 * 64 + 30] = json!(2);
     layer(&mut v, "forest")["data"][30 * 64 + 30] = json!(3);
-    // A road traced from Lisbon south to 02.30.
+    // A road traced from Elvas south to 12.29.
     let road = polyline(
         &mut v,
         "",
-        &[px.centre(hex("02.29")), px.centre(hex("02.30"))],
+        &[px.centre(hex("12.28")), px.centre(hex("12.29"))],
         json!([{"name": "class", "type": "string", "value": "major"}]),
     );
     layer(&mut v, "roads")["objects"].as_array_mut().unwrap().push(road);
-    // A river along the side between Lisbon and 01.29, its points clicked near the corners.
-    let (a, b) = px.side_corners(hex("02.29"), Direction::NW);
+    // A river along the side between Elvas and 11.28, its points clicked near the corners.
+    let (a, b) = px.side_corners(hex("12.28"), Direction::NW);
     let river = polyline(&mut v, "Rio Trancão", &[(a.0 + 1.5, a.1 - 1.0), (b.0 - 1.0, b.1 + 2.0)], json!([]));
     layer(&mut v, "rivers")["objects"].as_array_mut().unwrap().push(river);
     // A river under the road north out of Madrid: a road bridge.
@@ -228,8 +232,8 @@ fn an_umpires_edits_reach_the_campaign_and_its_rules_and_undo_takes_them_back() 
     for want in [
         "would change the map: 1 hex, 1 road side, 2 river sides, 1 settlement",
         "hex 30.30: low -> high, forest",
-        "road 02.29-02.30: new, major",
-        "river 01.29-02.29: new, Rio Trancão",
+        "road 12.28-12.29: new, major",
+        "river 11.28-12.28: new, Rio Trancão",
         "settlement Alicante: hex '45.32' -> '45.31'",
     ] {
         assert!(out.contains(want), "{want}:\n{out}");
@@ -238,19 +242,23 @@ fn an_umpires_edits_reach_the_campaign_and_its_rules_and_undo_takes_them_back() 
     let o = import(&c, &tmj, &[]);
     assert_code(&o, 0);
     assert!(stdout(&o).contains("committed as journal entry 1"), "{}", stdout(&o));
-    assert!(c.read("map/hexes.csv").ends_with("\n30.30,high,yes,\n"), "{}", c.read("map/hexes.csv"));
-    assert!(c.read("map/roads.csv").ends_with("02.29,02.30,major\n"));
-    assert!(c.read("map/rivers.csv").ends_with("01.29,02.29,Rio Trancão\n29.20,29.21,Rio Manzanares\n"));
+    assert!(
+        c.read("map/hexes.csv").contains("\n30.30,high,yes,Castile-La Mancha,\n"),
+        "{}",
+        c.read("map/hexes.csv")
+    );
+    assert!(c.read("map/roads.csv").ends_with("12.28,12.29,major\n"));
+    assert!(c.read("map/rivers.csv").ends_with("11.28,12.28,Rio Trancão\n29.20,29.21,Rio Manzanares\n"));
     assert!(c.read("settlements.csv").contains("\nAlicante,45.31,town,yes,,Valencia,Sp,,,south,\n"));
     assert_code(&c.run(&["check"]), 0);
     assert_code(&c.run(&["audit"]), 0);
 
     // The rules see it: the new river blocks the step off road across it (6.5.1), the new
     // road carries the march south.
-    let west = c.run(&["move", &path_order("01.29"), "--dry-run"]);
+    let west = c.run(&["move", &path_order("11.28"), "--dry-run"]);
     assert_code(&west, 1);
-    assert!(stderr(&west).contains("across the Rio Trancão between 02.29 and 01.29"), "{}", stderr(&west));
-    let south = c.run(&["move", &path_order("02.30"), "--dry-run"]);
+    assert!(stderr(&west).contains("across the Rio Trancão between 12.28 and 11.28"), "{}", stderr(&west));
+    let south = c.run(&["move", &path_order("12.29"), "--dry-run"]);
     assert_code(&south, 0);
     assert!(stdout(&south).contains("(1.0 of 10 road hexes)"), "{}", stdout(&south));
     // The new river under the road costs the division its crossing (6.5.1: one hex).
@@ -455,14 +463,14 @@ fn a_new_name_with_an_accent_is_written_in_the_campaigns_windows_1252() {
     let tmj = export(&c);
     let mut v = load(&tmj);
     let px = pixels();
-    let (a, b) = px.side_corners(hex("02.29"), Direction::NW);
+    let (a, b) = px.side_corners(hex("12.28"), Direction::NW);
     let r = polyline(&mut v, "Rio Pêra", &[a, b], json!([]));
     layer(&mut v, "rivers")["objects"].as_array_mut().unwrap().push(r);
     save(&tmj, &v);
     assert_code(&import(&c, &tmj, &[]), 0);
     let bytes = std::fs::read(c.path("map/rivers.csv")).unwrap();
     assert!(
-        bytes.ends_with(b"\r\n01.29;02.29;Rio P\xeara\r\n"),
+        bytes.ends_with(b"\r\n11.28;12.28;Rio P\xeara\r\n"),
         "{:?}",
         String::from_utf8_lossy(&bytes[bytes.len() - 30..])
     );
@@ -479,7 +487,7 @@ fn an_excel_saved_roads_file_keeps_its_separator_and_line_ends() {
     let r = polyline(
         &mut v,
         "",
-        &[px.centre(hex("02.29")), px.centre(hex("02.30"))],
+        &[px.centre(hex("12.28")), px.centre(hex("12.29"))],
         json!([{"name": "class", "type": "string", "value": "secondary"}]),
     );
     layer(&mut v, "roads")["objects"].as_array_mut().unwrap().push(r);
@@ -488,7 +496,7 @@ fn an_excel_saved_roads_file_keeps_its_separator_and_line_ends() {
     assert_code(&o, 0);
     let after = c.read("map/roads.csv");
     assert!(after.starts_with(&excel), "the rows as they were");
-    assert!(after.ends_with("\r\n02.29;02.30;secondary\r\n"), "{}", &after[after.len() - 60..]);
+    assert!(after.ends_with("\r\n12.28;12.29;secondary\r\n"), "{}", &after[after.len() - 60..]);
 }
 
 #[test]

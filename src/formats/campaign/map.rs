@@ -50,15 +50,23 @@ pub(super) fn parse_hexes(t: &Table, grid: &HexGrid, p: &mut Problems) -> BTreeM
         let terrain = match f.text("terrain").to_ascii_lowercase().as_str() {
             "" | "low" => Terrain::Low,
             "high" => Terrain::High,
+            "sea" => Terrain::Sea,
             other => {
-                f.problem("terrain", format!("'{other}' is not low or high"));
+                f.problem("terrain", format!("'{other}' is not low, high or sea"));
                 Terrain::Low
             }
         };
         let forest = f.flag("forest");
         let notes = f.text("notes").to_string();
+        let province = f.text("province").to_string();
+        if terrain == Terrain::Sea && forest {
+            f.problem("forest", "a sea hex has no forest");
+        }
+        if terrain == Terrain::Sea && !province.is_empty() {
+            f.problem("province", format!("a sea hex lies in no province, not in {province}"));
+        }
         if let Some(h) = hex
-            && out.insert(h, HexInfo { terrain, forest, notes }).is_some()
+            && out.insert(h, HexInfo { terrain, forest, notes, province }).is_some()
         {
             f.problem("hex", format!("hex {h} is listed twice"));
         }
@@ -66,9 +74,20 @@ pub(super) fn parse_hexes(t: &Table, grid: &HexGrid, p: &mut Problems) -> BTreeM
     out
 }
 
+/// The problem with a sea hex holding what lies on land only (1.2: only land is traversable
+/// by military forces), if `h` is one.
+pub(super) fn at_sea(hexes: &BTreeMap<HexId, HexInfo>, h: HexId, what: &str) -> Option<String> {
+    hexes.get(&h).is_some_and(|i| i.terrain == Terrain::Sea).then(|| {
+        format!(
+            "{h} is a sea hex (map/hexes.csv), and {what} lies on land only (1.2): make the hex land, or move {what}"
+        )
+    })
+}
+
 pub(super) fn parse_sides<V>(
     t: &Table,
     grid: &HexGrid,
+    hexes: &BTreeMap<HexId, HexInfo>,
     value_col: &str,
     p: &mut Problems,
     mut value: impl FnMut(&mut Fields<'_>) -> Option<V>,
@@ -87,6 +106,16 @@ pub(super) fn parse_sides<V>(
                 f.problem("to", format!("{a} and {b} are not adjacent hexes"));
                 continue;
             }
+            let what = if value_col == "class" { "a road" } else { "a river" };
+            let sea = [("from", a), ("to", b)].map(|(col, h)| (col, at_sea(hexes, h, what)));
+            if sea.iter().any(|(_, m)| m.is_some()) {
+                for (col, m) in sea {
+                    if let Some(m) = m {
+                        f.problem(col, m);
+                    }
+                }
+                continue;
+            }
             if let Some(v) = v
                 && out.insert(Side2::new(a, b), v).is_some()
             {
@@ -97,10 +126,22 @@ pub(super) fn parse_sides<V>(
     out
 }
 
-pub(super) fn parse_settlements(t: &Table, grid: &HexGrid, p: &mut Problems) -> Vec<Settlement> {
+pub(super) fn parse_settlements(
+    t: &Table,
+    grid: &HexGrid,
+    hexes: &BTreeMap<HexId, HexInfo>,
+    p: &mut Problems,
+) -> Vec<Settlement> {
     let mut out: Vec<Settlement> = Vec::new();
     if !t.require(&["name", "hex", "kind", "control"], p) {
         return out;
+    }
+    // The provinces of the places in each hex: the map's province of a hex is one of them.
+    let mut provinces: BTreeMap<HexId, Vec<&str>> = BTreeMap::new();
+    for row in &t.rows {
+        if let Ok(h) = t.text(row, "hex").parse::<HexId>() {
+            provinces.entry(h).or_default().push(t.text(row, "province"));
+        }
     }
     for row in &t.rows {
         let mut f = Fields::new(t, row, p);
@@ -109,6 +150,23 @@ pub(super) fn parse_settlements(t: &Table, grid: &HexGrid, p: &mut Problems) -> 
             f.problem("name", "is empty");
         }
         let hex = hex_on_map(&mut f, "hex", grid, true);
+        if let Some(m) = hex.and_then(|h| at_sea(hexes, h, "a settlement")) {
+            f.problem("hex", format!("{m} (a port lies on the coast)"));
+        }
+        let mapped =
+            hex.and_then(|h| Some((h, hexes.get(&h)?.province.as_str()))).filter(|(_, p)| !p.is_empty());
+        if let Some((h, mapped)) = mapped
+            && !f.text("province").is_empty()
+            && !provinces.get(&h).is_some_and(|v| v.iter().any(|p| p.trim().eq_ignore_ascii_case(mapped)))
+        {
+            f.problem(
+                "province",
+                format!(
+                    "{name} is in {}, but map/hexes.csv puts its hex {h} in {mapped}: a province is one fact, give the hex or the place the other's",
+                    f.text("province")
+                ),
+            );
+        }
         let kind = f.req("kind");
         let port = f.flag("port");
         let depot = f.flag("depot");

@@ -261,19 +261,21 @@ fn parse_rest(files: &CampaignFiles, grid: &HexGrid, p: &mut Problems) -> Rest {
     };
     let hexes = parse_hexes(&table(names::HEXES, p, true), grid, p);
     let roads_t = table(names::ROADS, p, true);
-    let roads =
-        parse_sides(&roads_t, grid, "class", p, |f| match f.text("class").to_ascii_lowercase().as_str() {
+    let roads = parse_sides(&roads_t, grid, &hexes, "class", p, |f| {
+        match f.text("class").to_ascii_lowercase().as_str() {
             "major" | "" => Some(RoadClass::Major),
             "secondary" | "minor" => Some(RoadClass::Secondary),
             other => {
                 f.problem("class", format!("'{other}' is not major or secondary"));
                 None
             }
-        });
-    let rivers =
-        parse_sides(&table(names::RIVERS, p, true), grid, "name", p, |f| Some(f.text("name").to_string()));
+        }
+    });
+    let rivers = parse_sides(&table(names::RIVERS, p, true), grid, &hexes, "name", p, |f| {
+        Some(f.text("name").to_string())
+    });
     let settlements_t = table(names::SETTLEMENTS, p, true);
-    let settlements = parse_settlements(&settlements_t, grid, p);
+    let settlements = parse_settlements(&settlements_t, grid, &hexes, p);
     let commanders_t = table(names::COMMANDERS, p, true);
     let (commanders, commander_columns) = parse_commanders(&commanders_t, p);
     let names_in = |t: &Table| -> Option<BTreeSet<String>> {

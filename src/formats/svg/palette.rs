@@ -11,6 +11,14 @@ pub const HIGH: &str = "#dba66a";
 pub const FOREST_LOW: &str = "#b5d39a";
 /// Thick forest on high ground.
 pub const FOREST_HIGH: &str = "#9fae6a";
+/// The sea.
+pub const SEA: &str = "#b7d3ea";
+/// The coastline: the sides between sea and land hexes.
+pub const COAST: &str = "#3f6f94";
+/// A national border (Portugal, Spain, France).
+pub const BORDER: &str = "#6b2d6b";
+/// A province's border, and its name.
+pub const PROVINCE: &str = "#9a6b9a";
 /// Hex outlines.
 pub const HEX_LINE: &str = "#c9bfa0";
 /// Hex ids.
@@ -65,5 +73,6 @@ pub fn ground(t: Terrain, forest: bool) -> &'static str {
         (Terrain::High, false) => HIGH,
         (Terrain::Low, true) => FOREST_LOW,
         (Terrain::High, true) => FOREST_HIGH,
+        (Terrain::Sea, _) => SEA,
     }
 }

@@ -158,13 +158,6 @@ fn side_of(row: &BTreeMap<String, String>) -> Option<Side2> {
     Some(Side2::new(hex_of(row, "from")?, hex_of(row, "to")?))
 }
 
-fn terrain_word(t: Terrain) -> &'static str {
-    match t {
-        Terrain::Low => "low",
-        Terrain::High => "high",
-    }
-}
-
 fn class_word(c: RoadClass) -> &'static str {
     match c {
         RoadClass::Major => "major",
@@ -173,7 +166,7 @@ fn class_word(c: RoadClass) -> &'static str {
 }
 
 fn hex_words(i: &HexInfo) -> String {
-    let mut s = terrain_word(i.terrain).to_string();
+    let mut s = i.terrain.word().to_string();
     if i.forest {
         s.push_str(", forest");
     }
@@ -224,21 +217,28 @@ fn hexes_file(
 ) -> Option<Vec<u8>> {
     let mut e = Edit::open("map/hexes.csv", bytes, &["hex", "terrain", "forest", "notes"], d);
     for (&h, &terrain) in &t.terrain {
+        let before = now.hex(h);
+        // The province is not drawn in Tiled: it stays as map/hexes.csv has it, but for a hex
+        // painted sea, which lies in none.
+        let province = if terrain == Terrain::Sea { String::new() } else { before.province.clone() };
         let after = HexInfo {
             terrain,
             forest: t.forest.contains(&h),
             notes: t.notes.get(&h).cloned().unwrap_or_default(),
+            province,
         };
-        let before = now.hex(h);
         if before == after {
             continue;
         }
         ch.hexes.push((h.to_string(), hex_words(&before), hex_words(&after)));
-        let fields = [
-            ("terrain", terrain_word(after.terrain)),
+        let mut fields = vec![
+            ("terrain", after.terrain.word()),
             ("forest", if after.forest { "yes" } else { "" }),
             ("notes", after.notes.as_str()),
         ];
+        if after.province != before.province {
+            fields.push(("province", after.province.as_str()));
+        }
         match e.sheet.rows.iter().position(|r| hex_of(r, "hex") == Some(h)) {
             Some(row) => {
                 for (c, v) in fields {
@@ -247,7 +247,7 @@ fn hexes_file(
             }
             None => {
                 let hex = h.to_string();
-                e.push(&[[("hex", hex.as_str())].as_slice(), &fields].concat());
+                e.push(&[[("hex", hex.as_str())].as_slice(), fields.as_slice()].concat());
             }
         }
     }

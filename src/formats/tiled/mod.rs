@@ -18,7 +18,7 @@ pub use write::{TiledExport, write_tmj};
 pub mod layer {
     /// The umpire's own map image.
     pub const IMAGE: &str = "your map";
-    /// Low or high ground, one tile per hex.
+    /// Low ground, high ground or sea, one tile per hex.
     pub const TERRAIN: &str = "terrain";
     /// Thick forest, one tile per forested hex.
     pub const FOREST: &str = "forest";
@@ -38,7 +38,7 @@ pub mod prop {
     pub const TURN: &str = "sowbridge-turn";
     /// The map's: the campaign's name.
     pub const CAMPAIGN: &str = "campaign";
-    /// A tile's ground: `low` or `high`.
+    /// A tile's ground: `low`, `high` or `sea`.
     pub const TERRAIN: &str = "terrain";
     /// A tile's forest flag.
     pub const FOREST: &str = "forest";
@@ -52,3 +52,5 @@ pub const LOW_TILE: u32 = 1;
 pub const HIGH_TILE: u32 = 2;
 /// Thick forest.
 pub const FOREST_TILE: u32 = 3;
+/// Sea.
+pub const SEA_TILE: u32 = 4;

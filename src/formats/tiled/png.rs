@@ -1,12 +1,13 @@
-//! The tileset's picture: three hex-shaped tiles (low ground, high ground, forest) side by
+//! The tileset's picture: four hex-shaped tiles (low ground, high ground, forest, sea) side by
 //! side, as a PNG drawn at the map's hex size. Small enough to write by hand: RGBA rows,
 //! stored (uncompressed) in zlib's framing.
 
 use super::geometry::HexSize;
 
 /// Colours of the tiles, in tileset order: low ground, high ground, forest (see-through, to
-/// lie over either ground).
-const COLOURS: [[u8; 4]; 3] = [[0xdf, 0xe8, 0xbf, 0xff], [0xb9, 0x93, 0x62, 0xff], [0x2f, 0x6e, 0x32, 0xa0]];
+/// lie over either ground), sea.
+const COLOURS: [[u8; 4]; 4] =
+    [[0xdf, 0xe8, 0xbf, 0xff], [0xb9, 0x93, 0x62, 0xff], [0x2f, 0x6e, 0x32, 0xa0], [0x9c, 0xc4, 0xe4, 0xff]];
 
 /// The tileset image for hexes of `size`.
 pub fn tileset_png(size: HexSize) -> Vec<u8> {
@@ -99,6 +100,6 @@ mod tests {
         assert!(in_hex(s, 0.5, 14.0));
         let png = tileset_png(s);
         assert_eq!(&png[..8], b"\x89PNG\r\n\x1a\n");
-        assert_eq!(&png[16..24], &[0, 0, 0, 96, 0, 0, 0, 28]);
+        assert_eq!(&png[16..24], &[0, 0, 0, 128, 0, 0, 0, 28], "four tiles of 32 by 28");
     }
 }

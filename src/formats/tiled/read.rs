@@ -262,6 +262,7 @@ impl Reader<'_> {
                 let tile = match props.get(prop::TERRAIN).map(|s| s.to_ascii_lowercase()).as_deref() {
                     Some("low") => Some(Tile::Ground(Terrain::Low)),
                     Some("high") => Some(Tile::Ground(Terrain::High)),
+                    Some("sea") => Some(Tile::Ground(Terrain::Sea)),
                     _ if props.get(prop::FOREST).is_some_and(|f| f == "yes") => Some(Tile::Forest),
                     _ => None,
                 };
@@ -310,7 +311,9 @@ impl Reader<'_> {
             let h = HexId::new((i % usize::from(g.columns)) as u16, (i / usize::from(g.columns)) as u16);
             match (gid, tiles.get(&gid)) {
                 (0, _) if name == layer::TERRAIN => {
-                    self.problem(format!("tile layer '{name}', hex {h}: no ground; paint it low or high"));
+                    self.problem(format!(
+                        "tile layer '{name}', hex {h}: no ground; paint it low, high or sea"
+                    ));
                 }
                 (0, _) => {}
                 (_, Some(Tile::Ground(t))) if !forest_layer => {
@@ -325,7 +328,7 @@ impl Reader<'_> {
                     if *tile == Tile::Forest { layer::FOREST } else { layer::TERRAIN }
                 )),
                 (_, None) => self.problem(format!(
-                    "tile layer '{name}', hex {h}: tile {gid} is none of sowbridge's (low, high, forest)"
+                    "tile layer '{name}', hex {h}: tile {gid} is none of sowbridge's (low, high, forest, sea)"
                 )),
             }
         }

@@ -11,7 +11,7 @@ use crate::formats::table::Sheet;
 use crate::model::{CampaignMap, HexId, RoadClass, Side2, Terrain};
 
 use super::geometry::{Pixels, Point};
-use super::{FOREST_TILE, HIGH_TILE, LOW_TILE, layer, prop};
+use super::{FOREST_TILE, HIGH_TILE, LOW_TILE, SEA_TILE, layer, prop};
 
 /// What goes into the map file besides the campaign's map.
 #[derive(Debug, Clone)]
@@ -48,6 +48,7 @@ pub fn write_tmj(x: &TiledExport<'_>) -> Vec<u8> {
         .map(|h| match x.map.hex(h).terrain {
             Terrain::Low => LOW_TILE,
             Terrain::High => HIGH_TILE,
+            Terrain::Sea => SEA_TILE,
         })
         .collect();
     let forest: Vec<u32> = cells().map(|h| if x.map.hex(h).forest { FOREST_TILE } else { 0 }).collect();
@@ -163,13 +164,14 @@ fn tileset(x: &TiledExport<'_>) -> Value {
     let s = x.pixels.size;
     json!({
         "firstgid": 1, "name": "sowbridge terrain", "image": x.tileset_image,
-        "tilewidth": s.width, "tileheight": s.height, "imagewidth": s.width * 3, "imageheight": s.height,
-        "tilecount": 3, "columns": 3, "margin": 0, "spacing": 0,
+        "tilewidth": s.width, "tileheight": s.height, "imagewidth": s.width * 4, "imageheight": s.height,
+        "tilecount": 4, "columns": 4, "margin": 0, "spacing": 0,
         "tiles": [
             { "id": LOW_TILE - 1, "type": "terrain", "properties": [prop_str(prop::TERRAIN, "low")] },
             { "id": HIGH_TILE - 1, "type": "terrain", "properties": [prop_str(prop::TERRAIN, "high")] },
             { "id": FOREST_TILE - 1, "type": "forest",
               "properties": [{ "name": prop::FOREST, "type": "bool", "value": true }] },
+            { "id": SEA_TILE - 1, "type": "terrain", "properties": [prop_str(prop::TERRAIN, "sea")] },
         ],
     })
 }

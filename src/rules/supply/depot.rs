@@ -7,7 +7,7 @@ use serde::Serialize;
 
 use super::{ALLIED_DEPOT_TURNS, FRENCH_DEPOT_TURNS, SupplyRecord};
 pub use crate::model::supply::DepotState;
-use crate::model::{Campaign, HexId, Level, Nation, Side, Unit};
+use crate::model::{Campaign, HexId, Level, NOT_SPAIN, Nation, Side, Unit};
 use crate::rules::control::SettlementControl;
 
 /// A force's depot this turn (3.2.1).
@@ -206,14 +206,14 @@ pub fn depot_problems(c: &Campaign, control: &[SettlementControl], depots: &[Dep
     out
 }
 
-/// Provinces of the map that are not Spain's (2.2).
-const NOT_SPAIN: [&str; 4] = ["Portugal", "France", "Gibraltar", "Andorra"];
-
-/// The Spanish province a hex lies in (2.2): the province of the nearest settlement of Spain
-/// (the one in the hex, if any; of two as near, the first in `settlements.csv`). The map
-/// gives provinces to settlements only; a hex outside Spain counts as in the Spanish province
-/// nearest it.
+/// The Spanish province a hex lies in (2.2): the province `map/hexes.csv` gives it, when that
+/// is a Spanish one; else the province of the nearest settlement of Spain (the one in the hex,
+/// if any; of two as near, the first in `settlements.csv`), so that a hex outside Spain, or
+/// of a map without provinces, counts as in the Spanish province nearest it.
 pub fn province_at(c: &Campaign, hex: HexId) -> Option<&str> {
+    if let Some(p) = c.map.province(hex).filter(|p| !NOT_SPAIN.contains(p)) {
+        return Some(p);
+    }
     let grid = c.map.grid;
     c.map
         .settlements

@@ -1,4 +1,5 @@
-//! The ground under the forces: hexes, rivers, roads, hex ids and settlements.
+//! The ground under the forces: hexes, the coast, borders and provinces, rivers, roads, hex
+//! ids and settlements.
 
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -6,7 +7,7 @@ use crate::formats::svg::geometry::hexagon;
 use crate::formats::svg::palette;
 use crate::formats::svg::symbols::{self, SETTLEMENT};
 use crate::formats::svg::{Canvas, Frame, num, points_attr};
-use crate::model::{CampaignMap, HexId, RoadClass, Settlement, SettlementKind};
+use crate::model::{CampaignMap, HexId, RoadClass, Settlement, SettlementKind, country_of};
 use crate::rules::intel::known::ForcesView;
 
 use super::{HEX_RADIUS, Window};
@@ -134,6 +135,121 @@ pub(super) fn settlements(cv: &mut Canvas, map: &CampaignMap, frame: &Frame, win
         let big = here.iter().any(|s| s.kind == SettlementKind::Capital);
         let size = if big { 11.5 } else { 9.5 };
         cv.label((x, y - 1.9 * SETTLEMENT - 1.0), size, "middle", true, palette::INK, &names.join(" · "));
+    }
+    cv.close();
+}
+
+/// What kind of line a hex side is on the map's geography: the coast (sea on one side only),
+/// a national border, or a province's border.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Boundary {
+    Coast,
+    Nation,
+    Province,
+}
+
+fn boundary(map: &CampaignMap, a: HexId, b: HexId) -> Option<Boundary> {
+    if map.is_sea(a) != map.is_sea(b) {
+        return Some(Boundary::Coast);
+    }
+    let (pa, pb) = (map.province(a), map.province(b));
+    if map.is_sea(a) || pa.is_none() || pb.is_none() || pa == pb {
+        return None;
+    }
+    if country_of(pa.unwrap_or_default()) != country_of(pb.unwrap_or_default()) {
+        Some(Boundary::Nation)
+    } else {
+        Some(Boundary::Province)
+    }
+}
+
+/// The map's geography over the ground: the coastline, the national borders (heavier) and
+/// the provinces' borders (lighter) along hex sides, from `map/hexes.csv`'s terrain `sea`
+/// and `province`; and each province's name where it fits, in a hex of it away from its
+/// borders and from every settlement and road. A map without sea or provinces draws nothing.
+pub(super) fn geography(cv: &mut Canvas, map: &CampaignMap, frame: &Frame, win: &Window) {
+    let mut paths: [String; 3] = Default::default();
+    for a in win.hexes() {
+        for b in map.grid.neighbours(a).filter(|&b| a < b && win.contains(b)) {
+            let Some(kind) = boundary(map, a, b) else { continue };
+            if let Some((p, q)) = frame.shared_side(a, b) {
+                let d = &mut paths[kind as usize];
+                d.push_str(&format!("M{} {}L{} {}", num(p.0), num(p.1), num(q.0), num(q.1)));
+            }
+        }
+    }
+    let styles: [(&str, &str, &str, &str); 3] = [
+        ("coast", palette::COAST, "2.2", ""),
+        ("borders", palette::BORDER, "4.5", "12 4 2 4"),
+        ("provinces", palette::PROVINCE, "1.8", "6 4"),
+    ];
+    for (d, (id, colour, width, dash)) in paths.iter().zip(styles) {
+        if d.is_empty() {
+            continue;
+        }
+        let mut attrs = vec![
+            ("id", id),
+            ("d", d.as_str()),
+            ("fill", "none"),
+            ("stroke", colour),
+            ("stroke-width", width),
+            ("stroke-linecap", "round"),
+        ];
+        if !dash.is_empty() {
+            attrs.push(("stroke-dasharray", dash));
+        }
+        cv.empty("path", &attrs);
+    }
+    province_names(cv, map, frame, win);
+}
+
+/// Each province's name once, in the hex of it nearest its middle whose neighbours all lie in
+/// it and that holds no settlement and no road: where it fits, else not at all.
+fn province_names(cv: &mut Canvas, map: &CampaignMap, frame: &Frame, win: &Window) {
+    let busy: BTreeSet<HexId> = map
+        .settlements
+        .iter()
+        .map(|s| s.hex)
+        .chain(map.roads.keys().flat_map(|s| [s.hexes().0, s.hexes().1]))
+        .collect();
+    let mut by_province: BTreeMap<&str, Vec<HexId>> = BTreeMap::new();
+    for h in win.hexes() {
+        if let Some(p) = map.province(h).filter(|_| !map.is_sea(h)) {
+            by_province.entry(p).or_default().push(h);
+        }
+    }
+    if by_province.is_empty() {
+        return;
+    }
+    cv.open(
+        "g",
+        &[
+            ("id", "province-names"),
+            ("font-size", "15"),
+            ("font-style", "italic"),
+            ("fill", palette::PROVINCE),
+            ("text-anchor", "middle"),
+            ("opacity", "0.85"),
+        ],
+    );
+    for (name, hexes) in by_province {
+        let n = hexes.len() as f64;
+        let (sx, sy) = hexes.iter().map(|&h| frame.centre(h)).fold((0.0, 0.0), |a, c| (a.0 + c.0, a.1 + c.1));
+        let middle = (sx / n, sy / n);
+        let inner = |h: &&HexId| {
+            !busy.contains(h)
+                && map.grid.neighbours(**h).all(|b| map.province(b) == Some(name) && win.contains(b))
+        };
+        let dist = |h: &HexId| {
+            let c = frame.centre(*h);
+            (c.0 - middle.0).powi(2) + (c.1 - middle.1).powi(2)
+        };
+        let Some(at) = hexes.iter().filter(inner).min_by(|a, b| dist(a).total_cmp(&dist(b))) else {
+            continue;
+        };
+        let (x, y) = frame.centre(*at);
+        let (x, y) = (num(x), num(y + 5.0));
+        cv.text("text", &[("x", &x), ("y", &y), ("data-province", name)], name);
     }
     cv.close();
 }

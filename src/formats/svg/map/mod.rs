@@ -23,7 +23,7 @@ use super::labels::Placer;
 use forces::{contacts, forces, supply_lines, zones};
 pub use forces::{counter_positions, strength_text, wrap};
 pub(super) use ground::roads;
-use ground::{hex_ids, hexes, rivers, settlements};
+use ground::{geography, hex_ids, hexes, rivers, settlements};
 pub use marches::{Event, MarchLine, TurnMarches};
 
 /// Centre to corner of a hex on the map, pixels: room in each hex for its id, a settlement
@@ -172,6 +172,7 @@ fn draw(
     // Every name is placed at the end, where it overlaps no other and no counter.
     cv.defer_labels();
     hexes(&mut cv, map, &frame, &win);
+    geography(&mut cv, map, &frame, &win);
     if opts.zoc {
         zones(&mut cv, &frame, view, &win);
     }
