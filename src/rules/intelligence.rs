@@ -149,10 +149,12 @@ impl<'a> Scouting<'a> {
             for col in (c0 - r).max(0)..=(c0 + r).min(i32::from(g.columns) - 1) {
                 for row in (r0 - r - 1).max(0)..=(r0 + r + 1).min(i32::from(g.rows) - 1) {
                     let h = HexId::new(col as u16, row as u16);
-                    if g.distance(h, x) <= reach
-                        && let Some(i) = Scouting::slot(c, side, h)
+                    // Most hexes hold no force of the side: the distance only for those that do.
+                    if let Some(ids) = Scouting::slot(c, side, h).map(|i| &self.by_hex[i])
+                        && !ids.is_empty()
+                        && g.distance(h, x) <= reach
                     {
-                        out.extend(&self.by_hex[i]);
+                        out.extend(ids);
                     }
                 }
             }
