@@ -56,8 +56,9 @@ pub fn known_on(moved: u32, near: bool, die: u32) -> u32 {
 /// overlap, and a set's commander is the one of its most senior force that names one.
 struct Scouting<'a> {
     forces: HashMap<&'a str, Scout<'a>>,
-    /// Each side's forces by hex, in `forces.csv` order.
-    by_hex: HashMap<(Side, HexId), Vec<&'a str>>,
+    /// Each side's forces by hex, in `forces.csv` order: one slot per side and hex of the
+    /// grid ([`Scouting::slot`]), so that a search of the hexes around a force is indexing.
+    by_hex: Vec<Vec<&'a str>>,
 }
 
 struct Scout<'a> {
@@ -74,7 +75,8 @@ impl<'a> Scouting<'a> {
             c.commanders.iter().rev().map(|k| (k.name.as_str(), k)).collect();
         let turn = c.turn().0;
         let mut forces = HashMap::new();
-        let mut by_hex: HashMap<(Side, HexId), Vec<&str>> = HashMap::new();
+        let g = c.map.grid;
+        let mut by_hex: Vec<Vec<&str>> = vec![Vec::new(); 2 * usize::from(g.columns) * usize::from(g.rows)];
         for f in c.oob.forces() {
             let (mut units, mut best) = (0, None);
             // Rows in the subtree with whether they or a formation above them is unavailable.
@@ -102,11 +104,21 @@ impl<'a> Scouting<'a> {
             }
             let commander = best.map(|(_, k)| k);
             forces.insert(f.id.as_str(), Scout { units, seniority: seniority(c, f), commander });
-            if let Some(h) = f.hex {
-                by_hex.entry((f.side(), h)).or_default().push(f.id.as_str());
+            if let Some(i) = f.hex.and_then(|h| Scouting::slot(c, f.side(), h)) {
+                by_hex[i].push(f.id.as_str());
             }
         }
         Scouting { forces, by_hex }
+    }
+
+    /// The slot of a side's hex in `by_hex` (none for a hex off the grid).
+    fn slot(c: &Campaign, side: Side, h: HexId) -> Option<usize> {
+        let g = c.map.grid;
+        if h.col >= g.columns || h.row >= g.rows {
+            return None;
+        }
+        let cell = usize::from(h.col) * usize::from(g.rows) + usize::from(h.row);
+        Some(cell * 2 + usize::from(side == Side::Allies))
     }
 
     /// The points (8.5) of a set of top-level forces.
@@ -137,8 +149,10 @@ impl<'a> Scouting<'a> {
             for col in (c0 - r).max(0)..=(c0 + r).min(i32::from(g.columns) - 1) {
                 for row in (r0 - r - 1).max(0)..=(r0 + r + 1).min(i32::from(g.rows) - 1) {
                     let h = HexId::new(col as u16, row as u16);
-                    if g.distance(h, x) <= reach
-                        && let Some(ids) = self.by_hex.get(&(side, h))
+                    // Most hexes hold no force of the side: the distance only for those that do.
+                    if let Some(ids) = Scouting::slot(c, side, h).map(|i| &self.by_hex[i])
+                        && !ids.is_empty()
+                        && g.distance(h, x) <= reach
                     {
                         out.extend(ids);
                     }

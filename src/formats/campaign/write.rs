@@ -4,7 +4,7 @@ use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
 use crate::formats::table::write_csv;
-use crate::model::dialect::Dialect;
+use crate::model::dialect::{Dialect, LineEnd};
 use crate::model::{Arm, BattleMapChoice, HexId, OrderOfBattle, Quality};
 
 use super::{BATTLE_MAP_COLUMNS, FORCE_COLUMNS};
@@ -38,11 +38,11 @@ pub fn write_forces(oob: &OrderOfBattle, dialect: Dialect) -> Vec<u8> {
     }
     // About 80 bytes a row: sized once, not doubled past the file (a large order of battle is
     // many megabytes, held while the change is committed).
-    let mut w = dialect.writer().from_writer(Vec::with_capacity(oob.units().len() * 84 + 256));
+    let mut out = Vec::with_capacity(oob.units().len() * 84 + 256);
+    let mut rows = Rows::new(dialect);
     let head: Vec<&str> =
         FORCE_COLUMNS.iter().copied().chain(oob.extra_columns.iter().map(String::as_str)).collect();
-    // Writing into a Vec<u8> cannot fail.
-    let _ = w.write_record(&head);
+    rows.write(&mut out, head.iter().map(|h| h.as_bytes()));
     let mut f: [String; FORCE_COLUMNS.len()] = Default::default();
     for u in oob.units() {
         for b in &mut f {
@@ -80,12 +80,66 @@ pub fn write_forces(oob: &OrderOfBattle, dialect: Dialect) -> Vec<u8> {
             }
             let _ = write!(f[16], "{st}");
         }
-        let _ = w.write_record(f.iter().map(String::as_bytes).chain(u.extra().iter().map(String::as_bytes)));
+        rows.write(&mut out, f.iter().map(String::as_bytes).chain(u.extra().iter().map(String::as_bytes)));
     }
-    let mut bytes = dialect.encode(w.into_inner().unwrap_or_default());
+    let mut bytes = dialect.encode(out);
     bytes.shrink_to_fit();
     bytes
 }
+/// Records written as the csv crate writes them in a dialect, without its machinery for the
+/// fields that need none: a record whose fields hold no separator, quote or line break is its
+/// fields joined by the separator and ended by the line end; any other record goes through
+/// the dialect's csv writer, which quotes what needs quoting.
+struct Rows {
+    dialect: Dialect,
+    separator: u8,
+    end: &'static [u8],
+    fields: Vec<Vec<u8>>,
+}
+
+impl Rows {
+    fn new(dialect: Dialect) -> Rows {
+        let end: &'static [u8] = match dialect.line_end {
+            LineEnd::Lf => b"\n",
+            LineEnd::CrLf => b"\r\n",
+            LineEnd::Cr => b"\r",
+        };
+        Rows { dialect, separator: dialect.separator, end, fields: Vec::new() }
+    }
+
+    /// True when the csv writer would write the field as it is.
+    fn plain(&self, field: &[u8]) -> bool {
+        !field.iter().any(|&b| b == self.separator || matches!(b, b'"' | b'\r' | b'\n'))
+    }
+
+    fn write<'f>(&mut self, out: &mut Vec<u8>, record: impl Iterator<Item = &'f [u8]> + Clone) {
+        let (mut n, mut bytes) = (0, 0);
+        let plain = record.clone().all(|f| {
+            n += 1;
+            bytes += f.len();
+            self.plain(f)
+        });
+        // A record that would be no bytes at all (one empty field) is written `""`, as an
+        // empty line would be no record.
+        if plain && (n > 1 || bytes > 0) {
+            for (i, f) in record.enumerate() {
+                if i > 0 {
+                    out.push(self.separator);
+                }
+                out.extend_from_slice(f);
+            }
+            out.extend_from_slice(self.end);
+            return;
+        }
+        self.fields.clear();
+        self.fields.extend(record.map(<[u8]>::to_vec));
+        let mut w = self.dialect.writer().from_writer(Vec::new());
+        // Writing into a Vec<u8> cannot fail.
+        let _ = w.write_record(&self.fields);
+        out.extend_from_slice(&w.into_inner().unwrap_or_default());
+    }
+}
+
 /// Writes `map/battle-maps.csv` in the dialect given.
 pub fn write_battle_maps(maps: &BTreeMap<HexId, BattleMapChoice>, dialect: Dialect) -> Vec<u8> {
     write_csv(
@@ -95,4 +149,41 @@ pub fn write_battle_maps(maps: &BTreeMap<HexId, BattleMapChoice>, dialect: Diale
         maps.iter()
             .map(|(h, c)| vec![h.to_string(), c.map.clone(), c.orientation.to_string(), c.battle.clone()]),
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::dialect::Encoding;
+
+    /// Every record as the dialect's csv writer writes it, quoting and line ends alike.
+    #[test]
+    fn records_are_written_as_the_csv_writer_writes_them() {
+        let records: [&[&str]; 9] = [
+            &["id", "name", "men"],
+            &["FR-I", "", ""],
+            &[""],
+            &["", ""],
+            &[],
+            &["a,b", "c;d", "say \"hi\""],
+            &["line\nbreak", "cr\rhere", " spaced "],
+            &["Álava", "Saint-Cyr", "1;2"],
+            &["x"],
+        ];
+        for separator in [b',', b';'] {
+            for line_end in [LineEnd::Lf, LineEnd::CrLf, LineEnd::Cr] {
+                let dialect = Dialect { separator, line_end, encoding: Encoding::Utf8 };
+                let mut ours = Vec::new();
+                let mut rows = Rows::new(dialect);
+                // Records of every length, each written as the csv writer writes it.
+                let mut w = dialect.writer().flexible(true).from_writer(Vec::new());
+                for r in records {
+                    rows.write(&mut ours, r.iter().map(|f| f.as_bytes()));
+                    w.write_record(r).unwrap();
+                }
+                let theirs = w.into_inner().unwrap();
+                assert_eq!(String::from_utf8(ours).unwrap(), String::from_utf8(theirs).unwrap());
+            }
+        }
+    }
 }

@@ -252,30 +252,24 @@ impl OrderOfBattle {
 
     /// The row and every row below it, depth first in file order.
     pub fn subtree(&self, id: &str) -> Vec<&Unit> {
-        let mut out = Vec::new();
-        let Some(root) = self.position(id) else { return out };
-        // Walked by row number: no lookup by id below the root.
-        let mut stack = vec![root];
-        while let Some(i) = stack.pop() {
-            out.push(&self.units[i]);
-            if out.len() > self.units.len() {
-                break;
-            }
-            let kids = &self.kids[self.kid_start[i] as usize..self.kid_start[i + 1] as usize];
-            stack.extend(kids.iter().rev().map(|&k| k as usize));
-        }
-        out
+        self.walk(id).collect()
+    }
+
+    /// The rows of a subtree in the order of [`OrderOfBattle::subtree`], one at a time: walked
+    /// by row number, no lookup by id below the root and nothing gathered.
+    fn walk(&self, id: &str) -> Walk<'_> {
+        Walk { oob: self, stack: self.position(id).into_iter().collect(), left: self.units.len() + 1 }
     }
 
     /// Units (not formations) of a subtree.
     pub fn units_under(&self, id: &str) -> Vec<&Unit> {
-        self.subtree(id).into_iter().filter(|u| u.is_unit()).collect()
+        self.walk(id).filter(|u| u.is_unit()).collect()
     }
 
     /// Men, guns and squadrons of a subtree.
     pub fn strength(&self, id: &str) -> Strength {
         let mut s = Strength::default();
-        for u in self.units_under(id) {
+        for u in self.walk(id).filter(|u| u.is_unit()) {
             match u.arm_class() {
                 Some(ArmClass::Infantry) => s.infantry += u.men,
                 Some(ArmClass::Cavalry) => {
@@ -304,5 +298,29 @@ impl OrderOfBattle {
     pub fn wholly_cavalry(&self, id: &str) -> bool {
         let units = self.units_under(id);
         !units.is_empty() && units.iter().all(|u| u.arm_class() == Some(ArmClass::Cavalry))
+    }
+}
+
+/// A walk of a subtree, depth first in file order ([`OrderOfBattle::subtree`]); it stops after
+/// one row more than the order of battle holds, should the rows ever loop.
+struct Walk<'a> {
+    oob: &'a OrderOfBattle,
+    stack: Vec<usize>,
+    left: usize,
+}
+
+impl<'a> Iterator for Walk<'a> {
+    type Item = &'a Unit;
+
+    fn next(&mut self) -> Option<&'a Unit> {
+        if self.left == 0 {
+            return None;
+        }
+        let i = self.stack.pop()?;
+        self.left -= 1;
+        let o = self.oob;
+        let kids = &o.kids[o.kid_start[i] as usize..o.kid_start[i + 1] as usize];
+        self.stack.extend(kids.iter().rev().map(|&k| k as usize));
+        Some(&o.units[i])
     }
 }

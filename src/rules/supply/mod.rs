@@ -428,10 +428,13 @@ pub fn compute_for_turn(c: &Campaign, records: &[SupplyRecord], turn: u32) -> Su
     let prev_out: BTreeMap<&str, u32> = records.iter().map(|r| (r.force.as_str(), r.turns_out)).collect();
     let mut forces = Vec::new();
     let mut communications = Vec::new();
+    // Each force with its place in forces.csv, to put them back in that order.
+    let mut at: Vec<usize> = Vec::new();
     for side in [Side::French, Side::Allies] {
         let mut search = SideSearch::new(c, side, &control, &g, &depots);
-        for f in c.oob.forces().filter(|f| f.side() == side) {
+        for (i, f) in c.oob.forces().enumerate().filter(|(_, f)| f.side() == side) {
             let Some(hex) = f.hex else { continue };
+            at.push(i);
             let mut fs = search.line(f, hex, prev_out.get(f.id.as_str()).copied().unwrap_or(0));
             if let Some(comm) = search.communication(f, hex) {
                 if comm.state == "cut" {
@@ -443,8 +446,9 @@ pub fn compute_for_turn(c: &Campaign, records: &[SupplyRecord], turn: u32) -> Su
         }
     }
     // Forces in forces.csv order, whichever side was searched first.
-    let order: BTreeMap<&str, usize> = c.oob.forces().enumerate().map(|(i, f)| (f.id.as_str(), i)).collect();
-    forces.sort_by_key(|f| order.get(f.force.as_str()).copied().unwrap_or(usize::MAX));
+    let mut placed: Vec<(usize, ForceSupply)> = at.into_iter().zip(forces).collect();
+    placed.sort_by_key(|(i, _)| *i);
+    let mut forces: Vec<ForceSupply> = placed.into_iter().map(|(_, f)| f).collect();
     share::share_lines(&mut forces, &prev_out);
     SupplyReport { turn, forces, settlements: control, communications, depots }
 }

@@ -1,6 +1,8 @@
 //! The supply-and-control phase of `turn advance` (rules 2.1, 3.1–3.5): what the turn changes
 //! in the campaign, decided before anything is changed.
 
+use std::collections::BTreeMap;
+
 use serde::Serialize;
 
 use super::{SupplyRecord, SupplyReport, compute};
@@ -71,13 +73,18 @@ pub fn phase(c: &Campaign, records: &[SupplyRecord]) -> SupplyPhase {
             why: k.why.clone(),
         })
         .collect();
+    // The first record of each force, looked up once per force (not a walk of the list).
+    let mut kept: BTreeMap<&str, &SupplyRecord> = BTreeMap::new();
+    for r in records {
+        kept.entry(r.force.as_str()).or_insert(r);
+    }
     let supply = report
         .forces
         .iter()
         .filter_map(|f| {
             // Its state at the last turn advance: `supply.csv` counts its turns out of supply
             // (the `supply` column, where no turn advance has seen the force yet).
-            let was = match records.iter().find(|r| r.force == f.force) {
+            let was = match kept.get(f.force.as_str()) {
                 Some(r) if r.turns_out > 0 => Supply::Out,
                 Some(_) => Supply::In,
                 None => c.oob.get(&f.force)?.supply_column,
