@@ -724,14 +724,22 @@ fn move_orders(camp: &Path, path: &Path) -> Option<(PathBuf, usize)> {
         while walk.len() > 1 {
             let route =
                 if i % 2 == 0 { Route::Path(walk[1..].to_vec()) } else { Route::To(walk[walk.len() - 1]) };
-            let order =
-                Order { force: f.id.to_string(), route, retreat: false, file: String::new(), line: 0 };
+            let order = Order {
+                force: f.id.to_string(),
+                route,
+                retreat: false,
+                attach: None,
+                standing: false,
+                file: String::new(),
+                line: 0,
+            };
             let known = if f.side() == sowbridge::model::Side::French { french.as_ref() } else { None };
             if let Ok(plan) = plan_order(&c, &order, turn, 0, known) {
                 let cells: Vec<String> = walk[1..].iter().map(ToString::to_string).collect();
                 let line = match order.route {
                     Route::Path(_) => format!("{},,{}\n", f.id, cells.join(" ")),
                     Route::To(to) => format!("{},{to},\n", f.id),
+                    Route::Cancel => format!("{},cancel,\n", f.id),
                 };
                 lines.push((f.id.to_string(), line));
                 plans.push(plan);

@@ -5,6 +5,13 @@
 //! a `retreat` column: one order a line, `force,to` (a destination) or `force,path` (the hexes
 //! to march through, space-separated, from the first after the force's own), `retreat` yes
 //! for a force declining battle (8.2).
+//!
+//! A `to` beyond this turn's allowance is a standing order: the force marches as far as the
+//! turn allows and `move` keeps the rest (`standing-orders.csv`); `to` = `cancel` cancels the
+//! force's standing order. A `force` that is a part of a force (a brigade, battalion,
+//! squadron or battery) is detached as a force of its own; an `attach` column names the
+//! formation a force joins where its march ends (with neither `to` nor `path`, where it
+//! stands).
 
 use crate::error::Problems;
 use crate::model::HexId;
@@ -31,14 +38,17 @@ pub fn parse_orders(file: &str, bytes: &[u8], p: &mut Problems) -> Vec<Order> {
             f.problem("force", "is empty");
         }
         let retreat = f.flag("retreat");
+        let attach = Some(f.id("attach").to_string()).filter(|a| !a.is_empty());
         let (to, path) = (f.text("to"), f.text("path"));
         let route = match (to.is_empty(), path.is_empty()) {
+            (false, true) if to.trim().eq_ignore_ascii_case("cancel") => Some(Route::Cancel),
+            (true, true) if attach.is_some() => Some(Route::Path(Vec::new())),
             (false, false) => {
                 f.problem("path", "give either `to` or `path`, not both");
                 None
             }
             (true, true) => {
-                f.problem("to", "no destination: give `to` (a hex) or `path` (hexes)");
+                f.problem("to", "no destination: give `to` (a hex, or `cancel`) or `path` (hexes)");
                 None
             }
             (false, true) => f.req::<HexId>("to").map(Route::To),
@@ -60,7 +70,15 @@ pub fn parse_orders(file: &str, bytes: &[u8], p: &mut Problems) -> Vec<Order> {
         if let Some(route) = route
             && !force.is_empty()
         {
-            out.push(Order { force, route, retreat, file: file.to_string(), line: row.line });
+            out.push(Order {
+                force,
+                route,
+                retreat,
+                attach,
+                standing: false,
+                file: file.to_string(),
+                line: row.line,
+            });
         }
     }
     out

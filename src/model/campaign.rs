@@ -55,6 +55,8 @@ pub struct Campaign {
     pub trails: Vec<super::supply::Trail>,
     /// `roads-seen.csv`: the hexes with a secondary road the French have passed through.
     pub roads_seen: Vec<super::supply::RoadSeen>,
+    /// `standing-orders.csv`: the marches ordered beyond one turn, still to go (`move`).
+    pub standing: Vec<super::standing::StandingOrder>,
     /// How each CSV file read was saved (by file name), to write it back the same way.
     pub dialects: BTreeMap<&'static str, Dialect>,
 }

@@ -2,7 +2,9 @@
 //! `check` judges the campaign); one bad order refuses the lot and nothing moves. Then all
 //! forces march at once (`rules::march`), and the new hexes and `moving_to` of `forces.csv`,
 //! with the retreats before battle that were caught (`avoidance.csv`, 8.2), are committed as
-//! one `move` journal entry, which `undo move` reverts.
+//! one `move` journal entry, which `undo move` reverts. The marches ordered beyond this turn
+//! are kept as standing orders (`standing-orders.csv`) and continued by each later `move`; the
+//! parts of forces ordered are detached first, and the forces ordered to attach join after.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::PathBuf;
@@ -10,8 +12,12 @@ use std::path::PathBuf;
 use crate::error::{Error, Problem, Problems, Result};
 use crate::formats::orders::{Avoidance, parse_orders};
 use crate::formats::report::march::summary;
+use crate::formats::standing::STANDING;
 use crate::model::Campaign;
-use crate::rules::march::{Marched, Order, TURN_UNITS, march, plan_orders, supply_refusals};
+use crate::rules::march::detach::{attach, attach_refusals, detach};
+use crate::rules::march::{
+    Marched, Order, TURN_UNITS, after_move, continuing, march, plan_orders, supply_refusals, warnings,
+};
 use crate::rules::zoc::{Contact, contacts};
 use crate::store::files::changed_files;
 use crate::store::journal::{Entry, Journal};
@@ -47,10 +53,11 @@ pub fn operation(paths: &[PathBuf]) -> Option<String> {
     Some(format!("move {}", hashes?.join(" ")))
 }
 
-/// Marches the forces the orders files order (or, on a dry run, says how they would march).
-/// Every file and every order is judged before anything is refused: the problems of the
-/// files' own shape and those of the rules are shown together. Takes the campaign lock
-/// unless it is a dry run.
+/// Marches the forces the orders files order, and continues the standing orders of the forces
+/// they do not (or, on a dry run, says how they would march). Every file and every order is
+/// judged before anything is refused: the problems of the files' own shape and those of the
+/// rules are shown together; a standing order that cannot go on is reported, not refused.
+/// Takes the campaign lock unless it is a dry run.
 pub fn march_forces(dir: &CampaignDir, req: &MoveRequest) -> Result<Moved> {
     let mut problems = Problems::default();
     let orders = read_orders(&req.orders, &mut problems)?;
@@ -65,27 +72,19 @@ pub fn march_forces(dir: &CampaignDir, req: &MoveRequest) -> Result<Moved> {
         None => dir.read_journal()?,
     };
     let used = used_this_turn(&journal, c.config.turn);
-    refuse_forces_in_battle(dir, &orders, &mut problems)?;
-    let plans = match plan_orders(&c, &orders, c.turn(), &used) {
-        Ok(plans) => plans,
-        Err(refusals) => {
-            for r in refusals {
-                problems.push(Problem::at(&r.file, r.line, r.field, r.to_string()));
-            }
-            Vec::new()
-        }
-    };
-    // 3.3, 3.4: a force out of supply does not advance towards a known enemy.
-    let report = (!plans.is_empty()).then(|| crate::rules::supply::compute(&c, &c.supply));
-    if let Some(report) = &report {
-        for r in supply_refusals(&c, report, &plans) {
-            problems.push(Problem::at(&r.file, r.line, r.field, r.to_string()));
-        }
-    }
+    refuse_forces_in_battle(dir, &c, &orders, &mut problems)?;
+    let before = c.clone();
+    // The parts of forces ordered are forces of their own before anything marches.
+    let (detached, refusals) = detach(&mut c, &orders);
+    let refusals = refusals.into_iter().chain(attach_refusals(&c, &orders));
+    let mut pending = Pending::default();
+    let (standing_orders, notes) = continuing(&c, &orders, &used, STANDING);
+    pending.notes = notes;
+    let plans = plan_all(&c, &orders, &standing_orders, &used, &mut problems, &mut pending, refusals);
     problems.0.sort_by(|x, y| (&x.file, x.line).cmp(&(&y.file, y.line)));
     problems.into_result()?;
     let marched = march(&c, &plans);
-    let before = c.clone();
+    let report = pending.report;
     if let Some(report) = &report {
         // The supply follows the force (3.2): each trail extended or shortened by its march.
         let steps: Vec<(String, Vec<crate::model::HexId>)> =
@@ -96,6 +95,14 @@ pub fn march_forces(dir: &CampaignDir, req: &MoveRequest) -> Result<Moved> {
         c.roads_seen.extend(seen);
     }
     let new_contacts = march_into_place(&mut c, &marched);
+    let attached = attach(&mut c, &orders);
+    let (standing, notes) = after_move(&c.standing, &orders, &marched, c.config.turn);
+    c.standing = standing;
+    pending.notes.extend(notes);
+    let warnings = match &report {
+        Some(r) => warnings(r, &crate::rules::supply::compute(&c, &c.supply), &marched),
+        None => Vec::new(),
+    };
     let caught: Vec<Avoidance> = marched
         .iter()
         .filter(|m| m.retreat && !m.caught_by.is_empty())
@@ -113,6 +120,11 @@ pub fn march_forces(dir: &CampaignDir, req: &MoveRequest) -> Result<Moved> {
         caught,
         dry_run: req.dry_run,
         journal_seq: 0,
+        detached,
+        attached,
+        standing: c.standing.clone(),
+        standing_notes: pending.notes,
+        warnings,
     };
     if let Some(mut txn) = txn {
         c.avoidance.extend(r.caught.iter().cloned());
@@ -131,23 +143,89 @@ pub fn march_forces(dir: &CampaignDir, req: &MoveRequest) -> Result<Moved> {
     Ok(Moved { report: r, campaign: c })
 }
 
+/// What planning leaves for the march: the supply report before it (when anything marches)
+/// and the notes on standing orders.
+#[derive(Default)]
+struct Pending {
+    report: Option<crate::rules::supply::SupplyReport>,
+    notes: Vec<String>,
+}
+
+/// Plans the orders of the files (every refusal a problem) and the standing orders continued
+/// (a refusal a note: the order stays), then refuses what 3.3 and 3.4 forbid, likewise.
+fn plan_all(
+    c: &Campaign,
+    orders: &[Order],
+    standing: &[Order],
+    used: &BTreeMap<String, u64>,
+    problems: &mut Problems,
+    pending: &mut Pending,
+    refusals: impl Iterator<Item = crate::rules::march::Refusal>,
+) -> Vec<crate::rules::march::Plan> {
+    for r in refusals {
+        problems.push(Problem::at(&r.file, r.line, r.field, r.to_string()));
+    }
+    let mut plans = match plan_orders(c, orders, c.turn(), used) {
+        Ok(plans) => plans,
+        Err(refusals) => {
+            for r in refusals {
+                problems.push(Problem::at(&r.file, r.line, r.field, r.to_string()));
+            }
+            Vec::new()
+        }
+    };
+    for o in standing {
+        match plan_orders(c, std::slice::from_ref(o), c.turn(), used) {
+            Ok(p) => plans.extend(p),
+            Err(r) => pending.notes.extend(r.iter().map(not_continued)),
+        }
+    }
+    // 3.3, 3.4: a force out of supply does not advance towards a known enemy.
+    pending.report = (!plans.is_empty()).then(|| crate::rules::supply::compute(c, &c.supply));
+    if let Some(report) = &pending.report {
+        let refused = supply_refusals(c, report, &plans);
+        for r in &refused {
+            match plans.iter().any(|p| p.standing && p.force == r.force) {
+                true => pending.notes.push(not_continued(r)),
+                false => problems.push(Problem::at(&r.file, r.line, r.field, r.to_string())),
+            }
+        }
+        plans.retain(|p| !p.standing || !refused.iter().any(|r| r.force == p.force));
+    }
+    plans
+}
+
+/// The note of a standing order that cannot go on this move: it stays, for the umpire to
+/// cancel or replace.
+fn not_continued(r: &crate::rules::march::Refusal) -> String {
+    format!("{}: standing order not continued this move (it stands): {}", r.force, r)
+}
+
 /// A force in a battle exported and waiting for its result stays where the battle is: its
 /// orders are refused.
-fn refuse_forces_in_battle(dir: &CampaignDir, orders: &[Order], problems: &mut Problems) -> Result<()> {
+fn refuse_forces_in_battle(
+    dir: &CampaignDir,
+    c: &Campaign,
+    orders: &[Order],
+    problems: &mut Problems,
+) -> Result<()> {
     let mut in_battle: BTreeMap<String, String> = BTreeMap::new();
     for b in dir.battles()?.into_iter().filter(|b| b.state.is_pending()) {
         for p in &b.participants {
             in_battle.entry(p.force.clone()).or_insert_with(|| b.id.clone());
         }
     }
-    for o in orders.iter().filter(|o| in_battle.contains_key(&o.force)) {
+    for o in orders {
+        // A part of a force is in its force's battle.
+        let top = c.oob.force_of(&o.force).map_or(o.force.as_str(), |t| t.id.as_str());
+        let Some(battle) = in_battle.get(top) else { continue };
         problems.push(Problem::at(
             &o.file,
             o.line,
             "force",
             format!(
-                "{}: in battle {}, exported and waiting for its result: apply the result before it marches",
-                o.force, in_battle[&o.force]
+                "{}: in battle {battle}, exported and waiting for its result: apply the result before it marches",
+                o.force
             ),
         ));
     }

@@ -11,6 +11,7 @@ use crate::formats::books;
 use crate::formats::campaign::{set_turn, write_commanders, write_forces};
 use crate::formats::ledger::{write_returns, write_score};
 use crate::formats::orders::{AVOIDANCE, ROADS_SEEN, write_avoidance, write_roads_seen};
+use crate::formats::standing::{STANDING, write_standing};
 use crate::formats::supply::{SUPPLY, TRAILS, with_state, write_records, write_trails};
 use crate::model::Campaign;
 
@@ -40,6 +41,14 @@ pub fn changed_files(before: &Campaign, after: &Campaign, current: &StateFiles) 
     put(ROADS_SEEN, before.roads_seen != after.roads_seen, &|| {
         write_roads_seen(&after.roads_seen, d(ROADS_SEEN))
     });
+    // A standing order is a force's: one no longer a force (attached, captured) has none.
+    let standing: Vec<_> = after
+        .standing
+        .iter()
+        .filter(|s| after.oob.get(&s.force).is_some_and(|f| f.parent.is_none()))
+        .cloned()
+        .collect();
+    put(STANDING, before.standing != standing, &|| write_standing(&standing, d(STANDING)));
     let (b, a) = (&before.books, &after.books);
     put(books::SIEGES, b.sieges != a.sieges, &|| books::write_sieges(&a.sieges, d(books::SIEGES)));
     put(books::REVOLTS, b.revolts != a.revolts, &|| books::write_revolts(&a.revolts, d(books::REVOLTS)));

@@ -14,7 +14,7 @@ use crate::model::dialect::{Dialect, Encoding};
 use crate::model::roll::Roll;
 
 /// The state files the journal follows (relative paths).
-pub const STATE_FILES: [&str; 20] = [
+pub const STATE_FILES: [&str; 21] = [
     "campaign.toml",
     "forces.csv",
     "commanders.csv",
@@ -33,6 +33,7 @@ pub const STATE_FILES: [&str; 20] = [
     "supply.csv",
     "trails.csv",
     "roads-seen.csv",
+    "standing-orders.csv",
     // The map, changed by `map import`.
     "map/hexes.csv",
     "map/roads.csv",

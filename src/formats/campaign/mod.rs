@@ -48,10 +48,12 @@ pub mod names {
     pub const TRAILS: &str = "trails.csv";
     /// The hexes of secondary roads the French have passed through, written by `move`.
     pub const ROADS_SEEN: &str = "roads-seen.csv";
+    /// The standing orders (marches ordered beyond one turn), written by `move`.
+    pub const STANDING: &str = "standing-orders.csv";
     /// The files of the map that `map import` changes.
     pub const MAP: [&str; 4] = [HEXES, ROADS, RIVERS, SETTLEMENTS];
     /// Every file of the campaign folder that sowbridge reads into a campaign.
-    pub const ALL: [&str; 23] = [
+    pub const ALL: [&str; 24] = [
         CAMPAIGN,
         RULES,
         HEXES,
@@ -67,6 +69,7 @@ pub mod names {
         AVOIDANCE,
         TRAILS,
         ROADS_SEEN,
+        STANDING,
         // The turn's books (`formats::books`).
         "sieges.csv",
         "siege-trains.csv",
@@ -347,14 +350,7 @@ pub fn parse_campaign_with(
     } = rest;
     let books = super::books::parse_books(files, &grid, &mut p, &mut dialects);
     let (supply, avoidance, trails) = parse_memory(files, &mut p, &mut dialects);
-    let roads_seen = files
-        .get(names::ROADS_SEEN)
-        .map(|b| {
-            let (rows, d) = super::orders::parse_roads_seen_into(b, &mut p);
-            dialects.insert(names::ROADS_SEEN, d);
-            rows
-        })
-        .unwrap_or_default();
+    let (roads_seen, standing) = parse_march_memory(files, &mut p, &mut dialects);
     let map = CampaignMap { grid, hexes, roads, rivers, settlements };
     validate_tree(&oob, &lines, &map, &commanders, &listed, &mut p);
     // Men due back to a unit that is not there would never return: a unit renamed in
@@ -410,8 +406,29 @@ pub fn parse_campaign_with(
         avoidance,
         trails,
         roads_seen,
+        standing,
         dialects,
     })
+}
+
+/// `roads-seen.csv` and `standing-orders.csv`: what `move` remembers for the marches after it
+/// (each file optional), with their dialects.
+fn parse_march_memory(
+    files: &CampaignFiles,
+    p: &mut Problems,
+    dialects: &mut BTreeMap<&'static str, Dialect>,
+) -> (Vec<crate::model::supply::RoadSeen>, Vec<crate::model::standing::StandingOrder>) {
+    let roads_seen = files.get(names::ROADS_SEEN).map(|b| {
+        let (rows, d) = super::orders::parse_roads_seen_into(b, p);
+        dialects.insert(names::ROADS_SEEN, d);
+        rows
+    });
+    let standing = files.get(names::STANDING).map(|b| {
+        let (rows, d) = super::standing::parse_standing_into(b, p);
+        dialects.insert(names::STANDING, d);
+        rows
+    });
+    (roads_seen.unwrap_or_default(), standing.unwrap_or_default())
 }
 
 /// `supply.csv` and `avoidance.csv`: what `turn advance` and `move` remember for the commands

@@ -6,7 +6,9 @@ use std::fmt::Write as _;
 use serde::Serialize;
 
 use crate::formats::orders::Avoidance;
+use crate::model::standing::StandingOrder;
 use crate::model::{Campaign, HexId};
+use crate::rules::march::detach::{Attached, Detached};
 use crate::rules::march::{Halt, Marched, TURN_UNITS};
 use crate::rules::zoc::Contact;
 
@@ -25,6 +27,22 @@ pub struct MoveReport {
     pub dry_run: bool,
     /// Journal entry (0 on a dry run).
     pub journal_seq: u64,
+    /// The parts of forces detached as forces of their own.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub detached: Vec<Detached>,
+    /// The forces ordered to attach, and whether they did.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub attached: Vec<Attached>,
+    /// The standing orders after the move.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub standing: Vec<StandingOrder>,
+    /// What became of standing orders: continued to the end, replaced, cancelled, or not
+    /// continued and why.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub standing_notes: Vec<String>,
+    /// What the march does to its side's garrisons, supply and communications (2.1, 3.3, 3.5).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub warnings: Vec<String>,
 }
 
 /// The journal entry's one line, naming the orders files.
@@ -79,8 +97,28 @@ pub fn render(c: &Campaign, r: &MoveReport) -> String {
     if r.dry_run {
         let _ = writeln!(s, "(dry run: nothing written)");
     }
+    for d in &r.detached {
+        let _ = writeln!(s, "{} detached from {} at {}: a force of its own", d.force, d.from, d.hex);
+    }
     for m in &r.forces {
         force_lines(&mut s, c, m);
+    }
+    for a in &r.attached {
+        match &a.why {
+            None => {
+                let _ = writeln!(s, "\n{} attached to {}", a.force, a.to);
+            }
+            Some(why) => {
+                let _ = writeln!(s, "\n{} not attached to {}: {why}", a.force, a.to);
+            }
+        }
+    }
+    standing_lines(&mut s, r);
+    if !r.warnings.is_empty() {
+        let _ = writeln!(s, "\nWarnings:");
+        for w in &r.warnings {
+            let _ = writeln!(s, "- {w}");
+        }
     }
     if r.new_contacts.is_empty() {
         let _ = writeln!(s, "\nNo new contacts.");
@@ -91,6 +129,16 @@ pub fn render(c: &Campaign, r: &MoveReport) -> String {
         }
     }
     s
+}
+
+/// The standing orders after the move, and what became of them.
+fn standing_lines(s: &mut String, r: &MoveReport) {
+    if !r.standing_notes.is_empty() {
+        let _ = writeln!(s, "\nStanding orders:");
+        for n in &r.standing_notes {
+            let _ = writeln!(s, "- {n}");
+        }
+    }
 }
 
 /// One force's march.
@@ -125,9 +173,16 @@ fn force_lines(s: &mut String, c: &Campaign, m: &Marched) {
         Some(h) => {
             let _ = writeln!(s, "  halted at {}: {}", m.end(), halt_text(h));
         }
+        None if !m.standing.is_empty() => {
+            let _ = writeln!(s, "  marched as far as the turn allows, to {}", m.end());
+        }
         None => {
             let _ = writeln!(s, "  arrived at {}", m.end());
         }
+    }
+    if let Some(to) = m.standing.last() {
+        let _ =
+            writeln!(s, "  standing order: {} hexes on to {to} ({})", m.standing.len(), hexes(&m.standing));
     }
     if let Some(to) = m.moving_to {
         let _ = writeln!(s, "  moving_to {to}: its side moved into contact");
