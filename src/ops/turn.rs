@@ -10,6 +10,7 @@ use std::collections::BTreeMap;
 
 use crate::error::{Error, Result};
 use crate::formats::campaign::set_turn;
+use crate::formats::report::standing::section as standing_section;
 use crate::formats::report::supply::side_section;
 use crate::formats::report::turn::{render_returns, side_report, summary, umpire_report};
 use crate::model::battle::BattleRecord;
@@ -139,11 +140,17 @@ fn reports(run: &TurnRun, c: &Campaign, r: &Advanced, stream: &str) -> Commit {
     extra.write(umpire, umpire_report(run, &render_returns(r), c.config.seed, stream).into_bytes());
     extra.write(
         french,
-        (side_report(run, c, Side::French) + &side_section(&run.supply_after, Side::French)).into_bytes(),
+        (side_report(run, c, Side::French)
+            + &side_section(&run.supply_after, Side::French)
+            + &standing_section(c, Some(Side::French)))
+            .into_bytes(),
     );
     extra.write(
         allies,
-        (side_report(run, c, Side::Allies) + &side_section(&run.supply_after, Side::Allies)).into_bytes(),
+        (side_report(run, c, Side::Allies)
+            + &side_section(&run.supply_after, Side::Allies)
+            + &standing_section(c, Some(Side::Allies)))
+            .into_bytes(),
     );
     extra
 }

@@ -52,9 +52,9 @@ pub fn summary(r: &MoveReport, files: &[std::path::PathBuf]) -> String {
         .iter()
         .map(|p| p.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default())
         .collect();
+    let names = if names.is_empty() { "standing orders".to_string() } else { names.join(", ") };
     format!(
-        "move ({}): {} forces marched, {} halted, {} new contacts",
-        names.join(", "),
+        "move ({names}): {} forces marched, {} halted, {} new contacts",
         r.forces.len(),
         halted,
         r.new_contacts.len()

@@ -14,6 +14,7 @@ pub mod inspect;
 pub mod map;
 pub mod march;
 pub mod sieges;
+pub mod standing;
 pub mod status;
 pub mod supply;
 pub mod tiled;
