@@ -43,6 +43,12 @@ fn an_order_three_turns_away_arrives_over_three_turns_of_move_and_turn_advance()
     assert!(ok(&c, &["supply"]).contains("BR-LIS: 13 hexes on to 06.09"));
     let j = supply_json(&c);
     assert_eq!(j["standing"][0]["to"], "06.09", "{}", j["standing"]);
+    // Drawn on the umpire's map: a dashed line along the rest of the route.
+    let svg = c.tmp.path().join("map.svg");
+    assert_code(&c.run(&["map", "--out", svg.to_str().unwrap()]), 0);
+    let svg = std::fs::read_to_string(&svg).unwrap();
+    assert!(svg.contains("data-standing=\"BR-LIS\""), "no standing order drawn");
+    assert!(svg.contains("BR-LIS: standing order, 13 hexes on to 06.09"));
     // The same turn, a second move does not march it again: its turn is spent.
     ok(&c, &["move"]);
     assert_eq!(force_field(&c, "BR-LIS", "hex"), "06.21");

@@ -17,7 +17,7 @@ mod ground;
 #[cfg(test)]
 mod tests;
 
-use forces::{contacts, forces, supply_lines, zones};
+use forces::{contacts, forces, standing_orders, supply_lines, zones};
 pub use forces::{counter_positions, strength_text, wrap};
 pub(super) use ground::roads;
 use ground::{hex_ids, hexes, rivers, settlements};
@@ -159,6 +159,7 @@ pub fn campaign_map(map: &CampaignMap, view: &ForcesView, heading: &MapHeading, 
     if opts.supply {
         supply_lines(&mut cv, &frame, view, &win);
     }
+    standing_orders(&mut cv, &frame, view, &win);
     let at = counter_positions(&frame, view);
     contacts(&mut cv, view, &at);
     forces(&mut cv, map, &frame, view);
