@@ -64,6 +64,9 @@ fn stack_origin(frame: &Frame, hex: HexId, side: Side, both_sides: bool) -> (f64
 /// Each standing order the view holds (`standing-orders.csv`): a thin dashed line from the
 /// force's hex along the rest of its route, in its side's colour, its hexes in the window.
 pub(super) fn standing_orders(cv: &mut Canvas, frame: &Frame, view: &ForcesView, win: &Window) {
+    if view.forces.iter().all(|f| f.standing.is_empty()) {
+        return;
+    }
     cv.open("g", &[("id", "standing-orders"), ("fill", "none"), ("stroke-linejoin", "round")]);
     for f in view.forces.iter().filter(|f| !f.standing.is_empty()) {
         let points: Vec<(f64, f64)> = std::iter::once(f.hex)
