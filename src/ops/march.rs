@@ -99,10 +99,6 @@ pub fn march_forces(dir: &CampaignDir, req: &MoveRequest) -> Result<Moved> {
     let (standing, notes) = after_move(&c.standing, &orders, &marched, c.config.turn);
     c.standing = standing;
     pending.notes.extend(notes);
-    let warnings = match &report {
-        Some(r) => warnings(r, &crate::rules::supply::compute(&c, &c.supply), &marched),
-        None => Vec::new(),
-    };
     let caught: Vec<Avoidance> = marched
         .iter()
         .filter(|m| m.retreat && !m.caught_by.is_empty())
@@ -124,23 +120,43 @@ pub fn march_forces(dir: &CampaignDir, req: &MoveRequest) -> Result<Moved> {
         attached,
         standing: c.standing.clone(),
         standing_notes: pending.notes,
-        warnings,
+        warnings: Vec::new(),
     };
-    if let Some(mut txn) = txn {
+    if txn.is_some() {
         c.avoidance.extend(r.caught.iter().cloned());
-        let new_files = changed_files(&before, &c, txn.current()?)?;
-        let entry = Entry::moved(
-            c.config.turn,
-            summary(&r, &req.orders),
-            r.forces.iter().map(|m| (m.force.clone(), m.used)).collect(),
-        );
-        r.journal_seq = txn.finish(
-            new_files,
-            Some(entry),
-            Commit { operation: operation(&req.orders), ..Commit::default() },
-        )?;
     }
+    // The warnings' computation of supply after the march runs while the move is committed.
+    let (warned, seq) = std::thread::scope(|s| {
+        let w = s.spawn(|| match &report {
+            Some(rep) => warnings(rep, &crate::rules::supply::compute(&c, &c.supply), &r.forces),
+            None => Vec::new(),
+        });
+        let seq = match txn {
+            Some(txn) => commit(txn, &before, &c, &r, req),
+            None => Ok(0),
+        };
+        (w.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic)), seq)
+    });
+    r.warnings = warned;
+    r.journal_seq = seq?;
     Ok(Moved { report: r, campaign: c })
+}
+
+/// Commits the move: the state files it changed and its journal entry; the entry's number.
+fn commit(
+    mut txn: crate::store::state::StateTxn<'_>,
+    before: &Campaign,
+    c: &Campaign,
+    r: &MoveReport,
+    req: &MoveRequest,
+) -> Result<u64> {
+    let new_files = changed_files(before, c, txn.current()?)?;
+    let entry = Entry::moved(
+        c.config.turn,
+        summary(r, &req.orders),
+        r.forces.iter().map(|m| (m.force.clone(), m.used)).collect(),
+    );
+    txn.finish(new_files, Some(entry), Commit { operation: operation(&req.orders), ..Commit::default() })
 }
 
 /// What planning leaves for the march: the supply report before it (when anything marches)
@@ -183,14 +199,17 @@ fn plan_all(
     // 3.3, 3.4: a force out of supply does not advance towards a known enemy.
     pending.report = (!plans.is_empty()).then(|| crate::rules::supply::compute(c, &c.supply));
     if let Some(report) = &pending.report {
-        let refused = supply_refusals(c, report, &plans);
-        for r in &refused {
-            match plans.iter().any(|p| p.standing && p.force == r.force) {
-                true => pending.notes.push(not_continued(r)),
-                false => problems.push(Problem::at(&r.file, r.line, r.field, r.to_string())),
+        let standing: BTreeSet<&str> = standing.iter().map(|o| o.force.as_str()).collect();
+        let mut stopped: BTreeSet<String> = BTreeSet::new();
+        for r in supply_refusals(c, report, &plans) {
+            if standing.contains(r.force.as_str()) {
+                pending.notes.push(not_continued(&r));
+                stopped.insert(r.force);
+            } else {
+                problems.push(Problem::at(&r.file, r.line, r.field, r.to_string()));
             }
         }
-        plans.retain(|p| !p.standing || !refused.iter().any(|r| r.force == p.force));
+        plans.retain(|p| !p.standing || !stopped.contains(&p.force));
     }
     plans
 }
