@@ -11,7 +11,8 @@
 # For each size it generates a synthetic campaign (examples/gen_campaign.rs; the fixture is
 # fixtures/peninsula), times `check`, `contacts`, `map`, `map export` and `map import` (the Tiled
 # map, against 3x `check`), `export hex <a contact hex>`, `move` of
-# every force (against 5x `check`), `supply` (against 3x `check`), and with
+# every force (against 5x `check`), `move` with no file continuing the same marches as
+# standing orders of every force (against 5x `check`), `supply` (against 3x `check`), and with
 # that battle pending `battle template`, `inspect` of a hand-settled result and `apply` of
 # it, then `audit`, and prints the median wall time beside the
 # floor (every file of the campaign folder and the result file apply is given, read and

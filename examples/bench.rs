@@ -562,6 +562,7 @@ fn run(o: &Opts) -> bool {
                         if m.ok { "" } else { " (command failed)" }
                     );
                     results.push(("move".to_string(), m));
+                    all_pass &= standing_slot(o, size, forces, rows, &camp, &out, &orders, &results);
                 }
                 None => println!("| {size} | {forces} | {rows} | move | - | - | - | - | FAIL (no orders) |"),
             }
@@ -689,6 +690,54 @@ fn run(o: &Opts) -> bool {
     all_pass
 }
 
+/// SLOT move (standing): the same marches as standing orders of every force
+/// (`standing-orders.csv`, written beside the orders by [`move_orders`]), continued by `move`
+/// with no orders file, against `check` on the same campaign: within MOVE_TARGET times its time
+/// at MOVE_TARGET_FORCES forces. The campaign is left as it was.
+#[allow(clippy::too_many_arguments)]
+fn standing_slot(
+    o: &Opts,
+    size: &str,
+    forces: usize,
+    rows: usize,
+    camp: &Path,
+    out: &Path,
+    orders: &Path,
+    results: &[(String, Measure)],
+) -> bool {
+    let Ok(standing) = std::fs::read(orders.with_extension("standing.csv")) else { return true };
+    let file = camp.join("standing-orders.csv");
+    std::fs::write(&file, standing).unwrap();
+    let c = Cmd {
+        name: "move (standing orders)".into(),
+        args: vec!["move".into()],
+        writes: true,
+        restore: true,
+        inputs: Vec::new(),
+        versus_check: None,
+    };
+    let m = measure(o, camp, out, &c);
+    std::fs::remove_file(&file).ok();
+    let check = results.iter().find(|(n, _)| n == "check").map(|(_, m)| m.median);
+    let ratio = check.map_or(f64::INFINITY, |k| m.median.as_secs_f64() / k.as_secs_f64());
+    let judged = forces >= MOVE_TARGET_FORCES;
+    let pass = m.ok && (ratio <= MOVE_TARGET || !judged);
+    println!(
+        "| {size} | {forces} | {rows} | {} | {:.1} | {:.1} | {:.2} | - | {} ({ratio:.2}× check, target ≤ {MOVE_TARGET}× at {MOVE_TARGET_FORCES} forces){} |",
+        c.name,
+        ms(m.median),
+        ms(m.floor),
+        m.median.as_secs_f64() / m.floor.as_secs_f64(),
+        match (judged, pass) {
+            (false, true) => "shown",
+            (_, true) => "PASS",
+            (_, false) => "FAIL",
+        },
+        if m.ok { "" } else { " (command failed)" }
+    );
+    pass
+}
+
 /// For the move slot: an order for every force that has a legal one, written to `path`: a
 /// walk along roads of up to three hexes (or one legal step off road where no road leads
 /// on), given as a path, or for every other force as its end hex for the route search;
@@ -701,6 +750,8 @@ fn move_orders(camp: &Path, path: &Path) -> Option<(PathBuf, usize)> {
     let turn = c.turn();
     let french = sowbridge::rules::roads::known_secondary(&c, sowbridge::model::Side::French);
     let mut lines: Vec<(String, String)> = Vec::new();
+    // The same marches as standing orders, for the standing slot.
+    let mut standing = String::from("force,route,order,turn\n");
     let mut plans = Vec::new();
     for (i, f) in c.oob.forces().enumerate() {
         let Some(mut here) = f.hex else { continue };
@@ -731,6 +782,8 @@ fn move_orders(camp: &Path, path: &Path) -> Option<(PathBuf, usize)> {
                 on_contact: None,
                 day: None,
                 from: None,
+                attach: None,
+                standing: false,
                 file: String::new(),
                 line: 0,
             };
@@ -740,8 +793,10 @@ fn move_orders(camp: &Path, path: &Path) -> Option<(PathBuf, usize)> {
                 let line = match order.route {
                     Route::Path(_) => format!("{},,{}\n", f.id, cells.join(" ")),
                     Route::To(to) => format!("{},{to},\n", f.id),
+                    Route::Cancel => format!("{},cancel,\n", f.id),
                 };
                 lines.push((f.id.to_string(), line));
+                standing.push_str(&format!("{},{},bench,{}\n", f.id, cells.join(" "), turn.0));
                 plans.push(plan);
                 break;
             }
@@ -758,6 +813,7 @@ fn move_orders(camp: &Path, path: &Path) -> Option<(PathBuf, usize)> {
         n += 1;
     }
     std::fs::write(path, text).ok()?;
+    std::fs::write(path.with_extension("standing.csv"), standing).ok()?;
     Some((path.to_path_buf(), n))
 }
 

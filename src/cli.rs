@@ -205,8 +205,9 @@ pub enum Command {
 /// `move` options.
 #[derive(Debug, clap::Args)]
 pub struct MoveArgs {
-    /// Orders files (CSV: `force,to` or `force,path`, optional `retreat`), moved together.
-    #[arg(required = true, value_name = "ORDERS.csv")]
+    /// Orders files (CSV: `force,to` or `force,path`, optional `retreat`, `attach`), moved
+    /// together; none: only the standing orders march on.
+    #[arg(value_name = "ORDERS.csv")]
     pub orders: Vec<PathBuf>,
     /// Show the whole march and write nothing.
     #[arg(long)]

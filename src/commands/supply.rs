@@ -11,7 +11,9 @@ use crate::store::CampaignDir;
 pub fn run(dir: &CampaignDir, json: bool) -> Result<()> {
     let (c, r) = crate::ops::campaign_now(dir)?;
     if json {
-        super::print_json(&report_json(&r))?;
+        let mut v = report_json(&r);
+        v["standing"] = crate::formats::report::standing::json(&c, None);
+        super::print_json(&v)?;
     } else {
         crate::out!("{}", render(&c, &r));
     }

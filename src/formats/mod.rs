@@ -17,6 +17,7 @@ pub mod record_merge;
 pub mod report;
 pub mod results;
 pub mod sow;
+pub mod standing;
 pub mod supply;
 pub mod svg;
 pub mod table;

@@ -8,6 +8,13 @@
 //! side's decision on a contact the march makes (8.1, 8.2), and `day` and `from` for an order
 //! sent by messenger during the turn (6.3.1): the day it is sent and the headquarters it sets
 //! out from.
+//!
+//! A `to` beyond this turn's allowance is a standing order: the force marches as far as the
+//! turn allows and `move` keeps the rest (`standing-orders.csv`); `to` = `cancel` cancels the
+//! force's standing order. A `force` that is a part of a force (a brigade, battalion,
+//! squadron or battery) is detached as a force of its own; an `attach` column names the
+//! formation a force joins where its march ends (with neither `to` nor `path`, where it
+//! stands).
 
 use crate::error::Problems;
 use crate::model::HexId;
@@ -36,14 +43,17 @@ pub fn parse_orders(file: &str, bytes: &[u8], p: &mut Problems) -> Vec<Order> {
         let retreat = f.flag("retreat");
         let on_contact = f.opt::<OnContact>("on_contact");
         let (day, from) = messenger_columns(&mut f);
+        let attach = Some(f.id("attach").to_string()).filter(|a| !a.is_empty());
         let (to, path) = (f.text("to"), f.text("path"));
         let route = match (to.is_empty(), path.is_empty()) {
+            (false, true) if to.trim().eq_ignore_ascii_case("cancel") => Some(Route::Cancel),
+            (true, true) if attach.is_some() => Some(Route::Path(Vec::new())),
             (false, false) => {
                 f.problem("path", "give either `to` or `path`, not both");
                 None
             }
             (true, true) => {
-                f.problem("to", "no destination: give `to` (a hex) or `path` (hexes)");
+                f.problem("to", "no destination: give `to` (a hex, or `cancel`) or `path` (hexes)");
                 None
             }
             (false, true) => f.req::<HexId>("to").map(Route::To),
@@ -72,6 +82,8 @@ pub fn parse_orders(file: &str, bytes: &[u8], p: &mut Problems) -> Vec<Order> {
                 on_contact,
                 day,
                 from,
+                attach,
+                standing: false,
                 file: file.to_string(),
                 line: row.line,
             });

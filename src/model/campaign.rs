@@ -60,6 +60,8 @@ pub struct Campaign {
     pub decisions: Vec<super::decisions::ContactDecision>,
     /// `messages.csv`: the messages and orders the enemy caught on their way (6.3.1).
     pub messages: Vec<super::orders::Intercepted>,
+    /// `standing-orders.csv`: the marches ordered beyond one turn, still to go (`move`).
+    pub standing: Vec<super::standing::StandingOrder>,
     /// How each CSV file read was saved (by file name), to write it back the same way.
     pub dialects: BTreeMap<&'static str, Dialect>,
 }

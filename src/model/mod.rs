@@ -21,6 +21,7 @@ pub mod oob;
 pub mod orders;
 pub mod result;
 pub mod roll;
+pub mod standing;
 pub mod supply;
 
 pub use calendar::{Season, Turn};

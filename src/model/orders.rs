@@ -11,8 +11,11 @@ pub const TURN_DAYS: u32 = 14;
 pub enum Route {
     /// To a destination, by the cheapest legal route.
     To(HexId),
-    /// Through these hexes, from the first after the force's own.
+    /// Through these hexes, from the first after the force's own (none: the force stays,
+    /// to be detached or attached where it is).
     Path(Vec<HexId>),
+    /// The force's standing order cancelled (`to` = `cancel`): it holds.
+    Cancel,
 }
 
 /// One line of an orders file.
@@ -33,6 +36,11 @@ pub struct Order {
     /// Where the messenger sets out: the commander's headquarters, a force id or a hex
     /// (`None`: the ordered force's own hex).
     pub from: Option<String>,
+    /// The force (a formation, or a force of its own) to join where the force ends its march
+    /// (the `attach` column).
+    pub attach: Option<String>,
+    /// A standing order continued (`standing-orders.csv`), not a line of an orders file.
+    pub standing: bool,
     /// The orders file, as shown in messages.
     pub file: String,
     /// Its line.

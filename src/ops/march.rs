@@ -2,7 +2,9 @@
 //! `check` judges the campaign); one bad order refuses the lot and nothing moves. Then all
 //! forces march at once (`rules::march`), and the new hexes and `moving_to` of `forces.csv`,
 //! with the retreats before battle that were caught (`avoidance.csv`, 8.2), are committed as
-//! one `move` journal entry, which `undo move` reverts.
+//! one `move` journal entry, which `undo move` reverts. The marches ordered beyond this turn
+//! are kept as standing orders (`standing-orders.csv`) and continued by each later `move`; the
+//! parts of forces ordered are detached first, and the forces ordered to attach join after.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::PathBuf;
@@ -10,8 +12,12 @@ use std::path::PathBuf;
 use crate::error::{Error, Problem, Problems, Result};
 use crate::formats::orders::{Avoidance, parse_orders};
 use crate::formats::report::march::summary;
+use crate::formats::standing::STANDING;
 use crate::model::Campaign;
-use crate::rules::march::{Marched, Order, TURN_UNITS, march, plan_orders, supply_refusals};
+use crate::rules::march::detach::{attach, attach_refusals, detach};
+use crate::rules::march::{
+    Marched, Order, TURN_UNITS, after_move, continuing, march, plan_orders, supply_refusals, warnings,
+};
 use crate::rules::zoc::{Contact, contacts};
 use crate::store::files::changed_files;
 use crate::store::journal::{Entry, Journal};
@@ -50,10 +56,11 @@ pub fn operation(paths: &[PathBuf]) -> Option<String> {
     Some(format!("move {}", hashes?.join(" ")))
 }
 
-/// Marches the forces the orders files order (or, on a dry run, says how they would march).
-/// Every file and every order is judged before anything is refused: the problems of the
-/// files' own shape and those of the rules are shown together. Takes the campaign lock
-/// unless it is a dry run.
+/// Marches the forces the orders files order, and continues the standing orders of the forces
+/// they do not (or, on a dry run, says how they would march). Every file and every order is
+/// judged before anything is refused: the problems of the files' own shape and those of the
+/// rules are shown together; a standing order that cannot go on is reported, not refused.
+/// Takes the campaign lock unless it is a dry run.
 pub fn march_forces(dir: &CampaignDir, req: &MoveRequest) -> Result<Moved> {
     if let Some(out) = &req.map {
         super::map::check_picture_name(out)?;
@@ -74,27 +81,22 @@ pub fn march_forces(dir: &CampaignDir, req: &MoveRequest) -> Result<Moved> {
     // Orders sent during the turn go by messenger (6.3.1): caught, late, or replaced.
     let mut clock = crate::ops::messages::orders_clock(&c, orders, &req.orders, &mut problems);
     let orders = clock.clocked.orders.clone();
-    refuse_forces_in_battle(dir, &orders, &mut problems)?;
-    let plans = match plan_orders(&c, &orders, c.turn(), &used) {
-        Ok(plans) => plans.into_iter().map(|p| clock.clocked.start_late(p)).collect(),
-        Err(refusals) => {
-            for r in refusals {
-                problems.push(Problem::at(&r.file, r.line, r.field, r.to_string()));
-            }
-            Vec::new()
-        }
-    };
-    // 3.3, 3.4: a force out of supply does not advance towards a known enemy.
-    let report = (!plans.is_empty()).then(|| crate::rules::supply::compute(&c, &c.supply));
-    if let Some(report) = &report {
-        for r in supply_refusals(&c, report, &plans) {
-            problems.push(Problem::at(&r.file, r.line, r.field, r.to_string()));
-        }
-    }
+    refuse_forces_in_battle(dir, &c, &orders, &mut problems)?;
+    let before = c.clone();
+    // The parts of forces ordered are forces of their own before anything marches.
+    let (detached, refusals) = detach(&mut c, &orders);
+    let refusals = refusals.into_iter().chain(attach_refusals(&c, &orders));
+    let mut pending = Pending::default();
+    let (standing_orders, notes) = continuing(&c, &orders, &used, STANDING);
+    pending.notes = notes;
+    let plans: Vec<_> = plan_all(&c, &orders, &standing_orders, &used, &mut problems, &mut pending, refusals)
+        .into_iter()
+        .map(|p| clock.clocked.start_late(p))
+        .collect();
     problems.0.sort_by(|x, y| (&x.file, x.line).cmp(&(&y.file, y.line)));
     problems.into_result()?;
     let marched = march(&c, &plans);
-    let before = c.clone();
+    let report = pending.report;
     if let Some(report) = &report {
         // The supply follows the force (3.2): each trail extended or shortened by its march.
         let steps: Vec<(String, Vec<crate::model::HexId>)> =
@@ -106,6 +108,10 @@ pub fn march_forces(dir: &CampaignDir, req: &MoveRequest) -> Result<Moved> {
     }
     let new_contacts = march_into_place(&mut c, &marched);
     decide_on_contact(&mut c, &orders, &new_contacts);
+    let attached = attach(&mut c, &orders);
+    let (standing, notes) = after_move(&c.standing, &orders, &marched, c.config.turn);
+    c.standing = standing;
+    pending.notes.extend(notes);
     let caught: Vec<Avoidance> = marched
         .iter()
         .filter(|m| m.retreat && !m.caught_by.is_empty())
@@ -124,70 +130,146 @@ pub fn march_forces(dir: &CampaignDir, req: &MoveRequest) -> Result<Moved> {
         messengers: clock.clocked.dispatches.clone(),
         dry_run: req.dry_run,
         journal_seq: 0,
+        detached,
+        attached,
+        standing: c.standing.clone(),
+        standing_notes: pending.notes,
+        warnings: Vec::new(),
     };
-    if let Some(mut txn) = txn {
+    if txn.is_some() {
         c.avoidance.extend(r.caught.iter().cloned());
         c.messages.extend(clock.intercepted.iter().cloned());
-        let new_files = changed_files(&before, &c, txn.current()?)?;
-        let entry = Entry::moved(
-            c.config.turn,
-            summary(&r, &req.orders),
-            r.forces.iter().map(|m| (m.force.clone(), m.used)).collect(),
-        )
-        .with_dice(clock.dice.clone(), clock.stream.clone())
-        .with_routes(super::map::march_routes(&r));
-        r.journal_seq = txn.finish(
-            new_files,
-            Some(entry),
-            Commit { operation: operation(&req.orders), ..Commit::default() },
-        )?;
     }
+    // The warnings' computation of supply after the march runs while the move is committed.
+    let (warned, seq) = std::thread::scope(|s| {
+        let w = s.spawn(|| match &report {
+            Some(rep) => warnings(rep, &crate::rules::supply::compute(&c, &c.supply), &r.forces),
+            None => Vec::new(),
+        });
+        let seq = match txn {
+            Some(txn) => commit(txn, &before, &c, &r, req, &clock),
+            None => Ok(0),
+        };
+        (w.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic)), seq)
+    });
+    r.warnings = warned;
+    r.journal_seq = seq?;
     if let Some(out) = &req.map {
         super::map::write_move_map(&c, &r, out)?;
     }
     Ok(Moved { report: r, campaign: c })
 }
 
+/// Commits the move: the state files it changed and its journal entry; the entry's number.
+fn commit(
+    mut txn: crate::store::state::StateTxn<'_>,
+    before: &Campaign,
+    c: &Campaign,
+    r: &MoveReport,
+    req: &MoveRequest,
+    clock: &crate::ops::messages::OrdersClock,
+) -> Result<u64> {
+    let new_files = changed_files(before, c, txn.current()?)?;
+    let entry = Entry::moved(
+        c.config.turn,
+        summary(r, &req.orders),
+        r.forces.iter().map(|m| (m.force.clone(), m.used)).collect(),
+    )
+    .with_dice(clock.dice.clone(), clock.stream.clone())
+    .with_routes(super::map::march_routes(r));
+    txn.finish(new_files, Some(entry), Commit { operation: operation(&req.orders), ..Commit::default() })
+}
+
+/// What planning leaves for the march: the supply report before it (when anything marches)
+/// and the notes on standing orders.
+#[derive(Default)]
+struct Pending {
+    report: Option<crate::rules::supply::SupplyReport>,
+    notes: Vec<String>,
+}
+
+/// Plans the orders of the files (every refusal a problem) and the standing orders continued
+/// (a refusal a note: the order stays), then refuses what 3.3 and 3.4 forbid, likewise.
+fn plan_all(
+    c: &Campaign,
+    orders: &[Order],
+    standing: &[Order],
+    used: &BTreeMap<String, u64>,
+    problems: &mut Problems,
+    pending: &mut Pending,
+    refusals: impl Iterator<Item = crate::rules::march::Refusal>,
+) -> Vec<crate::rules::march::Plan> {
+    for r in refusals {
+        problems.push(Problem::at(&r.file, r.line, r.field, r.to_string()));
+    }
+    let mut plans = match plan_orders(c, orders, c.turn(), used) {
+        Ok(plans) => plans,
+        Err(refusals) => {
+            for r in refusals {
+                problems.push(Problem::at(&r.file, r.line, r.field, r.to_string()));
+            }
+            Vec::new()
+        }
+    };
+    for o in standing {
+        match plan_orders(c, std::slice::from_ref(o), c.turn(), used) {
+            Ok(p) => plans.extend(p),
+            Err(r) => pending.notes.extend(r.iter().map(not_continued)),
+        }
+    }
+    // 3.3, 3.4: a force out of supply does not advance towards a known enemy.
+    pending.report = (!plans.is_empty()).then(|| crate::rules::supply::compute(c, &c.supply));
+    if let Some(report) = &pending.report {
+        let standing: BTreeSet<&str> = standing.iter().map(|o| o.force.as_str()).collect();
+        let mut stopped: BTreeSet<String> = BTreeSet::new();
+        for r in supply_refusals(c, report, &plans) {
+            if standing.contains(r.force.as_str()) {
+                pending.notes.push(not_continued(&r));
+                stopped.insert(r.force);
+            } else {
+                problems.push(Problem::at(&r.file, r.line, r.field, r.to_string()));
+            }
+        }
+        plans.retain(|p| !p.standing || !stopped.contains(&p.force));
+    }
+    plans
+}
+
+/// The note of a standing order that cannot go on this move: it stays, for the umpire to
+/// cancel or replace.
+fn not_continued(r: &crate::rules::march::Refusal) -> String {
+    format!("{}: standing order not continued this move (it stands): {}", r.force, r)
+}
+
 /// A force in a battle exported and waiting for its result stays where the battle is: its
 /// orders are refused.
-fn refuse_forces_in_battle(dir: &CampaignDir, orders: &[Order], problems: &mut Problems) -> Result<()> {
+fn refuse_forces_in_battle(
+    dir: &CampaignDir,
+    c: &Campaign,
+    orders: &[Order],
+    problems: &mut Problems,
+) -> Result<()> {
     let mut in_battle: BTreeMap<String, String> = BTreeMap::new();
     for b in dir.battles()?.into_iter().filter(|b| b.state.is_pending()) {
         for p in &b.participants {
             in_battle.entry(p.force.clone()).or_insert_with(|| b.id.clone());
         }
     }
-    for o in orders.iter().filter(|o| in_battle.contains_key(&o.force)) {
+    for o in orders {
+        // A part of a force is in its force's battle.
+        let top = c.oob.force_of(&o.force).map_or(o.force.as_str(), |t| t.id.as_str());
+        let Some(battle) = in_battle.get(top) else { continue };
         problems.push(Problem::at(
             &o.file,
             o.line,
             "force",
             format!(
-                "{}: in battle {}, exported and waiting for its result: apply the result before it marches",
-                o.force, in_battle[&o.force]
+                "{}: in battle {battle}, exported and waiting for its result: apply the result before it marches",
+                o.force
             ),
         ));
     }
     Ok(())
-}
-
-/// Puts each force marched where it stopped, and returns the contacts after the march that
-/// the march made (a pair of forces not in contact before).
-fn march_into_place(c: &mut Campaign, marched: &[Marched]) -> Vec<Contact> {
-    let before: BTreeSet<(String, String)> = contacts(c)
-        .iter()
-        .flat_map(|k| k.pairs.iter().map(|p| (p.french.clone(), p.allies.clone())))
-        .collect();
-    for m in marched {
-        if let Some(f) = c.oob.get_mut(&m.force) {
-            f.hex = Some(m.end());
-            f.moving_to = m.moving_to;
-        }
-    }
-    contacts(c)
-        .into_iter()
-        .filter(|k| k.pairs.iter().any(|p| !before.contains(&(p.french.clone(), p.allies.clone()))))
-        .collect()
 }
 
 /// The orders' standing instructions for contact (`on_contact`, 8.1, 8.2) on the contacts the
@@ -224,6 +306,25 @@ fn decide_on_contact(c: &mut Campaign, orders: &[Order], new_contacts: &[Contact
             }
         }
     }
+}
+
+/// Puts each force marched where it stopped, and returns the contacts after the march that
+/// the march made (a pair of forces not in contact before).
+fn march_into_place(c: &mut Campaign, marched: &[Marched]) -> Vec<Contact> {
+    let before: BTreeSet<(String, String)> = contacts(c)
+        .iter()
+        .flat_map(|k| k.pairs.iter().map(|p| (p.french.clone(), p.allies.clone())))
+        .collect();
+    for m in marched {
+        if let Some(f) = c.oob.get_mut(&m.force) {
+            f.hex = Some(m.end());
+            f.moving_to = m.moving_to;
+        }
+    }
+    contacts(c)
+        .into_iter()
+        .filter(|k| k.pairs.iter().any(|p| !before.contains(&(p.french.clone(), p.allies.clone()))))
+        .collect()
 }
 
 /// Reads and parses every orders file; every problem of every file at once.

@@ -14,15 +14,20 @@ use std::collections::{BTreeMap, BTreeSet};
 use super::movement::road_allowance;
 use crate::model::{ArmClass, Campaign, HexId, RoadClass, Side, Side2, Terrain, Turn};
 
+pub mod detach;
 mod hold;
 mod junta;
 mod route;
+mod standing;
 mod step;
+mod warn;
 
 pub use hold::supply_refusals;
 
 pub use route::find_route;
+pub use standing::{STANDING_TURNS, after_move, continuing, remaining};
 pub use step::{Halt, Marched, march};
+pub use warn::warnings;
 
 /// Units of one turn's allowance: a multiple of every rate a force can have (1 to 16), so
 /// that every step costs a whole number of units.
@@ -235,6 +240,11 @@ pub struct Plan {
     pub file: String,
     /// See `file`.
     pub line: u64,
+    /// The hexes of the route beyond this turn's allowance: the standing order's (empty when
+    /// the route ends this turn).
+    pub rest: Vec<HexId>,
+    /// The plan continues a standing order.
+    pub standing: bool,
 }
 
 impl Plan {
@@ -339,6 +349,8 @@ pub fn check_path(
         retreat: o.retreat,
         file: o.file.clone(),
         line: o.line,
+        rest: Vec::new(),
+        standing: o.standing,
     })
 }
 
@@ -387,7 +399,10 @@ pub fn plan_order(
     known: Option<&BTreeSet<Side2>>,
 ) -> Result<Plan, Box<Refusal>> {
     let plan = plan_route(c, o, turn, used_before, known)?;
-    junta::junta_allows(c, o, &plan.path, turn)?;
+    // Holding where it stands is never a march the Juntas forbid.
+    if plan.path.len() > 1 {
+        junta::junta_allows(c, o, &plan.path, turn)?;
+    }
     Ok(plan)
 }
 
@@ -426,10 +441,11 @@ fn plan_route(
     }
     let rates = Rates::of(c, &o.force, turn);
     match &o.route {
+        Route::Cancel => check_path(c, o, rates, from, &[], used_before),
+        Route::Path(hexes) if o.standing => standing::fit(c, o, rates, from, hexes, used_before),
         Route::Path(hexes) => check_path(c, o, rates, from, hexes, used_before),
-        Route::To(to) if *to == from => {
-            Err(refusal(o, "to", None, "6.3", format!("the force is already at {to}")))
-        }
+        // Its own hex: the force holds (and any standing order of it ends).
+        Route::To(to) if *to == from => check_path(c, o, rates, from, &[], used_before),
         Route::To(to) => {
             if !c.map.grid.contains(*to) {
                 return Err(refusal(o, "to", None, "", format!("{to} is off the map")));
@@ -450,27 +466,17 @@ fn plan_route(
             {
                 return check_path(c, o, rates, from, &route, used_before);
             }
-            // Why not: the cheapest route at any cost, judged, says what it would ask.
-            match find_route(c, rates, from, *to, 4 * TURN_UNITS, known) {
-                Some(route) => match check_path(c, o, rates, from, &route, used_before) {
-                    Err(mut r) => {
-                        r.step = None;
-                        r.message = format!(
-                            "{to} by the cheapest legal route ({} hexes): {}",
-                            route.len(),
-                            r.message
-                        );
-                        Err(r)
-                    }
-                    Ok(p) => Ok(p),
-                },
+            // Beyond this turn: the cheapest legal route at any cost, marched as far as the
+            // turn allows, the rest kept as a standing order.
+            match find_route(c, rates, from, *to, u64::from(STANDING_TURNS) * TURN_UNITS, known) {
+                Some(route) => standing::fit(c, o, rates, from, &route, used_before),
                 None => Err(refusal(
                     o,
                     "to",
                     None,
                     "6.5.1",
                     format!(
-                        "no legal route from {from} to {to} within four turns' march (major rivers are crossed by road only{})",
+                        "no legal route from {from} to {to} within {STANDING_TURNS} turns' march (major rivers are crossed by road only{})",
                         if rates.artillery { "; artillery keeps off high ground" } else { "" }
                     ),
                 )),

@@ -203,6 +203,7 @@ pub fn order_text(o: &crate::model::orders::Order) -> String {
             let hexes: Vec<String> = p.iter().map(ToString::to_string).collect();
             format!("{} to {verb} by {}", o.force, hexes.join(" "))
         }
+        Route::Cancel => format!("{} to cancel its standing order", o.force),
     }
 }
 

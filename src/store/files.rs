@@ -13,6 +13,7 @@ use crate::formats::decisions::{DECISIONS, write_decisions};
 use crate::formats::ledger::{write_returns, write_score};
 use crate::formats::messages::{MESSAGES, write_intercepted};
 use crate::formats::orders::{AVOIDANCE, ROADS_SEEN, write_avoidance, write_roads_seen};
+use crate::formats::standing::{STANDING, write_standing};
 use crate::formats::supply::{SUPPLY, TRAILS, with_state, write_records, write_trails};
 use crate::model::Campaign;
 
@@ -44,6 +45,14 @@ pub fn changed_files(before: &Campaign, after: &Campaign, current: &StateFiles) 
         write_roads_seen(&after.roads_seen, d(ROADS_SEEN))
     });
     put(MESSAGES, before.messages != after.messages, &|| write_intercepted(&after.messages, d(MESSAGES)));
+    // A standing order is a force's: one no longer a force (attached, captured) has none.
+    let standing: Vec<_> = after
+        .standing
+        .iter()
+        .filter(|s| after.oob.get(&s.force).is_some_and(|f| f.parent.is_none()))
+        .cloned()
+        .collect();
+    put(STANDING, before.standing != standing, &|| write_standing(&standing, d(STANDING)));
     let (b, a) = (&before.books, &after.books);
     put(books::SIEGES, b.sieges != a.sieges, &|| books::write_sieges(&a.sieges, d(books::SIEGES)));
     put(books::REVOLTS, b.revolts != a.revolts, &|| books::write_revolts(&a.revolts, d(books::REVOLTS)));

@@ -14,7 +14,7 @@ use crate::model::dialect::{Dialect, Encoding};
 use crate::model::roll::Roll;
 
 /// The state files the journal follows (relative paths).
-pub const STATE_FILES: [&str; 22] = [
+pub const STATE_FILES: [&str; 23] = [
     "campaign.toml",
     "forces.csv",
     "commanders.csv",
@@ -36,6 +36,7 @@ pub const STATE_FILES: [&str; 22] = [
     // The advice and decisions on contact (8.1, 8.2, 8.5), written by `contacts`.
     "decisions.csv",
     "messages.csv",
+    "standing-orders.csv",
     // The map, changed by `map import`.
     "map/hexes.csv",
     "map/roads.csv",

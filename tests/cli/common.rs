@@ -19,13 +19,14 @@ pub fn fixture(name: &str) -> PathBuf {
 /// What sowbridge writes into a campaign folder: left out when a fixture is copied, so
 /// that tests start from the campaign as shipped even after someone ran the README's
 /// command on it.
-pub const WRITTEN_STATE: [&str; 21] = [
+pub const WRITTEN_STATE: [&str; 22] = [
     "battles",
     "messages.csv",
     "decisions.csv",
     "avoidance.csv",
     "trails.csv",
     "roads-seen.csv",
+    "standing-orders.csv",
     "turns",
     "sieges.csv",
     "revolts.csv",

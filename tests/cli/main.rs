@@ -36,6 +36,7 @@ mod realfiles;
 mod results;
 mod rules_as_written;
 mod scale;
+mod standing_orders;
 mod stock_ids;
 mod supply;
 mod supply_rules;

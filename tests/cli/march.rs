@@ -52,10 +52,21 @@ fn a_british_brigade_marches_eight_road_hexes_from_lisbon_toward_elvas() {
 }
 
 #[test]
-fn lisbon_to_merida_is_refused_as_beyond_the_allowance() {
+fn lisbon_to_merida_marches_a_turn_and_keeps_the_rest_but_a_path_beyond_is_refused() {
     let c = Camp::new("peninsula");
-    let err = refused(&c, &["move", &orders("lisbon-merida.csv")]);
-    assert!(err.contains("lisbon-merida.csv:2: to: BR-LIS"), "{err}");
+    // A destination beyond the turn: a standing order (see standing_orders.rs).
+    let o = c.run(&["move", &orders("lisbon-merida.csv")]);
+    assert_code(&o, 0);
+    assert!(stdout(&o).contains("standing order: 5 hexes on to 16.29"), "{}", stdout(&o));
+    assert_code(&c.run(&["undo", "move"]), 0);
+    // Hexes written out are this turn's march: beyond the allowance they are refused.
+    let path = write_orders(
+        &c,
+        "merida-path.csv",
+        "force,path\nBR-LIS,03.29 04.29 05.29 06.29 07.30 08.30 09.30 10.29 11.29 12.28 13.29 14.29 15.30 16.30 16.29\n",
+    );
+    let err = refused(&c, &["move", &path]);
+    assert!(err.contains("merida-path.csv:2: path: BR-LIS"), "{err}");
     assert!(err.contains("beyond the allowance") && err.contains("15 road (of 10 a turn)"), "{err}");
     assert!(err.contains("(rule 6.3)"), "{err}");
 }
@@ -90,7 +101,9 @@ fn a_winter_march_is_halved() {
     let c = Camp::new("peninsula");
     // Early December 1808 (6.2): Mackenzie's 10 road hexes become 5.
     c.write("campaign.toml", &c.read("campaign.toml").replace("turn = 20", "turn = 13"));
-    let err = refused(&c, &["move", &orders("lisbon-elvas.csv")]);
+    let eight =
+        write_orders(&c, "eight.csv", "force,path\nBR-LIS,03.29 04.29 05.29 06.29 07.30 08.30 09.30 10.29\n");
+    let err = refused(&c, &["move", &eight]);
     assert!(err.contains("8 road (of 5 a turn), 160% of a turn; halved in winter (6.2)"), "{err}");
     let five = write_orders(&c, "five.csv", "force,path\nBR-LIS,03.29 04.29 05.29 06.29 07.30\n");
     let o = c.run(&["move", &five]);

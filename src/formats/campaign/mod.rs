@@ -52,10 +52,12 @@ pub mod names {
     pub const DECISIONS: &str = "decisions.csv";
     /// The messages and orders the enemy caught (6.3.1), written by `messages` and `move`.
     pub const MESSAGES: &str = "messages.csv";
+    /// The standing orders (marches ordered beyond one turn), written by `move`.
+    pub const STANDING: &str = "standing-orders.csv";
     /// The files of the map that `map import` changes.
     pub const MAP: [&str; 4] = [HEXES, ROADS, RIVERS, SETTLEMENTS];
     /// Every file of the campaign folder that sowbridge reads into a campaign.
-    pub const ALL: [&str; 25] = [
+    pub const ALL: [&str; 26] = [
         CAMPAIGN,
         RULES,
         HEXES,
@@ -73,6 +75,7 @@ pub mod names {
         ROADS_SEEN,
         DECISIONS,
         MESSAGES,
+        STANDING,
         // The turn's books (`formats::books`).
         "sieges.csv",
         "siege-trains.csv",
@@ -357,6 +360,7 @@ pub fn parse_campaign_with(
     let (supply, avoidance, trails) = parse_memory(files, &mut p, &mut dialects);
     let (roads_seen, messages) = parse_seen(files, &mut p, &mut dialects);
     let decisions = parse_decisions(files, &mut p, &mut dialects);
+    let standing = parse_standing(files, &mut p, &mut dialects);
     let map = CampaignMap { grid, hexes, roads, rivers, settlements };
     validate_tree(&oob, &lines, &map, &commanders, &listed, &mut p);
     // Men due back to a unit that is not there would never return: a unit renamed in
@@ -414,6 +418,7 @@ pub fn parse_campaign_with(
         roads_seen,
         decisions,
         messages,
+        standing,
         dialects,
     })
 }
@@ -454,6 +459,19 @@ fn parse_seen(
         })
         .unwrap_or_default();
     (roads_seen, messages)
+}
+
+/// `standing-orders.csv`: the marches ordered beyond one turn, still to go (optional), with
+/// its dialect.
+fn parse_standing(
+    files: &CampaignFiles,
+    p: &mut Problems,
+    dialects: &mut BTreeMap<&'static str, Dialect>,
+) -> Vec<crate::model::standing::StandingOrder> {
+    let Some(b) = files.get(names::STANDING) else { return Vec::new() };
+    let (rows, d) = super::standing::parse_standing_into(b, p);
+    dialects.insert(names::STANDING, d);
+    rows
 }
 
 /// `supply.csv` and `avoidance.csv`: what `turn advance` and `move` remember for the commands

@@ -109,10 +109,9 @@ fn listed(s: &mut String, title: &str, lines: &[String]) {
     }
 }
 
-/// The side's standing orders as the campaign holds them. The campaign keeps none yet: the
-/// section is where they will be listed.
-fn standing_orders(_c: &Campaign, _side: Side) -> Vec<String> {
-    Vec::new()
+/// The side's standing orders as the campaign holds them (`standing-orders.csv`).
+fn standing_orders(c: &Campaign, side: Side) -> Vec<String> {
+    super::standing::lines(c, Some(side))
 }
 
 /// The enemy messages and orders the side caught on its supply lines during turn `turn`

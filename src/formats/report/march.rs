@@ -6,7 +6,9 @@ use std::fmt::Write as _;
 use serde::Serialize;
 
 use crate::formats::orders::Avoidance;
+use crate::model::standing::StandingOrder;
 use crate::model::{Campaign, HexId};
+use crate::rules::march::detach::{Attached, Detached};
 use crate::rules::march::{Halt, Marched, TURN_UNITS};
 use crate::rules::zoc::Contact;
 
@@ -29,6 +31,22 @@ pub struct MoveReport {
     pub dry_run: bool,
     /// Journal entry (0 on a dry run).
     pub journal_seq: u64,
+    /// The parts of forces detached as forces of their own.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub detached: Vec<Detached>,
+    /// The forces ordered to attach, and whether they did.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub attached: Vec<Attached>,
+    /// The standing orders after the move.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub standing: Vec<StandingOrder>,
+    /// What became of standing orders: continued to the end, replaced, cancelled, or not
+    /// continued and why.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub standing_notes: Vec<String>,
+    /// What the march does to its side's garrisons, supply and communications (2.1, 3.3, 3.5).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub warnings: Vec<String>,
 }
 
 /// The journal entry's one line, naming the orders files.
@@ -38,9 +56,9 @@ pub fn summary(r: &MoveReport, files: &[std::path::PathBuf]) -> String {
         .iter()
         .map(|p| p.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default())
         .collect();
+    let names = if names.is_empty() { "standing orders".to_string() } else { names.join(", ") };
     format!(
-        "move ({}): {} forces marched, {} halted, {} new contacts",
-        names.join(", "),
+        "move ({names}): {} forces marched, {} halted, {} new contacts",
         r.forces.len(),
         halted,
         r.new_contacts.len()
@@ -84,9 +102,29 @@ pub fn render(c: &Campaign, r: &MoveReport) -> String {
         let _ = writeln!(s, "(dry run: nothing written)");
     }
     messenger_lines(&mut s, &r.messengers);
+    for d in &r.detached {
+        let _ = writeln!(s, "{} detached from {} at {}: a force of its own", d.force, d.from, d.hex);
+    }
     for m in &r.forces {
         let late = r.messengers.iter().any(|d| d.force == m.force && d.halts_at == Some(m.end()));
         force_lines(&mut s, c, m, late);
+    }
+    for a in &r.attached {
+        match &a.why {
+            None => {
+                let _ = writeln!(s, "\n{} attached to {}", a.force, a.to);
+            }
+            Some(why) => {
+                let _ = writeln!(s, "\n{} not attached to {}: {why}", a.force, a.to);
+            }
+        }
+    }
+    standing_lines(&mut s, r);
+    if !r.warnings.is_empty() {
+        let _ = writeln!(s, "\nWarnings:");
+        for w in &r.warnings {
+            let _ = writeln!(s, "- {w}");
+        }
     }
     if r.new_contacts.is_empty() {
         let _ = writeln!(s, "\nNo new contacts.");
@@ -136,6 +174,16 @@ fn messenger_lines(s: &mut String, ds: &[crate::rules::messenger::Dispatch]) {
     }
 }
 
+/// The standing orders after the move, and what became of them.
+fn standing_lines(s: &mut String, r: &MoveReport) {
+    if !r.standing_notes.is_empty() {
+        let _ = writeln!(s, "\nStanding orders:");
+        for n in &r.standing_notes {
+            let _ = writeln!(s, "- {n}");
+        }
+    }
+}
+
 /// One force's march.
 fn force_lines(s: &mut String, c: &Campaign, m: &Marched, late: bool) {
     let name = c.oob.get(&m.force).map_or("", |f| f.name.as_str());
@@ -175,9 +223,16 @@ fn force_lines(s: &mut String, c: &Campaign, m: &Marched, late: bool) {
                 m.end()
             );
         }
+        None if !m.standing.is_empty() => {
+            let _ = writeln!(s, "  marched as far as the turn allows, to {}", m.end());
+        }
         None => {
             let _ = writeln!(s, "  arrived at {}", m.end());
         }
+    }
+    if let Some(to) = m.standing.last() {
+        let _ =
+            writeln!(s, "  standing order: {} hexes on to {to} ({})", m.standing.len(), hexes(&m.standing));
     }
     if let Some(to) = m.moving_to {
         let _ = writeln!(s, "  moving_to {to}: its side moved into contact");

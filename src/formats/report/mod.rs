@@ -16,6 +16,7 @@ pub mod map;
 pub mod march;
 pub mod messages;
 pub mod sieges;
+pub mod standing;
 pub mod status;
 pub mod supply;
 pub mod tiled;

@@ -63,6 +63,7 @@ pub fn report_json(
         "contacts": contacts,
         "french_battle_tests": tests,
         "battles": battles.iter().map(|b| json!({"battle": b.id, "state": b.state})).collect::<Vec<_>>(),
+        "standing": super::standing::json(c, None),
     })
 }
 
@@ -133,6 +134,7 @@ pub fn render(
             );
         }
     }
+    s.push_str(&super::standing::section(c, None));
     s.push('\n');
     if contacts.is_empty() {
         s.push_str("no forces in contact\n");

@@ -158,7 +158,7 @@ pub fn render(c: &Campaign, r: &SupplyReport) -> String {
             k.why
         );
     }
-    let _ = c;
+    s.push_str(&super::standing::section(c, None));
     s
 }
 

@@ -8,7 +8,7 @@
 //! where it was last reported seen, with the approximate strength reported, from the turn
 //! after the turn advance that reported it.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 
 use crate::model::{Campaign, HexId, Nation, Side, Strength};
 use crate::rules::zoc::{Contact, ContactRule, zone_of_control};
@@ -36,6 +36,9 @@ pub struct KnownForce {
     /// Its line of supply: only ever for a force of the viewer's side (an enemy's supply is
     /// not known), and only once [`ForcesView::with_supply`] has given it.
     pub supply: Option<KnownSupply>,
+    /// The hexes its standing order still has to march (`standing-orders.csv`): only ever
+    /// for a force of the viewer's side.
+    pub standing: Vec<HexId>,
 }
 
 /// A force's line of supply (3.1–3.3), as its own side knows it: where the line runs and
@@ -170,6 +173,8 @@ fn view(c: &Campaign, contacts: &[Contact], viewer: Option<Side>, with_zones: bo
         Some(Side::Allies) => pairs.iter().map(|p| p.french.as_str()).collect(),
     };
     let reported = viewer.map(|s| reports(c, s)).unwrap_or_default();
+    let standing: BTreeMap<&str, &[HexId]> =
+        c.standing.iter().map(|s| (s.force.as_str(), s.route.as_slice())).collect();
     let mut forces = Vec::new();
     for f in c.oob.forces() {
         let Some(hex) = f.hex else { continue };
@@ -198,6 +203,7 @@ fn view(c: &Campaign, contacts: &[Contact], viewer: Option<Side>, with_zones: bo
             reported: report,
             zone,
             supply: None,
+            standing: standing.get(f.id.as_str()).filter(|_| own).map(|r| r.to_vec()).unwrap_or_default(),
         });
     }
     let mut contacts = pairs;

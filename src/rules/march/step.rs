@@ -79,6 +79,13 @@ pub struct Marched {
     pub file: String,
     /// See `file`.
     pub line: u64,
+    /// The hexes still to march after this one: the force's standing order (empty when its
+    /// order ends this turn).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub standing: Vec<HexId>,
+    /// The march continued a standing order.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub continued: bool,
 }
 
 impl Marched {
@@ -369,6 +376,8 @@ impl<'a> Board<'a> {
             caught_by,
             file: p.file.clone(),
             line: p.line,
+            standing: super::remaining(p, w.done),
+            continued: p.standing,
         }
     }
 }

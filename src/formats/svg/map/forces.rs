@@ -62,6 +62,41 @@ fn stack_origin(frame: &Frame, hex: HexId, side: Side, both_sides: bool) -> (f64
     (x + dx, y + COUNTER_DROP)
 }
 
+/// Each standing order the view holds (`standing-orders.csv`): a thin dashed line from the
+/// force's hex along the rest of its route, in its side's colour, its hexes in the window.
+pub(super) fn standing_orders(cv: &mut Canvas, frame: &Frame, view: &ForcesView, win: &Window) {
+    if view.forces.iter().all(|f| f.standing.is_empty()) {
+        return;
+    }
+    cv.open("g", &[("id", "standing-orders"), ("fill", "none"), ("stroke-linejoin", "round")]);
+    for f in view.forces.iter().filter(|f| !f.standing.is_empty()) {
+        let points: Vec<(f64, f64)> = std::iter::once(f.hex)
+            .chain(f.standing.iter().copied())
+            .filter(|&h| win.contains(h))
+            .map(|h| frame.centre(h))
+            .collect();
+        if points.len() < 2 {
+            continue;
+        }
+        let pts = points_attr(&points);
+        let colour = palette::side(f.side());
+        cv.open("g", &[("data-standing", f.id.as_str())]);
+        let to = f.standing[f.standing.len() - 1];
+        cv.text("title", &[], &format!("{}: standing order, {} hexes on to {to}", f.id, f.standing.len()));
+        cv.empty(
+            "polyline",
+            &[
+                ("points", pts.as_str()),
+                ("stroke", colour),
+                ("stroke-width", "2"),
+                ("stroke-dasharray", "3 4"),
+            ],
+        );
+        cv.close();
+    }
+    cv.close();
+}
+
 /// Each line of supply the view holds: a green line from the force's hex along its road to
 /// the source, marked there; a line that is cut, broken red to where it is cut, crossed out
 /// there. Only the hexes in the window are drawn.

@@ -20,7 +20,7 @@ mod place;
 mod tests;
 
 use super::labels::Placer;
-use forces::{contacts, forces, supply_lines, zones};
+use forces::{contacts, forces, standing_orders, supply_lines, zones};
 pub use forces::{counter_positions, strength_text, wrap};
 pub(super) use ground::roads;
 use ground::{geography, hex_ids, hexes, rivers, settlements};
@@ -184,6 +184,7 @@ fn draw(
     if opts.supply {
         supply_lines(&mut cv, &frame, view, &win);
     }
+    standing_orders(&mut cv, &frame, view, &win);
     let mut placer = Placer::new();
     let events = turn.map(|t| marches::marches(&mut cv, &frame, &win, t, &mut placer)).unwrap_or_default();
     let at = counter_positions(&frame, view);

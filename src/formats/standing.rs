@@ -1,0 +1,89 @@
+//! `standing-orders.csv`: the standing orders `move` keeps (`force,route,order,turn`; the route's
+//! hexes separated by spaces, from the first after the force's own).
+
+use crate::error::Problems;
+use crate::model::HexId;
+use crate::model::dialect::Dialect;
+pub use crate::model::standing::StandingOrder;
+
+use super::table::{Fields, Table, write_csv};
+
+/// File name.
+pub const STANDING: &str = "standing-orders.csv";
+/// Columns of `standing-orders.csv`.
+pub const STANDING_COLUMNS: [&str; 4] = ["force", "route", "order", "turn"];
+
+/// Parses `standing-orders.csv`, with the dialect it was saved in: every problem with its line
+/// and field.
+pub fn parse_standing_into(bytes: &[u8], p: &mut Problems) -> (Vec<StandingOrder>, Dialect) {
+    let t = Table::parse(STANDING, bytes, p);
+    let mut out = Vec::new();
+    if !t.require(&["force", "route"], p) {
+        return (out, t.dialect);
+    }
+    for row in &t.rows {
+        let mut f = Fields::new(&t, row, p);
+        let force = f.id("force").to_string();
+        if force.is_empty() {
+            f.problem("force", "is empty");
+        }
+        let text = f.text("route").to_string();
+        let route: Result<Vec<HexId>, _> = text.split_whitespace().map(str::parse::<HexId>).collect();
+        let route = match route {
+            Ok(r) if !r.is_empty() => Some(r),
+            Ok(_) => {
+                f.problem("route", "is empty: give the hexes still to march, or delete the line");
+                None
+            }
+            Err(e) => {
+                f.problem("route", format!("'{text}': {e}"));
+                None
+            }
+        };
+        let order = f.text("order").to_string();
+        let turn = if f.text("turn").is_empty() { Some(0) } else { f.req_count("turn") };
+        if let (Some(route), Some(turn), false) = (route, turn, force.is_empty()) {
+            if out.iter().any(|s: &StandingOrder| s.force == force) {
+                f.problem("force", format!("'{force}' has a standing order on an earlier line"));
+                continue;
+            }
+            out.push(StandingOrder { force, route, order, turn });
+        }
+    }
+    (out, t.dialect)
+}
+
+/// Writes `standing-orders.csv`, one row per standing order, in the order given.
+pub fn write_standing(rows: &[StandingOrder], dialect: Dialect) -> Vec<u8> {
+    write_csv(
+        dialect,
+        &STANDING_COLUMNS,
+        &[],
+        rows.iter().map(|s| {
+            let hexes: Vec<String> = s.route.iter().map(ToString::to_string).collect();
+            vec![s.force.clone(), hexes.join(" "), s.order.clone(), s.turn.to_string()]
+        }),
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn standing_orders_read_back_what_they_write_and_name_bad_lines() {
+        let rows = vec![StandingOrder {
+            force: "BR-LIS".into(),
+            route: vec![HexId::new(11, 29), HexId::new(12, 29)],
+            order: "orders.csv:2".into(),
+            turn: 20,
+        }];
+        let bytes = write_standing(&rows, Dialect::default());
+        let mut p = Problems::default();
+        assert_eq!(parse_standing_into(&bytes, &mut p).0, rows);
+        assert!(p.is_empty());
+        let bad = "force,route,order,turn\nA,,x,20\nB,10.5,x,20\n";
+        parse_standing_into(bad.as_bytes(), &mut p);
+        assert_eq!(p.len(), 2, "{p:?}");
+    }
+}
