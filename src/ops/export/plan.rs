@@ -296,7 +296,9 @@ pub(super) fn plan(
     };
     let briefings = briefings(c, supply, &id, hex, &part, &mut dice);
 
-    let Decision { who, overruled, reserves, unavailable, outside_walls, replaces, army_index, .. } = d;
+    let Decision {
+        who, overruled, reserves, unavailable, no_men, outside_walls, replaces, army_index, ..
+    } = d;
     let record = BattleRecord {
         id: id.clone(),
         state: BattleState::Exported,
@@ -310,6 +312,7 @@ pub(super) fn plan(
         participants: participants.clone(),
         excluded: who.excluded.clone(),
         unavailable,
+        no_men,
         outside_walls,
         reserves,
         overruled,

@@ -165,6 +165,10 @@ impl<'a> Board<'a> {
         for f in c.oob.forces() {
             let Some(hex) = f.hex else { continue };
             let plan = by_force.get(f.id.as_str()).copied();
+            // A force without men present exerts no zone of control and makes no contact (8.1).
+            if plan.is_none() && !c.oob.has_men(&f.id) {
+                continue;
+            }
             let i = pieces.len();
             let cav = match plan {
                 // An ordered force's extra hex is its new line of march's.
