@@ -61,6 +61,19 @@ pub struct Decision {
     pub army_index: BTreeMap<Side, u8>,
 }
 
+/// The light-cavalry reserves asked for (8.7), each once.
+fn reserves_of(c: &Campaign, opts: &PlanOptions, all_forces: &[String]) -> Result<Vec<Reserve>> {
+    let mut reserves = Vec::new();
+    for r in &opts.reserves {
+        let res = validate_reserve(c, r, all_forces)?;
+        if reserves.iter().any(|x: &Reserve| x.unit == res.unit) {
+            continue;
+        }
+        reserves.push(res);
+    }
+    Ok(reserves)
+}
+
 /// Rows that stay out, with their subtrees, and why.
 struct Skipped {
     skip: BTreeSet<String>,
@@ -143,14 +156,7 @@ pub fn decide(c: &Campaign, hex: HexId, opts: &PlanOptions, existing: &[BattleRe
     refuse(alcantara::RULE, alcantara::crossing_refusal(c, &who.participants, who.attacker))?;
     refuse(capitulation::RULE, capitulation::capitulation_refusal(c, hex, &who.participants, who.attacker))?;
     let all_forces: Vec<String> = who.participants.iter().map(|p| p.force.clone()).collect();
-    let mut reserves = Vec::new();
-    for r in &opts.reserves {
-        let res = validate_reserve(c, r, &all_forces)?;
-        if reserves.iter().any(|x: &Reserve| x.unit == res.unit) {
-            continue;
-        }
-        reserves.push(res);
-    }
+    let reserves = reserves_of(c, opts, &all_forces)?;
     let Skipped { mut skip, unavailable, no_men } = skipped(c, &all_forces, &reserves);
     // A fortress-town or the Alcázar holds at most 10,000 men (2.5.1, 2.5.3).
     let outside_walls = outside_the_walls(c, hex, who.attacker.enemy(), &all_forces, &skip);
