@@ -132,6 +132,10 @@ fn a_force_wiped_out_has_no_zone_of_control_and_its_returns_refill_it() {
     let in_contact =
         j["contacts"].as_array().unwrap().iter().any(|k| k["french"].to_string().contains("FR-LM"));
     assert!(!in_contact, "a force with no men is in contact: {}", j["contacts"]);
+    let o = sowbridge(&dir, &["supply"]);
+    assert_code(&o, 0);
+    let line = stdout(&o).lines().find(|l| l.contains("FR-LM ")).unwrap().to_string();
+    assert!(line.contains("no men present; the line carries") && line.contains(" 44 of 75 guns"), "{line}");
 
     // The battle at Medellín again: the dragoons at 20.29 no longer join it.
     let out = tmp.path().join("out2");
