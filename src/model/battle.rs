@@ -308,6 +308,10 @@ pub struct BattleRecord {
     pub excluded: Vec<String>,
     /// Units left out as unavailable (6.5.2.4).
     pub unavailable: Vec<String>,
+    /// Units with no men present (every man lost, returns still to come) and the formations
+    /// they leave empty, left out of the SoW order of battle.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub no_men: Vec<String>,
     /// The defender's units beyond a fortress-town's (or the Alcázar's) 10,000 men, outside
     /// its walls and out of the battle (2.5.1, 2.5.3).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]

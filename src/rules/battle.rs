@@ -47,7 +47,7 @@ impl Combatants {
 }
 
 fn usable(c: &Campaign, f: &Unit) -> bool {
-    f.hex.is_some() && !f.has_status(StatusKind::Unavailable, c.config.turn)
+    f.hex.is_some() && !f.has_status(StatusKind::Unavailable, c.config.turn) && c.oob.has_men(&f.id)
 }
 
 /// The river crossed on a force's way from its hex to the battle hex: along the shortest

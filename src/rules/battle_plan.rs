@@ -48,6 +48,9 @@ pub struct Decision {
     pub skip: BTreeSet<String>,
     /// Brigades left out as unavailable (6.5.2.4).
     pub unavailable: Vec<String>,
+    /// Units (and formations left empty by them) with no men present, left out of the SoW
+    /// order of battle: SoW cannot field a unit of 0 men.
+    pub no_men: Vec<String>,
     /// Units beyond a fortress's maximum garrison, outside its walls (2.5).
     pub outside_walls: Vec<String>,
     /// The battle id (`T20-18.28`).
@@ -58,19 +61,50 @@ pub struct Decision {
     pub army_index: BTreeMap<Side, u8>,
 }
 
-/// Units and formations that stay out: reserves and anything unavailable (6.5.2.4).
-fn skipped(c: &Campaign, forces: &[String], reserves: &[Reserve]) -> (BTreeSet<String>, Vec<String>) {
-    let mut skip: BTreeSet<String> = reserves.iter().map(|r| r.unit.clone()).collect();
-    let mut unavailable = Vec::new();
+/// The light-cavalry reserves asked for (8.7), each once.
+fn reserves_of(c: &Campaign, opts: &PlanOptions, all_forces: &[String]) -> Result<Vec<Reserve>> {
+    let mut reserves = Vec::new();
+    for r in &opts.reserves {
+        let res = validate_reserve(c, r, all_forces)?;
+        if reserves.iter().any(|x: &Reserve| x.unit == res.unit) {
+            continue;
+        }
+        reserves.push(res);
+    }
+    Ok(reserves)
+}
+
+/// Rows that stay out, with their subtrees, and why.
+struct Skipped {
+    skip: BTreeSet<String>,
+    /// Unavailable (6.5.2.4).
+    unavailable: Vec<String>,
+    /// No men present ([`crate::model::Unit::has_men`]).
+    no_men: Vec<String>,
+}
+
+/// Units and formations that stay out: reserves, anything unavailable (6.5.2.4), and units
+/// with no men present (with the formations they leave without any).
+fn skipped(c: &Campaign, forces: &[String], reserves: &[Reserve]) -> Skipped {
+    let mut out = Skipped {
+        skip: reserves.iter().map(|r| r.unit.clone()).collect(),
+        unavailable: Vec::new(),
+        no_men: Vec::new(),
+    };
     for f in forces {
         for u in c.oob.subtree(f) {
             if u.has_status(StatusKind::Unavailable, c.config.turn) {
-                skip.insert(u.id.to_string());
-                unavailable.push(u.id.to_string());
+                out.skip.insert(u.id.to_string());
+                out.unavailable.push(u.id.to_string());
+            }
+            let empty = if u.is_unit() { !u.has_men() } else { u.id != f.as_str() && !c.oob.has_men(&u.id) };
+            if empty && !c.oob.ancestors(&u.id).iter().any(|a| out.skip.contains(a.id.as_str())) {
+                out.skip.insert(u.id.to_string());
+                out.no_men.push(u.id.to_string());
             }
         }
     }
-    (skip, unavailable)
+    out
 }
 
 fn choose_id(existing: &[BattleRecord], base: &str, replace: bool) -> Result<String> {
@@ -122,15 +156,8 @@ pub fn decide(c: &Campaign, hex: HexId, opts: &PlanOptions, existing: &[BattleRe
     refuse(alcantara::RULE, alcantara::crossing_refusal(c, &who.participants, who.attacker))?;
     refuse(capitulation::RULE, capitulation::capitulation_refusal(c, hex, &who.participants, who.attacker))?;
     let all_forces: Vec<String> = who.participants.iter().map(|p| p.force.clone()).collect();
-    let mut reserves = Vec::new();
-    for r in &opts.reserves {
-        let res = validate_reserve(c, r, &all_forces)?;
-        if reserves.iter().any(|x: &Reserve| x.unit == res.unit) {
-            continue;
-        }
-        reserves.push(res);
-    }
-    let (mut skip, unavailable) = skipped(c, &all_forces, &reserves);
+    let reserves = reserves_of(c, opts, &all_forces)?;
+    let Skipped { mut skip, unavailable, no_men } = skipped(c, &all_forces, &reserves);
     // A fortress-town or the Alcázar holds at most 10,000 men (2.5.1, 2.5.3).
     let outside_walls = outside_the_walls(c, hex, who.attacker.enemy(), &all_forces, &skip);
     skip.extend(outside_walls.iter().cloned());
@@ -199,7 +226,18 @@ pub fn decide(c: &Campaign, hex: HexId, opts: &PlanOptions, existing: &[BattleRe
         army_index.insert(side, free);
     }
 
-    Ok(Decision { who, overruled, reserves, skip, unavailable, outside_walls, id, replaces, army_index })
+    Ok(Decision {
+        who,
+        overruled,
+        reserves,
+        skip,
+        unavailable,
+        no_men,
+        outside_walls,
+        id,
+        replaces,
+        army_index,
+    })
 }
 
 /// The battle's SoW map (8.4): the one stored for the hex, reused for every later battle

@@ -260,7 +260,7 @@ pub fn after_battle(c: &Campaign, b: &BattleRecord, dice: &mut dyn Dice) -> Vec<
         for p in b.forces(side.enemy()) {
             let Some(f) = c.oob.get(&p.force) else { continue };
             let Some(hex) = f.hex else { continue };
-            if c.oob.strength(&f.id).men() == 0 {
+            if !c.oob.has_men(&f.id) {
                 continue;
             }
             let r = scouting.accuracy(f, &scouts);
@@ -389,7 +389,7 @@ pub fn phase(c: &Campaign, ctx: &TurnContext, dice: &mut dyn Dice) -> PhaseOutco
 /// the news of the withdrawal; the opening position; the news of the turn's movement; the
 /// contact seen at the advance). A force destroyed or captured is not reported.
 fn tell(c: &Campaign, from: u32, new: &[Sighting], sec: &mut Section) {
-    let standing = |s: &&Sighting| c.oob.get(&s.force).is_some_and(|f| c.oob.strength(&f.id).men() > 0);
+    let standing = |s: &&Sighting| c.oob.get(&s.force).is_some_and(|f| c.oob.has_men(&f.id));
     for side in [Side::French, Side::Allies] {
         let mut newest: std::collections::BTreeMap<&str, &Sighting> = std::collections::BTreeMap::new();
         for s in c.books.intelligence.iter().chain(new).filter(|s| s.side == side && s.known == from) {

@@ -31,10 +31,11 @@ impl std::fmt::Display for ContactRule {
     }
 }
 
-/// The hexes a force controls, with the rule for each (its own hex excluded).
+/// The hexes a force controls, with the rule for each (its own hex excluded). A force
+/// without men present (every unit of it reduced to 0) controls none.
 pub fn zone_of_control(c: &Campaign, force: &Unit) -> BTreeMap<HexId, ContactRule> {
     let mut zone = BTreeMap::new();
-    let Some(h) = force.hex else { return zone };
+    let Some(h) = force.hex.filter(|_| c.oob.has_men(&force.id)) else { return zone };
     for n in c.map.grid.neighbours(h) {
         zone.insert(n, ContactRule::Adjacent);
     }
@@ -109,9 +110,13 @@ impl Contact {
     }
 }
 
-/// Why two forces are in contact, if they are enemies in contact.
+/// Why two forces are in contact, if they are enemies in contact (a force without men
+/// present makes no contact).
 pub fn in_contact(c: &Campaign, a: &Unit, b: &Unit) -> Option<ContactRule> {
     let (ha, hb) = (a.hex?, b.hex?);
+    if !c.oob.has_men(&a.id) || !c.oob.has_men(&b.id) {
+        return None;
+    }
     let grid = &c.map.grid;
     contact_between(grid, (a.side(), ha, cavalry_road_hex(c, a)), (b.side(), hb, cavalry_road_hex(c, b)))
 }
@@ -136,10 +141,11 @@ pub(crate) fn contact_between(grid: &crate::model::HexGrid, a: Reach, b: Reach) 
     }
 }
 
-/// Every contact on the map, grouped into connected groups, sorted by first hex.
+/// Every contact on the map, grouped into connected groups, sorted by first hex. A force
+/// without men present is in none.
 pub fn contacts(c: &Campaign) -> Vec<Contact> {
     let grid = &c.map.grid;
-    let forces: Vec<&Unit> = c.oob.forces().filter(|f| f.hex.is_some()).collect();
+    let forces: Vec<&Unit> = c.oob.forces().filter(|f| f.hex.is_some() && c.oob.has_men(&f.id)).collect();
     // What contact needs of each force, worked out once and kept close together.
     let reach: Vec<Reach> =
         forces.iter().filter_map(|f| Some((f.side(), f.hex?, cavalry_road_hex(c, f)))).collect();
@@ -258,6 +264,28 @@ mod tests {
             f.moving_to = Some(h(to));
         }
         c
+    }
+
+    /// Every unit of a force reduced to 0 men, as `apply` leaves a force wiped out.
+    fn wiped_out(mut c: Campaign, id: &str) -> Campaign {
+        let units: Vec<String> = c.oob.units_under(id).iter().map(|u| u.id.to_string()).collect();
+        for u in units {
+            c.oob.get_mut(&u).unwrap().men = 0;
+        }
+        c
+    }
+
+    #[test]
+    fn a_force_without_men_controls_nothing_and_makes_no_contact() {
+        let c = wiped_out(campaign(), "sp-c");
+        assert!(!c.oob.has_men("sp-c") && c.oob.get("sp-c").is_some(), "still in the order of battle");
+        assert!(zone_of_control(&c, c.oob.get("sp-c").unwrap()).is_empty());
+        let (fr, sp) = (c.oob.get("fr-inf").unwrap(), c.oob.get("sp-c").unwrap());
+        assert_eq!(in_contact(&c, fr, sp), None, "the same hex, but no men");
+        // fr-inf is still in contact with sp-b next door, with sp-c in no group.
+        let list = contacts(&c);
+        assert!(list.iter().all(|k| !k.allies.contains(&"sp-c".to_string())), "{list:?}");
+        assert!(list.iter().any(|k| k.allies == ["sp-b"] && k.french == ["fr-inf"]), "{list:?}");
     }
 
     #[test]

@@ -45,3 +45,4 @@ mod turn;
 mod turn_phases;
 mod vocab;
 mod watch;
+mod wiped_out;

@@ -324,8 +324,8 @@ impl<'g> UnitBuilder<'g> {
 }
 
 /// A row's arm, men, guns and squadrons checked against its level: a formation has none of
-/// its own; a unit needs an arm that fits its level, men, guns only if artillery and squadrons
-/// only (and always) if cavalry.
+/// its own; a unit needs an arm that fits its level, its men (0 when it has lost every man),
+/// guns only if artillery and squadrons only (and always) if cavalry.
 fn check_arm_and_strength<'r>(
     f: &mut Fields<'r, ForceRecord<'r>>,
     level: Level,
@@ -369,7 +369,10 @@ fn check_arm_and_strength<'r>(
             }
             None => {}
         }
-        if men.is_some_and(|m| m == 0) || (men.is_none() && f.text(c_men).is_empty()) {
+        // An explicit 0 is a unit that lost every man: it stays in the order of battle, with
+        // no men present, until its returns refill it (`Unit::has_men`). Only an empty
+        // field is a unit without men.
+        if men.is_none() && f.text(c_men).is_empty() {
             f.problem("men", format!("a {level} without men"));
         }
     }
@@ -427,6 +430,19 @@ mod tests {
         let mut problems: Vec<String> = p.0.iter().map(ToString::to_string).collect();
         problems.sort();
         (rows, problems)
+    }
+
+    #[test]
+    fn a_unit_of_0_men_is_read_and_one_without_men_is_refused() {
+        let head = FORCE_COLUMNS.join(",");
+        let text = format!(
+            "{head}\nF,,division,D,,Fr,,,,,10.10,,,,,,\nF-1,F,battalion,B1,,Fr,line,0,,,,,,,,,\nF-2,F,battalion,B2,,Fr,line,,,,,,,,,,\n"
+        );
+        let (rows, problems) = read(&text, 0);
+        let rows = rows.unwrap();
+        assert_eq!(rows.units.iter().map(|u| u.id.as_str()).collect::<Vec<_>>(), ["F", "F-1", "F-2"]);
+        assert_eq!(rows.units[1].men, 0, "every man lost: kept, with no men present");
+        assert_eq!(problems, ["forces.csv:4: men: a battalion without men"]);
     }
 
     #[test]

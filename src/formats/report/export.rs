@@ -89,6 +89,9 @@ pub fn plan_text(plan: &PlanView<'_>) -> String {
     for u in &r.unavailable {
         let _ = writeln!(s, "  unavailable (6.5.2.4): {u}");
     }
+    for u in &r.no_men {
+        let _ = writeln!(s, "  no men present, left out of the SoW order of battle: {u}");
+    }
     let men: u32 =
         r.chains.iter().filter(|e| matches!(e.kind, RowKind::Unit | RowKind::Gun)).map(|e| e.men).sum();
     let guns = r.chains.iter().filter(|e| e.kind == RowKind::Gun).count();

@@ -22,6 +22,9 @@ struct ForceLine {
     /// The supply line as `supply` shows it (3.1-3.5), whose state `supply` is.
     supply_line: String,
     strength: Strength,
+    /// Some unit of it has men present ([`crate::model::OrderOfBattle::has_men`]).
+    #[serde(skip)]
+    has_men: bool,
 }
 
 fn force_lines(c: &Campaign, computed: &SupplyReport) -> Vec<ForceLine> {
@@ -40,6 +43,7 @@ fn force_lines(c: &Campaign, computed: &SupplyReport) -> Vec<ForceLine> {
                 .map(super::supply::describe)
                 .unwrap_or_default(),
             strength: c.oob.strength(&f.id),
+            has_men: c.oob.has_men(&f.id),
         })
         .collect()
 }
@@ -123,15 +127,13 @@ pub fn render(
         let _ = writeln!(s, "\n{side}: {} forces, {} men, {} guns", mine.len(), total.men(), total.guns);
         for f in mine {
             let out = if f.supply == "out" { "  OUT OF SUPPLY" } else { "" };
-            let _ = writeln!(
-                s,
-                "  {:<12} {:<40} {}  {:>6} men {:>3} guns{out}",
-                f.id,
-                f.name,
-                f.hex,
-                f.strength.men(),
-                f.strength.guns
-            );
+            let strength = if f.has_men {
+                format!("{:>6} men {:>3} guns", f.strength.men(), f.strength.guns)
+            } else {
+                // Every unit of it lost every man: it waits for its returns (no ZoC, 8.1).
+                format!("{:>19}", "no men present")
+            };
+            let _ = writeln!(s, "  {:<12} {:<40} {}  {strength}{out}", f.id, f.name, f.hex);
         }
     }
     s.push_str(&super::standing::section(c, None));

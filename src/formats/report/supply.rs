@@ -64,7 +64,10 @@ pub fn describe(f: &ForceSupply) -> String {
                 f.path.len().saturating_sub(1)
             );
             if let Some(cap) = &f.capacity {
-                if (cap.load_men, cap.load_guns) != (cap.men, cap.guns) {
+                if (cap.men, cap.guns) == (0, 0) {
+                    // A force with no men present loads no line (3.4).
+                    s.push_str("; no men present; the line carries");
+                } else if (cap.load_men, cap.load_guns) != (cap.men, cap.guns) {
                     // The line is shared (3.4).
                     let _ = write!(s, "; {} men, {} guns; the line carries", cap.men, cap.guns);
                 } else {

@@ -286,6 +286,14 @@ impl OrderOfBattle {
         s
     }
 
+    /// True when some unit of the subtree has men present ([`Unit::has_men`]). A force
+    /// without (every unit of it reduced to 0 men, its returns still to come) stays in the
+    /// order of battle but is not on the field: it exerts no zone of control, makes no
+    /// contact and holds no settlement.
+    pub fn has_men(&self, id: &str) -> bool {
+        self.subtree(id).into_iter().any(Unit::has_men)
+    }
+
     /// The effective quality of a row: its own, else the nearest ancestor's, else trained.
     pub fn quality_of(&self, id: &str) -> Quality {
         if let Some(q) = self.get(id).and_then(|u| u.quality) {

@@ -83,3 +83,20 @@ fn ids_whose_hashes_clash_are_still_told_apart() {
     assert_eq!(oob.get("A-1").map(|u| u.men), Some(100));
     assert_eq!(oob.get("A").map(|u| u.men), Some(0));
 }
+
+#[test]
+fn a_force_has_men_while_one_of_its_units_has_any() {
+    let mut wiped = unit("b2", Some("f"), 1);
+    wiped.men = 0; // a battalion that lost every man
+    let oob = OrderOfBattle::new(
+        vec![unit("f", None, 0), unit("b1", Some("f"), 300), wiped.clone(), unit("g", None, 0)],
+        Vec::new(),
+    );
+    assert!(!wiped.has_men() && wiped.is_unit(), "a unit with 0 men present");
+    assert!(!oob.get("f").unwrap().has_men(), "a formation has no men of its own");
+    assert!(oob.has_men("f") && oob.has_men("b1") && !oob.has_men("b2"));
+    assert!(!oob.has_men("g"), "a formation without units");
+    let oob = OrderOfBattle::new(vec![unit("f", None, 0), wiped], Vec::new());
+    assert!(!oob.has_men("f"), "every unit reduced to 0: no men present");
+    assert_eq!(oob.strength("f").men(), 0);
+}

@@ -76,6 +76,13 @@ impl Unit {
     pub fn is_unit(&self) -> bool {
         !self.level.is_formation()
     }
+    /// True for a unit with men present. A unit that lost every man keeps its row with
+    /// `men` 0 until its returns refill it: it stays in the order of battle, but it is not
+    /// on the field (no SoW order of battle, zone of control, contact or garrison counts it).
+    /// A formation has no men of its own: see [`super::OrderOfBattle::has_men`].
+    pub fn has_men(&self) -> bool {
+        self.is_unit() && self.men > 0
+    }
     /// The broad class of the unit's arm.
     pub fn arm_class(&self) -> Option<ArmClass> {
         self.arm.map(Arm::class)

@@ -323,7 +323,9 @@ pub(super) fn plan(
     };
     let briefings = briefings(c, supply, &id, hex, &part, &mut dice);
 
-    let Decision { who, overruled, reserves, unavailable, outside_walls, replaces, army_index, .. } = d;
+    let Decision {
+        who, overruled, reserves, unavailable, no_men, outside_walls, replaces, army_index, ..
+    } = d;
     let record = BattleRecord {
         id: id.clone(),
         state: BattleState::Exported,
@@ -337,6 +339,7 @@ pub(super) fn plan(
         participants: participants.clone(),
         excluded: who.excluded.clone(),
         unavailable,
+        no_men,
         outside_walls,
         reserves,
         overruled,

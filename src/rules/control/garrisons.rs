@@ -65,7 +65,8 @@ impl Garrisons {
         // Most campaigns have no unit out of action: then no unit's formations are looked up.
         let any_unavailable = c.oob.units().iter().any(|u| u.has_status(StatusKind::Unavailable, turn));
         for f in c.oob.forces() {
-            let Some(hex) = f.hex else { continue };
+            // A force without men present holds nothing, not even a road junction.
+            let Some(hex) = f.hex.filter(|_| c.oob.has_men(&f.id)) else { continue };
             let side = f.side();
             let slot = &mut g.by_hex.entry(hex).or_default()[side_index(side)];
             slot.forces += 1;
@@ -109,8 +110,8 @@ fn unavailable(c: &Campaign, u: &Unit, turn: u32) -> bool {
 /// Battalions and dragoon squadrons of one row of `forces.csv` (2.1.1).
 fn garrison_units(u: &Unit) -> (u32, u32) {
     match (u.arm_class(), u.arm) {
-        (Some(ArmClass::Infantry), _) if u.men > 0 => (1, 0),
-        (_, Some(Arm::Dragoon)) if u.men > 0 => (0, u.squadrons.max(1)),
+        (Some(ArmClass::Infantry), _) if u.has_men() => (1, 0),
+        (_, Some(Arm::Dragoon)) if u.has_men() => (0, u.squadrons.max(1)),
         _ => (0, 0),
     }
 }

@@ -125,3 +125,19 @@ fn the_umpire_overrules() {
     let k = control_of("Mérida,16.29,city,,Extremadura,south,Sp,Sp", "");
     assert_eq!((k.computed, k.control, k.overruled), (Control::Unrest, Control::Nation(Nation::Sp), true));
 }
+
+#[test]
+fn a_battalion_with_no_men_present_garrisons_nothing() {
+    // Written with men 0, as `apply` leaves a battalion that lost every man.
+    let wiped = |n: usize, zero: usize| {
+        let s = battalions("FR", "Fr", "16.29", n);
+        s.replacen(",line,500,", ",line,0,", zero)
+    };
+    let k = control_of("Mérida,16.29,city,,Extremadura,south,Sp,", &wiped(3, 1));
+    assert_eq!(k.control, Control::Unrest, "2 battalions with men are no brigade (2.1.1)");
+    let k = control_of("Trujillo,19.26,town,,Extremadura,south,Sp,", &wiped(1, 1).replace("16.29", "19.26"));
+    assert_ne!(k.control, Control::Nation(Nation::Fr), "a force without men holds no town");
+    // Nor is it a force stationed in the hex (a secondary road's junction, 13 July 2014).
+    let c = campaign("Trujillo,19.26,town,,Extremadura,south,Sp,", &wiped(2, 2));
+    assert_eq!(Garrisons::of(&c).at("16.29".parse::<HexId>().unwrap(), Side::French).forces, 0);
+}

@@ -82,7 +82,7 @@ pub struct Reported {
 /// captured (no longer in `forces.csv`) has left the picture.
 pub fn reports(c: &Campaign, side: Side) -> std::collections::BTreeMap<&str, Reported> {
     let mut latest: std::collections::BTreeMap<&str, &crate::model::books::Sighting> = Default::default();
-    let standing = |id: &str| c.oob.get(id).is_some() && c.oob.strength(id).men() > 0;
+    let standing = |id: &str| c.oob.get(id).is_some() && c.oob.has_men(id);
     for s in c.books.intelligence.iter().filter(|s| s.side == side && s.known < c.config.turn) {
         if !standing(&s.force) {
             continue;

@@ -112,6 +112,9 @@ struct Piece {
     cav: Option<HexId>,
     /// Index in the plans, for an ordered force.
     plan: Option<usize>,
+    /// Some unit of it has men present: a force without exerts no zone of control and
+    /// makes no contact (8.1).
+    present: bool,
 }
 
 /// An ordered force on the march.
@@ -193,7 +196,8 @@ impl<'a> Board<'a> {
                 }
                 None => cavalry_road_hex(c, f),
             };
-            pieces.push(Piece { id: f.id.to_string(), side: f.side(), hex, cav, plan });
+            let present = c.oob.has_men(&f.id);
+            pieces.push(Piece { id: f.id.to_string(), side: f.side(), hex, cav, plan, present });
         }
         let mut at: HashMap<HexId, Vec<usize>> = HashMap::new();
         for (i, p) in pieces.iter().enumerate() {
@@ -266,12 +270,15 @@ impl<'a> Board<'a> {
         let mut halts: Vec<(usize, Halt)> = Vec::new();
         for &(pi, _, b) in steppers {
             let me = self.walkers[self.walker_of_plan[pi]].piece;
+            if !self.pieces[me].present {
+                continue;
+            }
             let mine: Reach = (self.pieces[me].side, b, self.pieces[me].cav);
             let mut touching: Vec<(ContactRule, &str, usize)> = Vec::new();
             for h in within_two(self.c, b) {
                 for &j in self.at.get(&h).map(Vec::as_slice).unwrap_or(&[]) {
                     let p = &self.pieces[j];
-                    if p.side == self.pieces[me].side {
+                    if p.side == self.pieces[me].side || !p.present {
                         continue;
                     }
                     if let Some(rule) = contact_between(&self.c.map.grid, mine, (p.side, p.hex, p.cav)) {
@@ -353,6 +360,8 @@ impl<'a> Board<'a> {
                 for &j in self.at.get(&h).map(Vec::as_slice).unwrap_or(&[]) {
                     let q = &self.pieces[j];
                     if q.side != me.side
+                        && me.present
+                        && q.present
                         && contact_between(&self.c.map.grid, (me.side, here, None), (q.side, q.hex, q.cav))
                             .is_some()
                     {

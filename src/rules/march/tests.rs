@@ -238,3 +238,27 @@ proptest::proptest! {
         proptest::prop_assert_eq!(run(build(false)), run(build(true)));
     }
 }
+
+#[test]
+fn a_force_with_no_men_present_halts_no_march_and_is_halted_by_none() {
+    // Both marching down the same road toward each other, the British with every man lost
+    // (its returns still to come): no zone of control either way (8.1), so both march on.
+    let mut c = Builder::default()
+        .column_road(10, 0, 20, "major")
+        .force("fr", "division", "Fr", "10.00", &["line"])
+        .force("br", "division", "Br", "10.20", &["line"])
+        .build();
+    let units: Vec<String> = c.oob.units_under("br").iter().map(|u| u.id.to_string()).collect();
+    for u in units {
+        c.oob.get_mut(&u).unwrap().men = 0;
+    }
+    let fr = order("fr", &["10.01", "10.02", "10.03", "10.04", "10.05", "10.06", "10.07", "10.08", "10.09"]);
+    let br = order(
+        "br",
+        &["10.19", "10.18", "10.17", "10.16", "10.15", "10.14", "10.13", "10.12", "10.11", "10.10"],
+    );
+    let plans = plan_orders(&c, &[fr, br], SUMMER, &BTreeMap::new()).unwrap();
+    let ends: Vec<(String, HexId)> =
+        march(&c, &plans).into_iter().map(|m| (m.force.clone(), m.end())).collect();
+    assert_eq!(ends, [("fr".to_string(), h("10.09")), ("br".to_string(), h("10.10"))]);
+}

@@ -157,7 +157,8 @@ impl<'a> SideSearch<'a> {
         };
         match found {
             Some((path, i)) => {
-                let st = c.oob.strength(&f.id);
+                // A force without men present loads no line (3.4): its guns have no crew.
+                let st = if c.oob.has_men(&f.id) { c.oob.strength(&f.id) } else { Default::default() };
                 fs.state = Supply::In;
                 fs.source = Some(reach.srcs[i].name.clone());
                 let cap = capacity(c, control, &path, st.men(), st.guns);
