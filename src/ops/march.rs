@@ -81,14 +81,16 @@ pub fn march_forces(dir: &CampaignDir, req: &MoveRequest) -> Result<Moved> {
     // Orders sent during the turn go by messenger (6.3.1): caught, late, or replaced.
     let mut clock = crate::ops::messages::orders_clock(&c, orders, &req.orders, &mut problems);
     let orders = clock.clocked.orders.clone();
-    refuse_forces_in_battle(dir, &c, &orders, &mut problems)?;
+    let in_battle = forces_in_battle(dir)?;
+    refuse_forces_in_battle(&c, &in_battle, &orders, &mut problems);
     let before = c.clone();
     // The parts of forces ordered are forces of their own before anything marches.
     let (detached, refusals) = detach(&mut c, &orders);
     let refusals = refusals.into_iter().chain(attach_refusals(&c, &orders));
     let mut pending = Pending::default();
-    let (standing_orders, notes) = continuing(&c, &orders, &used, STANDING);
+    let (mut standing_orders, notes) = continuing(&c, &orders, &used, STANDING);
     pending.notes = notes;
+    hold_in_battle(&mut standing_orders, &in_battle, &mut pending.notes);
     let plans: Vec<_> = plan_all(&c, &orders, &standing_orders, &used, &mut problems, &mut pending, refusals)
         .into_iter()
         .map(|p| clock.clocked.start_late(p))
@@ -241,35 +243,69 @@ fn not_continued(r: &crate::rules::march::Refusal) -> String {
     format!("{}: standing order not continued this move (it stands): {}", r.force, r)
 }
 
-/// A force in a battle exported and waiting for its result stays where the battle is: its
-/// orders are refused.
-fn refuse_forces_in_battle(
-    dir: &CampaignDir,
-    c: &Campaign,
-    orders: &[Order],
-    problems: &mut Problems,
-) -> Result<()> {
+/// The forces in a battle exported and waiting for its result, each with its battle.
+fn forces_in_battle(dir: &CampaignDir) -> Result<BTreeMap<String, String>> {
     let mut in_battle: BTreeMap<String, String> = BTreeMap::new();
     for b in dir.battles()?.into_iter().filter(|b| b.state.is_pending()) {
         for p in &b.participants {
             in_battle.entry(p.force.clone()).or_insert_with(|| b.id.clone());
         }
     }
+    Ok(in_battle)
+}
+
+/// A force in a battle exported and waiting for its result stays where the battle is: its
+/// orders are refused, and so is an order to join it (`attach`).
+fn refuse_forces_in_battle(
+    c: &Campaign,
+    in_battle: &BTreeMap<String, String>,
+    orders: &[Order],
+    problems: &mut Problems,
+) {
+    // A part of a force is in its force's battle.
+    let battle_of = |id: &str| {
+        let top = c.oob.force_of(id).map_or(id, |t| t.id.as_str());
+        in_battle.get(top)
+    };
     for o in orders {
-        // A part of a force is in its force's battle.
-        let top = c.oob.force_of(&o.force).map_or(o.force.as_str(), |t| t.id.as_str());
-        let Some(battle) = in_battle.get(top) else { continue };
-        problems.push(Problem::at(
-            &o.file,
-            o.line,
-            "force",
-            format!(
-                "{}: in battle {battle}, exported and waiting for its result: apply the result before it marches",
-                o.force
-            ),
-        ));
+        if let Some(battle) = battle_of(&o.force) {
+            problems.push(Problem::at(
+                &o.file,
+                o.line,
+                "force",
+                format!(
+                    "{}: in battle {battle}, exported and waiting for its result: apply the result before it marches",
+                    o.force
+                ),
+            ));
+        }
+        if let Some(battle) = o.attach.as_deref().and_then(battle_of) {
+            problems.push(Problem::at(
+                &o.file,
+                o.line,
+                "attach",
+                format!(
+                    "{}: in battle {battle}, exported and waiting for its result: no force joins it before the result is applied",
+                    o.attach.as_deref().unwrap_or_default()
+                ),
+            ));
+        }
     }
-    Ok(())
+}
+
+/// A standing order of a force in a battle exported and waiting for its result is not
+/// continued (it stands, with a note): the force stays where the battle is.
+fn hold_in_battle(standing: &mut Vec<Order>, in_battle: &BTreeMap<String, String>, notes: &mut Vec<String>) {
+    standing.retain(|o| match in_battle.get(&o.force) {
+        Some(b) => {
+            notes.push(format!(
+                "{}: standing order not continued this move (it stands): in battle {b}, exported and waiting for its result",
+                o.force
+            ));
+            false
+        }
+        None => true,
+    });
 }
 
 /// The orders' standing instructions for contact (`on_contact`, 8.1, 8.2) on the contacts the

@@ -188,3 +188,26 @@ fn the_dry_run_warns_that_dessolles_leaving_madrid_cuts_french_supply() {
     let out = ok(&c, &["move", &brigade, "--dry-run"]);
     assert!(!out.contains("Warnings:"), "{out}");
 }
+
+#[test]
+fn a_standing_order_of_a_force_in_an_exported_battle_waits_for_the_result_and_none_joins_it() {
+    let c = Camp::new("peninsula");
+    // Ier Corps has a standing order out of Medellín; its battle there is then exported.
+    std::fs::write(c.path("standing-orders.csv"), "force,route,order,turn\nFR-I,18.27 18.26,hand.csv:2,20\n")
+        .unwrap();
+    export_medellin(&c, &[]);
+    let out = ok(&c, &["move"]);
+    assert!(
+        out.contains("FR-I: standing order not continued this move (it stands): in battle T20-18.28"),
+        "{out}"
+    );
+    assert_eq!(force_field(&c, "FR-I", "hex"), "18.28");
+    assert!(standing(&c).contains("FR-I,18.27 18.26"), "{}", standing(&c));
+    // Nor does a force join a formation waiting for its battle's result.
+    let before = c.snapshot();
+    let orders = write_orders(&c, "join.csv", "force,to,attach\nFR-LAP,,FR-I\n");
+    let o = c.run(&["move", &orders]);
+    assert_code(&o, 1);
+    assert!(stderr(&o).contains("join.csv:2: attach: FR-I: in battle T20-18.28"), "{}", stderr(&o));
+    assert_eq!(c.snapshot(), before);
+}
