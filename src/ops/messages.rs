@@ -106,7 +106,7 @@ fn send(c: &mut Campaign, report: &SupplyReport, m: &Message, dice: &mut dyn Dic
     let at = |id: &str| force_hex(c, id).unwrap_or(HexId::new(0, 0));
     let (from, to) = (at(&m.from), at(&m.to));
     let side = c.oob.get(&m.from).map_or(crate::model::Side::French, |f| f.side());
-    let route = road(c, from, to);
+    let route = road(c, side, from, to);
     let crosses = crossing(report, side.enemy(), &route.0);
     let trip =
         ride(&c.rules.messenger, route, crosses, m.day, dice, &format!("message {} to {}", m.from, m.to));

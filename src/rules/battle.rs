@@ -60,6 +60,11 @@ pub fn river_on_the_way(c: &Campaign, from: HexId, to: HexId) -> Option<String> 
 
 /// Shortest road path (fewest hexes, then lowest ids) no longer than `max` steps.
 pub fn road_path(c: &Campaign, from: HexId, to: HexId, max: u32) -> Option<Vec<HexId>> {
+    road_path_on(&c.map, from, to, max)
+}
+
+/// [`road_path`] on `map` (the whole map, or the roads a side knows of: `rules::roads::map_known_to`).
+pub fn road_path_on(map: &crate::model::CampaignMap, from: HexId, to: HexId, max: u32) -> Option<Vec<HexId>> {
     let mut prev: BTreeMap<HexId, HexId> = BTreeMap::new();
     let mut depth: BTreeMap<HexId, u32> = BTreeMap::from([(from, 0)]);
     let mut q = VecDeque::from([from]);
@@ -78,7 +83,7 @@ pub fn road_path(c: &Campaign, from: HexId, to: HexId, max: u32) -> Option<Vec<H
         if d >= max {
             continue;
         }
-        for (n, _) in c.map.road_neighbours(h) {
+        for (n, _) in map.road_neighbours(h) {
             if let std::collections::btree_map::Entry::Vacant(e) = depth.entry(n) {
                 e.insert(d + 1);
                 prev.insert(n, h);

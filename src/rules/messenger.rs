@@ -59,13 +59,15 @@ pub struct Trip {
 }
 
 /// The messenger's road from `from` to `to` (6.3.1: "by road, taking the shortest distance"):
-/// the shortest road of [`crate::rules::battle::road_path`], or, where no road joins them, the
-/// straight hex line.
-pub fn road(c: &Campaign, from: HexId, to: HexId) -> (Vec<HexId>, bool) {
+/// the shortest road of [`crate::rules::battle::road_path`] among the roads `side` knows of
+/// (the French only the secondary roads they have seen, 13 July 2014, as their marches), or,
+/// where no road joins them, the straight hex line.
+pub fn road(c: &Campaign, side: Side, from: HexId, to: HexId) -> (Vec<HexId>, bool) {
     if from == to {
         return (vec![from], true);
     }
-    match super::battle::road_path(c, from, to, u32::MAX) {
+    let map = super::roads::map_known_to(c, side);
+    match super::battle::road_path_on(&map, from, to, u32::MAX) {
         Some(path) => (path, true),
         None => (super::battle::hex_line(c, from, to), false),
     }
@@ -252,7 +254,7 @@ pub fn clock_orders(
             continue;
         };
         let side = c.oob.get(&o.force).map_or(Side::French, |f| f.side());
-        let route = road(c, hq, to);
+        let route = road(c, side, hq, to);
         let crosses = crossing(report, side.enemy(), &route.0);
         let trip = ride(&c.rules.messenger, route, crosses, day, dice, &format!("order to {}", o.force));
         let text = order_text(&o);
@@ -298,6 +300,27 @@ mod tests {
 
     fn x() -> Option<Crossing> {
         Some(Crossing { hex: HexId::new(3, 3), side: Side::French, line_of: "FR-I".into() })
+    }
+
+    #[test]
+    fn a_french_messenger_rides_only_the_secondary_roads_the_french_know() {
+        let mut files = crate::formats::campaign::CampaignFiles::default();
+        for (rel, bytes) in crate::ops::demo::EXAMPLE_CAMPAIGN {
+            if let Some(name) = crate::formats::campaign::names::ALL.iter().find(|n| **n == rel) {
+                files.files.insert(name, bytes.to_vec());
+            }
+        }
+        let c = crate::formats::campaign::parse_campaign(&files).unwrap();
+        let known = crate::rules::roads::known_secondary(&c, Side::French).unwrap();
+        let (a, b) = c
+            .map
+            .roads
+            .iter()
+            .find(|(k, class)| **class == crate::model::RoadClass::Secondary && !known.contains(*k))
+            .map(|(k, _)| k.hexes())
+            .expect("a secondary road the French have not seen");
+        assert_eq!(road(&c, Side::Allies, a, b), (vec![a, b], true), "the Allies know every road");
+        assert_ne!(road(&c, Side::French, a, b), (vec![a, b], true), "the French do not know {a}-{b}");
     }
 
     #[test]
