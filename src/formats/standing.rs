@@ -41,27 +41,35 @@ pub fn parse_standing_into(bytes: &[u8], p: &mut Problems) -> (Vec<StandingOrder
             }
         };
         let order = f.text("order").to_string();
+        let on_contact = f.opt::<crate::model::orders::OnContact>("on_contact");
         let turn = if f.text("turn").is_empty() { Some(0) } else { f.req_count("turn") };
         if let (Some(route), Some(turn), false) = (route, turn, force.is_empty()) {
             if out.iter().any(|s: &StandingOrder| s.force == force) {
                 f.problem("force", format!("'{force}' has a standing order on an earlier line"));
                 continue;
             }
-            out.push(StandingOrder { force, route, order, turn });
+            out.push(StandingOrder { force, route, order, turn, on_contact });
         }
     }
     (out, t.dialect)
 }
 
-/// Writes `standing-orders.csv`, one row per standing order, in the order given.
+/// Writes `standing-orders.csv`, one row per standing order, in the order given; an
+/// `on_contact` column when any order has its instruction for contact.
 pub fn write_standing(rows: &[StandingOrder], dialect: Dialect) -> Vec<u8> {
+    let with_contact = rows.iter().any(|s| s.on_contact.is_some());
+    let extra = if with_contact { vec!["on_contact".to_string()] } else { Vec::new() };
     write_csv(
         dialect,
         &STANDING_COLUMNS,
-        &[],
+        &extra,
         rows.iter().map(|s| {
             let hexes: Vec<String> = s.route.iter().map(ToString::to_string).collect();
-            vec![s.force.clone(), hexes.join(" "), s.order.clone(), s.turn.to_string()]
+            let mut row = vec![s.force.clone(), hexes.join(" "), s.order.clone(), s.turn.to_string()];
+            if with_contact {
+                row.push(s.on_contact.map(|x| x.word().to_string()).unwrap_or_default());
+            }
+            row
         }),
     )
 }
@@ -77,6 +85,7 @@ mod tests {
             route: vec![HexId::new(11, 29), HexId::new(12, 29)],
             order: "orders.csv:2".into(),
             turn: 20,
+            on_contact: Some(crate::model::orders::OnContact::Avoid),
         }];
         let bytes = write_standing(&rows, Dialect::default());
         let mut p = Problems::default();

@@ -61,6 +61,15 @@ pub enum OnContact {
 }
 
 impl OnContact {
+    /// As an orders file writes it.
+    pub fn word(self) -> &'static str {
+        match self {
+            OnContact::Attack => "attack",
+            OnContact::Hold => "hold",
+            OnContact::Avoid => "avoid",
+        }
+    }
+
     /// The decision it stands for.
     pub fn decision(self) -> super::decisions::Decision {
         match self {

@@ -16,6 +16,9 @@ pub struct StandingOrder {
     pub order: String,
     /// The turn the order was given.
     pub turn: u32,
+    /// The order's standing instruction for contact (`on_contact`, 8.1), kept with it: it
+    /// decides for the force's side on the contacts its later marches make.
+    pub on_contact: Option<super::orders::OnContact>,
 }
 
 impl StandingOrder {

@@ -109,7 +109,7 @@ pub fn march_forces(dir: &CampaignDir, req: &MoveRequest) -> Result<Moved> {
         c.roads_seen.extend(seen);
     }
     let new_contacts = march_into_place(&mut c, &marched);
-    decide_on_contact(&mut c, &orders, &new_contacts);
+    decide_on_contact(&mut c, &[&orders[..], &standing_orders[..]].concat(), &new_contacts);
     let attached = attach(&mut c, &orders);
     let (standing, notes) = after_move(&c.standing, &orders, &marched, c.config.turn);
     c.standing = standing;

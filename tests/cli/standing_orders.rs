@@ -211,3 +211,17 @@ fn a_standing_order_of_a_force_in_an_exported_battle_waits_for_the_result_and_no
     assert!(stderr(&o).contains("join.csv:2: attach: FR-I: in battle T20-18.28"), "{}", stderr(&o));
     assert_eq!(c.snapshot(), before);
 }
+
+#[test]
+fn a_standing_order_keeps_its_instruction_for_contact_for_the_marches_after() {
+    let c = Camp::new("peninsula");
+    let orders = write_orders(&c, "vigo.csv", "force,to,on_contact\nBR-LIS,06.09,avoid\n");
+    ok(&c, &["move", &orders]);
+    assert!(standing(&c).starts_with("force,route,order,turn,on_contact\nBR-LIS,"), "{}", standing(&c));
+    assert!(standing(&c).trim_end().ends_with(",vigo.csv:2,20,avoid"), "{}", standing(&c));
+    assert_code(&c.run(&["turn", "advance"]), 0);
+    let out = ok(&c, &["move"]);
+    assert!(out.contains("BR-LIS Brigade Mackenzie (standing-orders.csv:2)"), "{out}");
+    assert!(standing(&c).trim_end().ends_with(",vigo.csv:2,20,avoid"), "{}", standing(&c));
+    assert_code(&c.run(&["audit"]), 0);
+}

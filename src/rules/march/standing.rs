@@ -92,7 +92,7 @@ pub fn continuing(
             retreat: false,
             attach: None,
             standing: true,
-            on_contact: None,
+            on_contact: s.on_contact,
             day: None,
             from: None,
             file: file.to_string(),
@@ -133,13 +133,23 @@ pub fn after_move(
             }
             continue;
         }
-        let (order, given) = match prev.filter(|_| m.continued) {
-            Some(p) => (p.order, p.turn),
-            None => (format!("{}:{}", file_name(&m.file), m.line), turn),
+        let (order, given, on_contact) = match prev.filter(|_| m.continued) {
+            Some(p) => (p.order, p.turn, p.on_contact),
+            None => {
+                let said =
+                    orders.iter().find(|o| !o.standing && o.force == m.force).and_then(|o| o.on_contact);
+                (format!("{}:{}", file_name(&m.file), m.line), turn, said)
+            }
         };
         by_force.insert(
             m.force.clone(),
-            StandingOrder { force: m.force.clone(), route: m.standing.clone(), order, turn: given },
+            StandingOrder {
+                force: m.force.clone(),
+                route: m.standing.clone(),
+                order,
+                turn: given,
+                on_contact,
+            },
         );
     }
     (by_force.into_values().collect(), notes)
