@@ -296,6 +296,9 @@ fn replayed(
                         ),
                     ));
                 }
+                for p in crate::ops::contacts::audit_advice(e, seed_in(&state)) {
+                    problems.push(Problem::in_file(&at, p));
+                }
             }
             EntryKind::Cancel => {
                 for ch in &e.changes {

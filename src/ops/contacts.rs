@@ -114,7 +114,11 @@ pub fn advise(dir: &CampaignDir) -> Result<AdviceOutcome> {
             sides.push((b, decision));
         }
         if !done {
-            rolled.extend(dice.log().iter().cloned());
+            // Each die named with its stream, so that `audit` can roll the streams again.
+            rolled.extend(dice.log().iter().cloned().map(|mut r| {
+                r.purpose = format!("advice-{id}: {}", r.purpose);
+                r
+            }));
         }
         advised.push(Advised { hex, sides, new: !done });
     }
@@ -132,6 +136,35 @@ pub fn advise(dir: &CampaignDir) -> Result<AdviceOutcome> {
     let entry = (n > 0).then(|| Entry::contacts(turn, format!("{n} contacts advised (8.1, 8.5)"), rolled));
     let seq = txn.finish(new_files, entry, commit)?;
     Ok(AdviceOutcome { advised, files, seq: if n > 0 { seq } else { 0 } })
+}
+
+/// `audit`'s check of a contacts entry's dice: each die, named `advice-<id>: <purpose>`, rolled
+/// again on its contact's stream from the campaign's seed (`None`: no seed to roll from).
+pub fn audit_advice(e: &crate::store::journal::Entry, seed: Option<u64>) -> Vec<String> {
+    let Some(seed) = seed else { return Vec::new() };
+    let mut streams: Vec<(&str, SeededDice)> = Vec::new();
+    let mut out = Vec::new();
+    for (i, r) in e.dice.iter().enumerate() {
+        let Some((stream, purpose)) = r.purpose.split_once(": ").filter(|(s, _)| s.starts_with("advice-"))
+        else {
+            out.push(format!("die {} ({}) names no advice stream", i + 1, r.purpose));
+            break;
+        };
+        if !streams.iter().any(|(s, _)| *s == stream) {
+            streams.push((stream, SeededDice::new(seed, stream)));
+        }
+        let Some((_, dice)) = streams.iter_mut().find(|(s, _)| *s == stream) else { continue };
+        let v = dice.roll(r.sides, purpose);
+        if v != r.value {
+            out.push(format!(
+                "die {} ({purpose}) of stream {stream} reads {} but the stream rolls {v}",
+                i + 1,
+                r.value
+            ));
+            break;
+        }
+    }
+    out
 }
 
 /// A decision asked for: the contact (any of its hexes) and what each side decides.

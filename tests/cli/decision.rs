@@ -210,3 +210,21 @@ fn undo_contacts_takes_back_the_newest_advice_or_decision() {
     assert!(!c.path("turns/T20/advice-french.md").exists(), "the advice's files go with it");
     assert_code(&c.run(&["audit"]), 0);
 }
+
+#[test]
+fn audit_rolls_the_advice_dice_again_and_finds_one_changed() {
+    let c = Camp::new("peninsula");
+    assert_code(&c.run(&["contacts", "--advise"]), 0);
+    assert_code(&c.run(&["audit"]), 0);
+    let j = c.read("journal.jsonl");
+    assert!(j.contains("\"purpose\":\"advice-T20-"), "each die names its stream: {j}");
+    // A die of the advice written otherwise in the journal: the stream rolls it again.
+    let i = j.find("\"purpose\":\"advice-T20-").unwrap();
+    let v = j[i..].find("\"value\":").unwrap() + i + "\"value\":".len();
+    let old = j[v..].chars().next().unwrap();
+    let new = if old == '1' { '2' } else { '1' };
+    c.write("journal.jsonl", &format!("{}{new}{}", &j[..v], &j[v + 1..]));
+    let audit = c.run(&["audit"]);
+    assert_code(&audit, 1);
+    assert!(stderr(&audit).contains("the stream rolls"), "{}", stderr(&audit));
+}
