@@ -80,6 +80,15 @@ fn assert_legible(name: &str, bytes: &[u8]) -> Vec<(String, Box4)> {
             }
         }
     }
+    // No label runs off the picture (a side's dispatch shows the picture cut to its area).
+    if let Some(root) = svg.iter().find(|e| e.name == "svg" && e.attr("width").is_some()) {
+        let (w, h) = (num(root, "width"), num(root, "height"));
+        for (t, b) in &ls {
+            if b.0 < 0.0 || b.1 < 0.0 || b.2 > w || b.3 > h {
+                bad.push(format!("{t:?} {b:?} runs off the picture ({w} x {h})"));
+            }
+        }
+    }
     assert!(bad.is_empty(), "{name}: {} overlaps:\n{}", bad.len(), bad.join("\n"));
     ls
 }
@@ -122,6 +131,14 @@ fn no_two_labels_of_the_examples_maps_overlap() {
     for side in ["french", "allies"] {
         let rel = format!("battles/T20-18.28/briefings/{side}.svg");
         assert_legible(&rel, &std::fs::read(c.path(&rel)).unwrap());
+    }
+    // Each side's dispatch: its map, cut to the side's part of the Peninsula.
+    assert_code(&c.run(&["turn", "advance"]), 0);
+    for side in ["french", "allies"] {
+        let rel = format!("turns/T21/{side}.html");
+        let page = c.read(&rel);
+        let (i, j) = (page.find("<svg").unwrap(), page.find("</svg>").unwrap() + "</svg>".len());
+        assert_legible(&rel, &page.as_bytes()[i..j]);
     }
 }
 

@@ -152,6 +152,8 @@ pub struct Placer {
     boxes: Vec<Rect>,
     cells: HashMap<(i32, i32), Vec<usize>>,
     placed: Vec<(Label, Spot, bool)>,
+    /// The picture's room for labels: a label never runs off it.
+    bounds: Option<Rect>,
     /// Labels that fit nowhere.
     pub dropped: usize,
 }
@@ -168,8 +170,16 @@ impl Placer {
         Placer::default()
     }
 
-    /// True when `r` touches no box taken.
+    /// A placer whose labels stay within `bounds` (the picture, less its title and legend).
+    pub fn within(bounds: Rect) -> Placer {
+        Placer { bounds: Some(bounds), ..Placer::default() }
+    }
+
+    /// True when `r` lies within the bounds and touches no box taken.
     pub fn fits(&self, r: &Rect) -> bool {
+        if self.bounds.is_some_and(|b| r.x0 < b.x0 || r.y0 < b.y0 || r.x1 > b.x1 || r.y1 > b.y1) {
+            return false;
+        }
         let p = r.padded();
         cells_of(&p).all(|cell| {
             self.cells.get(&cell).is_none_or(|ids| ids.iter().all(|&i| !self.boxes[i].overlaps(&p)))

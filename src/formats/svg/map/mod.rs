@@ -19,7 +19,7 @@ mod place;
 #[cfg(test)]
 mod tests;
 
-use super::labels::Placer;
+use super::labels::{Placer, Rect};
 use forces::{contacts, forces, standing_orders, supply_lines, zones};
 pub use forces::{counter_positions, strength_text, wrap};
 pub(super) use ground::roads;
@@ -185,7 +185,8 @@ fn draw(
         supply_lines(&mut cv, &frame, view, &win);
     }
     standing_orders(&mut cv, &frame, view, &win);
-    let mut placer = Placer::new();
+    // Labels stay on the map's part of the picture: never off its edge or over the legend.
+    let mut placer = Placer::within(Rect { x0: 0.0, y0: TOP, x1: legend_x, y1: height });
     let events = turn.map(|t| marches::marches(&mut cv, &frame, &win, t, &mut placer)).unwrap_or_default();
     let at = counter_positions(&frame, view);
     contacts(&mut cv, view, &at);
