@@ -149,6 +149,9 @@ pub fn march_forces(dir: &CampaignDir, req: &MoveRequest) -> Result<Moved> {
             None => Vec::new(),
         });
         let seq = match txn {
+            // A move that marches, detaches, attaches, sends and keeps nothing new writes no
+            // entry (`undo move` then takes back the last march that did).
+            Some(_) if idle(&r, &before, &c, &clock) => Ok(0),
             Some(txn) => commit(txn, &before, &c, &r, req, &clock),
             None => Ok(0),
         };
@@ -180,6 +183,17 @@ fn commit(
     .with_dice(clock.dice.clone(), clock.stream.clone())
     .with_routes(super::map::march_routes(r));
     txn.finish(new_files, Some(entry), Commit { operation: operation(&req.orders), ..Commit::default() })
+}
+
+/// True when a move changes nothing: no force marched, was detached or attached, no messenger
+/// rode and the standing orders are as they were.
+fn idle(r: &MoveReport, before: &Campaign, c: &Campaign, clock: &crate::ops::messages::OrdersClock) -> bool {
+    r.forces.is_empty()
+        && r.detached.is_empty()
+        && r.attached.is_empty()
+        && clock.dice.is_empty()
+        && before.standing == c.standing
+        && before.decisions == c.decisions
 }
 
 /// What planning leaves for the march: the supply report before it (when anything marches)

@@ -84,9 +84,16 @@ fn undo_move_gives_back_the_standing_order_and_cancel_ends_it() {
     assert_eq!(before.get("forces.csv"), c.snapshot().get("forces.csv"));
     ok(&c, &["move", &orders]);
     assert_code(&c.run(&["turn", "advance"]), 0);
-    ok(&c, &["move"]);
-    // Undoing the continuation puts back the order as it stood before it.
-    assert_code(&c.run(&["undo", "move"]), 0);
+    // Out of supply on turn 21, it cannot go on: the order stands, and a move that marches
+    // nothing writes no journal entry (`undo move` would take back the march before it).
+    let o = c.run(&["move"]);
+    assert_code(&o, 0);
+    assert!(
+        stdout(&o).contains("BR-LIS: standing order not continued this move (it stands)"),
+        "{}",
+        stdout(&o)
+    );
+    assert!(stderr(&o).contains("no journal entry written"), "{}", stderr(&o));
     assert!(standing(&c).contains("BR-LIS,06.20 07.20"), "{}", standing(&c));
     assert_eq!(force_field(&c, "BR-LIS", "hex"), "06.21");
     // Cancelled: it holds, and a later move leaves it where it is.
@@ -224,4 +231,18 @@ fn a_standing_order_keeps_its_instruction_for_contact_for_the_marches_after() {
     assert!(out.contains("BR-LIS Brigade Mackenzie (standing-orders.csv:2)"), "{out}");
     assert!(standing(&c).trim_end().ends_with(",vigo.csv:2,20,avoid"), "{}", standing(&c));
     assert_code(&c.run(&["audit"]), 0);
+}
+
+#[test]
+fn a_move_with_nothing_to_march_writes_no_journal_entry() {
+    let c = Camp::new("peninsula");
+    let before = c.snapshot();
+    let o = c.run(&["move"]);
+    assert_code(&o, 0);
+    assert!(stderr(&o).contains("nothing to march: no journal entry written"), "{}", stderr(&o));
+    let mut after = c.snapshot();
+    after.remove("campaign.lock");
+    let mut before = before;
+    before.remove("campaign.lock");
+    assert_eq!(after, before, "a move that marched nothing changed the campaign");
 }

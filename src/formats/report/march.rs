@@ -69,6 +69,8 @@ pub fn summary(r: &MoveReport, files: &[std::path::PathBuf]) -> String {
 pub fn done_line(r: &MoveReport) -> String {
     if r.dry_run {
         "dry run: nothing written".to_string()
+    } else if r.journal_seq == 0 {
+        "nothing to march: no journal entry written".to_string()
     } else {
         format!("{} forces marched (journal entry {}); `undo move` reverts it", r.forces.len(), r.journal_seq)
     }
