@@ -54,6 +54,8 @@ fn an_order_sent_on_day_10_marches_about_a_third_of_the_allowance() {
     let out = stdout(&o);
     assert!(out.contains("sent on day 10") && out.contains("arrives on day 11"), "{out}");
     assert!(out.contains("marches on 4/14 of its turn"), "{out}");
+    // The messenger's road is named: from his own headquarters, his own hex.
+    assert!(out.contains("  its road: 29.21\n"), "{out}");
     // 4/14 of 9 road hexes: 2 hexes, where the whole turn took it 8.
     assert_eq!(hex_of(&c, "FR-RES"), "28.22", "{out}");
     assert!(out.contains("marched: 29.21 29.22 28.22 (2 hexes)"), "{out}");

@@ -173,6 +173,14 @@ fn messenger_lines(s: &mut String, ds: &[crate::rules::messenger::Dispatch]) {
             t.route.len().saturating_sub(1),
             if t.by_road { "road" } else { "country (no road)" }
         );
+        let _ = writeln!(s, "  its road: {}", hexes(&t.route));
+        if let (Fate::Delivered, Some(x)) = (t.fate, &t.crosses) {
+            let _ = writeln!(
+                s,
+                "  crosses the {} supply line of {} at {}: not caught (6.3.1)",
+                x.side, x.line_of, x.hex
+            );
+        }
     }
 }
 
