@@ -207,3 +207,27 @@ fn bad_rows_are_refused_with_file_line_and_field_and_nothing_changes() {
     assert!(err.contains("orders.csv:3: from: 'NOWHERE' is neither a force on the map nor a hex"), "{err}");
     assert_eq!(before, c.snapshot(), "refused: nothing changed");
 }
+
+#[test]
+fn a_file_still_being_written_is_said_empty_and_nothing_changes() {
+    let c = Camp::new("peninsula");
+    let before = c.snapshot();
+    let empty = beside(&c, "empty.csv", "");
+    for cmd in ["move", "messages"] {
+        let o = c.run(&[cmd, &empty]);
+        assert_code(&o, 1);
+        assert!(
+            stderr(&o).contains("empty.csv:1: the file is empty (is it still being written"),
+            "{}",
+            stderr(&o)
+        );
+        assert!(!stderr(&o).contains("required column"), "one cause, one message: {}", stderr(&o));
+    }
+    let mut after = c.snapshot();
+    after.remove("campaign.lock");
+    let mut before = before;
+    before.remove("campaign.lock");
+    before.remove("empty.csv");
+    after.remove("empty.csv");
+    assert_eq!(after, before);
+}

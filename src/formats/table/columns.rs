@@ -39,6 +39,15 @@ pub fn require_columns(
     if missing.is_empty() {
         return true;
     }
+    if headers.iter().all(|h| h.is_empty()) {
+        problems.push(Problem::at(
+            file,
+            1,
+            "",
+            "the file is empty (is it still being written, or was it saved without its header line?)",
+        ));
+        return false;
+    }
     let glued = headers.iter().find_map(|h| foreign_separator(h, names).filter(|&b| b != sep));
     if let Some(b) = glued {
         problems.push(Problem::at(
