@@ -45,7 +45,7 @@ label { font-size: 0.9em; color: #555555; }\n\
 /// A page being put together, section by section.
 #[derive(Debug)]
 pub struct Page {
-    title: String,
+    /// The page so far, from its doctype on: each section is written once, in place.
     body: String,
     pictures: usize,
 }
@@ -53,7 +53,15 @@ pub struct Page {
 impl Page {
     /// A page titled `title` (its first heading too).
     pub fn new(title: &str) -> Page {
-        Page { title: title.to_string(), body: format!("<h1>{}</h1>\n", escape(title)), pictures: 0 }
+        let t = escape(title);
+        let mut body = String::with_capacity(STYLE.len() + 4096);
+        body.push_str("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n");
+        body.push_str("<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n");
+        body.push_str(&format!("<title>{t}</title>\n"));
+        body.push_str(STYLE);
+        body.push_str("</head>\n<body>\n");
+        body.push_str(&format!("<h1>{t}</h1>\n"));
+        Page { body, pictures: 0 }
     }
 
     /// A Markdown text (a report, a briefing) as HTML, with its tables. Any HTML the text
@@ -63,10 +71,9 @@ impl Page {
             Event::Html(t) | Event::InlineHtml(t) => Event::Text(t),
             e => e,
         });
-        let mut out = String::with_capacity(md.len() * 2);
-        html::push_html(&mut out, parser);
         self.body.push_str("<div class=\"text\">\n");
-        self.body.push_str(&out);
+        self.body.reserve(md.len() * 2);
+        html::push_html(&mut self.body, parser);
         self.body.push_str("</div>\n");
     }
 
@@ -97,12 +104,14 @@ impl Page {
         // Attribute values the pictures write are escaped, so `id="` and `href="#` occur only
         // as attributes, never inside a name.
         // The first picture keeps its own ids.
-        let body = if self.pictures == 1 {
-            body.to_string()
+        let body: std::borrow::Cow<'_, str> = if self.pictures == 1 {
+            std::borrow::Cow::Borrowed(body)
         } else {
             let prefix = format!("p{}-", self.pictures);
-            body.replace(" id=\"", &format!(" id=\"{prefix}"))
-                .replace(" href=\"#", &format!(" href=\"#{prefix}"))
+            std::borrow::Cow::Owned(
+                body.replace(" id=\"", &format!(" id=\"{prefix}"))
+                    .replace(" href=\"#", &format!(" href=\"#{prefix}")),
+            )
         };
         if !caption.is_empty() {
             self.body.push_str(&format!("<p class=\"caption\">{}</p>\n", escape(caption)));
@@ -114,22 +123,15 @@ impl Page {
             "<div class=\"picture-box\">\n<input type=\"checkbox\" class=\"full\" id=\"full-{n}\">\
              <label for=\"full-{n}\">at full size</label>\n<div class=\"picture\">\n"
         ));
+        self.body.reserve(body.len() + 32);
         self.body.push_str(body.trim_end());
         self.body.push_str("\n</div>\n</div>\n");
     }
 
     /// The page's bytes.
-    pub fn finish(self) -> Vec<u8> {
-        let t = escape(&self.title);
-        let mut s = String::with_capacity(self.body.len() + 2048);
-        s.push_str("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n");
-        s.push_str("<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n");
-        s.push_str(&format!("<title>{t}</title>\n"));
-        s.push_str(STYLE);
-        s.push_str("</head>\n<body>\n");
-        s.push_str(&self.body);
-        s.push_str("</body>\n</html>\n");
-        s.into_bytes()
+    pub fn finish(mut self) -> Vec<u8> {
+        self.body.push_str("</body>\n</html>\n");
+        self.body.into_bytes()
     }
 }
 
