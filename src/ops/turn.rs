@@ -124,13 +124,20 @@ pub fn advance(
     };
     set_turn(&toml.unwrap_or_default(), r.changes.to.turn)?;
     let Some(mut txn) = txn else { return Ok(Turned { advanced: r, campaign: c }) };
-    let mut extra = reports(&run, &c, &r, &stream, &fought(dir)?);
     // The turn's marches on the map, as they left the forces before the turn's phases.
-    extra.write(report_paths(r.changes.to.turn)[5].clone(), super::map::turn_marches_picture(dir, &before)?);
+    let marches = super::map::turn_marches_picture(dir, &before)?;
+    // The files the turn changes, its new turn written, are found first, so that the campaign
+    // as it was (tens of megabytes at scale) is gone before the reports are built; the reports
+    // read the campaign on the turn that ended, as they always have. The state files as found
+    // are the transaction's own: borrowed, not copied.
+    let ended = c.config.turn;
     c.config.turn = r.changes.to.turn;
-    // The state files as found are the transaction's own: borrowed, not copied (the order of
-    // battle of a large campaign is many megabytes).
     let new_files = changed_files(&before, &c, txn.current()?)?;
+    drop(before);
+    c.config.turn = ended;
+    let mut extra = reports(&run, &c, &r, &stream, &fought(dir)?);
+    extra.write(report_paths(r.changes.to.turn)[5].clone(), marches);
+    c.config.turn = r.changes.to.turn;
     let entry = Entry::turn_advance(
         r.changes.to.turn,
         summary(&r),
@@ -138,6 +145,8 @@ pub fn advance(
         r.returned_by_unit.iter().map(|(u, m)| (u.clone(), *m)).collect(),
         run.lost.clone(),
     );
+    // The phases' working is not needed to commit.
+    drop(run);
     r.journal_seq = txn.finish(new_files, Some(entry), extra)?;
     Ok(Turned { advanced: r, campaign: c })
 }

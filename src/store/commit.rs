@@ -203,6 +203,9 @@ impl CampaignDir {
                 return Err(e);
             }
         };
+        // Every file is staged: their bytes (the state, a turn's reports) are not held while
+        // the manifest is written and the change finished.
+        drop(c.writes);
         let journal_len = std::fs::metadata(self.path(JOURNAL)).ok().map(|m| m.len());
         let manifest = Manifest {
             moves,
