@@ -76,7 +76,11 @@ fn the_readme_battle_day_runs_as_written_after_demo() {
         }
     }
     let journal = std::fs::read_to_string(tmp.path().join("sowbridge-demo/campaign/journal.jsonl")).unwrap();
-    assert_eq!(journal.lines().count(), 5, "apply, undo, apply, turn advance, move: {journal}");
+    assert_eq!(
+        journal.lines().count(),
+        7,
+        "apply, undo, apply, turn advance, move, contacts advised, contacts decided: {journal}"
+    );
     assert_eq!(snapshot(&repo().join("fixtures")), fixture, "the shipped campaign changed");
     // A second demo into the same folder is refused and changes nothing.
     let before = snapshot(tmp.path());
