@@ -17,12 +17,17 @@ pub fn run(dir: &CampaignDir, json: bool) -> Result<()> {
             if json {
                 super::print_json(&report_json(&warnings, &differences))?;
             } else {
-                for w in &warnings {
-                    crate::errln!("warning: {w}");
+                // Written at once: a large campaign can have thousands.
+                let mut text = String::new();
+                for (kind, line) in
+                    warnings.iter().map(|w| ("warning", w)).chain(differences.iter().map(|d| ("note", d)))
+                {
+                    text.push_str(kind);
+                    text.push_str(": ");
+                    text.push_str(line);
+                    text.push('\n');
                 }
-                for d in &differences {
-                    crate::errln!("note: {d}");
-                }
+                crate::errout!("{text}");
                 crate::outln!("{}", valid(dir.root(), &c));
             }
             super::done_with(c);

@@ -124,6 +124,10 @@ pub fn count_problem(t: &str) -> String {
 /// A number in scientific notation (`1.0E+3`, `1,2E+05`), with its value when that is a
 /// whole number of reasonable size.
 fn scientific(t: &str) -> Option<Option<u64>> {
+    // Its whole part is digits, never empty: most text (every id) is ruled out by its first byte.
+    if !t.as_bytes().first().is_some_and(u8::is_ascii_digit) {
+        return None;
+    }
     let (mantissa, exp) = t.split_once(['E', 'e'])?;
     let exp: i32 = exp.strip_prefix('+').unwrap_or(exp).parse().ok()?;
     let (int, frac) = mantissa.split_once(['.', ',']).unwrap_or((mantissa, ""));

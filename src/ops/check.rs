@@ -4,7 +4,6 @@
 //! a citadel's maximum (2.5.1, 2.5.3).
 
 use crate::error::{Error, Problem, Problems, Result};
-use crate::formats::campaign::{force_lines, names};
 use crate::model::{Campaign, Control};
 use crate::rules::control::{SettlementControl, compute};
 use crate::rules::garrison::{OverMaximum, over_maximum_with};
@@ -39,27 +38,17 @@ pub fn check(dir: &CampaignDir) -> Result<CheckOutcome> {
     let computed = compute(&campaign);
     let held: Vec<Control> = computed.iter().map(|k| k.control).collect();
     let over_maximum = over_maximum_with(&campaign, &held);
-    let depots = depot_lines(dir, &campaign, &computed)?;
+    let depots = depot_lines(&campaign, &computed);
     let control_differences = computed.into_iter().filter(|k| k.control != k.typed).collect();
     Ok(CheckOutcome { campaign, control_differences, over_maximum, depots })
 }
 
 /// The depots 3.2.1 does not allow (one per French corps and Allied army, inside its area),
 /// with the line of `forces.csv` naming each.
-fn depot_lines(
-    dir: &CampaignDir,
-    c: &Campaign,
-    control: &[SettlementControl],
-) -> Result<Vec<(u64, DepotProblem)>> {
+fn depot_lines(c: &Campaign, control: &[SettlementControl]) -> Vec<(u64, DepotProblem)> {
     let states = depots(c, control, &c.supply, c.config.turn);
     let problems = depot_problems(c, control, &states);
-    if problems.is_empty() {
-        return Ok(Vec::new());
-    }
-    let bytes = dir.read(names::FORCES)?.unwrap_or_default();
-    let ids: std::collections::BTreeSet<&str> = problems.iter().map(|p| p.force.as_str()).collect();
-    let lines = force_lines(&bytes, &ids);
-    Ok(problems.into_iter().map(|p| (lines.get(&p.force).copied().unwrap_or(0), p)).collect())
+    problems.into_iter().map(|p| (c.oob.line_of(p.force.as_str()).unwrap_or(0), p)).collect()
 }
 
 /// Every complete line of `journal.jsonl` and every battle record that does not read, each a

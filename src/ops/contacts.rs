@@ -71,16 +71,17 @@ pub fn advise(dir: &CampaignDir) -> Result<AdviceOutcome> {
     let turn = c.config.turn;
     let mut advised = Vec::new();
     let mut rolled = Vec::new();
-    for k in crate::rules::zoc::contacts(&before) {
+    let contacts = crate::rules::zoc::contacts(&before);
+    for k in &contacts {
         let recorded: Vec<ContactDecision> =
-            crate::rules::decision::rows_of(&before, &k).into_iter().cloned().collect();
+            crate::rules::decision::rows_of(&before, k).into_iter().cloned().collect();
         let done = recorded.iter().any(ContactDecision::advised);
         let (hex, fr, al) = match recorded.iter().find(|r| r.advised()) {
             Some(r) => {
-                let (_, fr, al) = crate::rules::decision::advice_hex(&before, &k);
+                let (_, fr, al) = crate::rules::decision::advice_hex(&before, &contacts, k);
                 (r.hex, fr, al)
             }
-            None => crate::rules::decision::advice_hex(&before, &k),
+            None => crate::rules::decision::advice_hex(&before, &contacts, k),
         };
         let id = format!("T{turn}-{hex}");
         let mut dice = SeededDice::new(c.config.seed, &format!("advice-{id}"));

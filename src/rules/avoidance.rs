@@ -4,6 +4,7 @@
 
 use crate::model::battle::{LineOfRetreat, Participant, Role};
 use crate::model::{Campaign, HexId, Side};
+use crate::rules::zoc::Contact;
 
 /// The avoiding side's line of retreat (8.2): from the battle hex toward the depot of its
 /// principal forces (the first, in battle order, whose depot is a known settlement in another
@@ -44,15 +45,15 @@ pub fn avoiding_side(c: &Campaign, k: &crate::rules::zoc::Contact) -> Option<(Si
 
 /// The side whose retreat before battle the enemy caught this turn in the contact at `hex`
 /// (8.2), with its force: the enemy pursued, and attacks.
-pub fn caught_at(c: &Campaign, hex: HexId) -> Option<(Side, String)> {
-    crate::rules::zoc::contacts(c).iter().find(|k| k.hexes.contains(&hex)).and_then(|k| avoiding_side(c, k))
+pub fn caught_at(c: &Campaign, contacts: &[Contact], hex: HexId) -> Option<(Side, String)> {
+    contacts.iter().find(|k| k.hexes.contains(&hex)).and_then(|k| avoiding_side(c, k))
 }
 
 /// The side a battle at `hex` is set up as avoiding (8.2): the one the umpire names, else the
 /// one whose retreat before battle the enemy caught this turn. The one answer `export`'s plan,
 /// deployment, line of retreat and battle record all use.
-pub fn avoiding_at(c: &Campaign, hex: HexId, told: Option<Side>) -> Option<Side> {
-    told.or_else(|| caught_at(c, hex).map(|(s, _)| s))
+pub fn avoiding_at(c: &Campaign, contacts: &[Contact], hex: HexId, told: Option<Side>) -> Option<Side> {
+    told.or_else(|| caught_at(c, contacts, hex).map(|(s, _)| s))
 }
 
 #[cfg(test)]
@@ -71,7 +72,7 @@ mod tests {
             .depot("sp", "Base")
             .build();
         let opts = WhoFightsOptions { attacker: Some(Side::French), ..Default::default() };
-        let who = who_fights(&c, h("10.05"), &opts).unwrap();
+        let who = who_fights(&c, &crate::rules::zoc::contacts(&c), h("10.05"), &opts).unwrap();
         let line = line_of_retreat(&c, h("10.05"), &who.participants, Side::Allies).unwrap();
         assert_eq!((line.toward.as_str(), line.hex), ("Base", h("10.20")));
         assert!((line.bearing - 180.0).abs() < 1e-6, "due south: {}", line.bearing);

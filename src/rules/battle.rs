@@ -1,6 +1,7 @@
 //! Who fights (design.md, Export 1): the principals in the battle hex and the enemy forces
 //! in contact with them, the attacker, and the joiners of rule 8.6 with their entry delays.
 
+use crate::rules::zoc::Contact;
 use std::collections::{BTreeMap, BTreeSet, VecDeque};
 
 use crate::error::{Error, Result};
@@ -47,7 +48,7 @@ impl Combatants {
 }
 
 fn usable(c: &Campaign, f: &Unit) -> bool {
-    f.hex.is_some() && !f.has_status(StatusKind::Unavailable, c.config.turn) && c.oob.has_men(&f.id)
+    f.hex.is_some() && !f.has_status(StatusKind::Unavailable, c.config.turn) && c.oob.has_men(f)
 }
 
 /// The river crossed on a force's way from its hex to the battle hex: along the shortest
@@ -132,7 +133,12 @@ pub fn entry_delay(c: &Campaign, force: &Unit, distance: u32, river: bool) -> u3
 }
 
 /// Decides who fights at a hex. Refuses a hex with no contact, and unknown forces in options.
-pub fn who_fights(c: &Campaign, hex: HexId, opts: &WhoFightsOptions) -> Result<Combatants> {
+pub fn who_fights(
+    c: &Campaign,
+    contacts: &[Contact],
+    hex: HexId,
+    opts: &WhoFightsOptions,
+) -> Result<Combatants> {
     check_named_forces(c, opts)?;
     let grid = c.map.grid;
     if !grid.contains(hex) {
@@ -158,7 +164,7 @@ pub fn who_fights(c: &Campaign, hex: HexId, opts: &WhoFightsOptions) -> Result<C
     let principal_units: Vec<&Unit> =
         forces.iter().copied().filter(|f| principals.contains(f.id.as_str())).collect();
     let joiners = joiners_of(c, &principal_units, &forces, &principals);
-    let (attacker, attacker_reason) = attacker_at(c, hex, opts, &principal_units, &in_hex)?;
+    let (attacker, attacker_reason) = attacker_at(c, contacts, hex, opts, &principal_units, &in_hex)?;
     let (mut participants, excluded) = participants_at(c, hex, opts, &forces, &principals, &joiners);
     for s in [Side::French, Side::Allies] {
         if !participants.iter().any(|p| p.side == s && p.role == Role::Principal) {
@@ -228,12 +234,14 @@ fn joiners_of<'a>(
 /// of the side holding the hex's settlement.
 fn attacker_at(
     c: &Campaign,
+    contacts: &[Contact],
     hex: HexId,
     opts: &WhoFightsOptions,
     principal_units: &[&Unit],
     in_hex: &[&Unit],
 ) -> Result<(Side, String)> {
-    let caught = opts.attacker.is_none().then(|| crate::rules::avoidance::caught_at(c, hex)).flatten();
+    let caught =
+        opts.attacker.is_none().then(|| crate::rules::avoidance::caught_at(c, contacts, hex)).flatten();
     if let Some((side, force)) = caught {
         let why = format!(
             "the {side} retreated before battle and were caught ({force}, 8.2); the other side pursued"

@@ -5,6 +5,7 @@
 //! the battles already pending, the battle's id and SoW army indices, and its map (8.4). Pure:
 //! the export command reads the campaign and the battles, and writes what is decided here.
 
+use crate::rules::zoc::Contact;
 use std::collections::{BTreeMap, BTreeSet};
 
 use crate::error::{Error, Result};
@@ -97,7 +98,7 @@ fn skipped(c: &Campaign, forces: &[String], reserves: &[Reserve]) -> Skipped {
                 out.skip.insert(u.id.to_string());
                 out.unavailable.push(u.id.to_string());
             }
-            let empty = if u.is_unit() { !u.has_men() } else { u.id != f.as_str() && !c.oob.has_men(&u.id) };
+            let empty = if u.is_unit() { !u.has_men() } else { u.id != f.as_str() && !c.oob.has_men(u) };
             if empty && !c.oob.ancestors(&u.id).iter().any(|a| out.skip.contains(a.id.as_str())) {
                 out.skip.insert(u.id.to_string());
                 out.no_men.push(u.id.to_string());
@@ -123,8 +124,14 @@ fn choose_id(existing: &[BattleRecord], base: &str, replace: bool) -> Result<Str
 /// (`existing`): refused with the rule when a rule forbids it (unless overruled), when a
 /// force is already in a pending battle (one contact, one battle; `--replace` replaces that
 /// one), or when a reserve is no fresh light-cavalry brigade.
-pub fn decide(c: &Campaign, hex: HexId, opts: &PlanOptions, existing: &[BattleRecord]) -> Result<Decision> {
-    let who: Combatants = who_fights(c, hex, &opts.who)?;
+pub fn decide(
+    c: &Campaign,
+    contacts: &[Contact],
+    hex: HexId,
+    opts: &PlanOptions,
+    existing: &[BattleRecord],
+) -> Result<Decision> {
+    let who: Combatants = who_fights(c, contacts, hex, &opts.who)?;
     if let Some(av) = opts.avoiding
         && av == who.attacker
     {
@@ -207,24 +214,7 @@ pub fn decide(c: &Campaign, hex: HexId, opts: &PlanOptions, existing: &[BattleRe
     let base = format!("T{}-{hex}", c.config.turn);
     let id = choose_id(existing, &base, opts.replace)?;
     let replaces = overlapping.first().map(|b| (*b).clone());
-    // Army indices: never one of a pending battle (so a dump can only match its own
-    // battle), and while any is left, one no battle has used (so a late dump of an old
-    // battle cannot match a new one either).
-    let mut army_index: BTreeMap<Side, u8> = BTreeMap::new();
-    for side in [Side::French, Side::Allies] {
-        let others =
-            || existing.iter().filter(|b| b.id != id && Some(&b.id) != replaces.as_ref().map(|r| &r.id));
-        let pending: BTreeSet<u8> = others()
-            .filter(|b| b.state.is_pending())
-            .filter_map(|b| b.army_index.get(&side).copied())
-            .collect();
-        let ever: BTreeSet<u8> = others().filter_map(|b| b.army_index.get(&side).copied()).collect();
-        let free = (1..=99u8)
-            .find(|i| !ever.contains(i))
-            .or_else(|| (1..=99u8).find(|i| !pending.contains(i)))
-            .ok_or_else(|| Error::refused("99 battles are pending: apply some results first".to_string()))?;
-        army_index.insert(side, free);
-    }
+    let army_index = army_indices(existing, &id, replaces.as_ref())?;
 
     Ok(Decision {
         who,
@@ -238,6 +228,31 @@ pub fn decide(c: &Campaign, hex: HexId, opts: &PlanOptions, existing: &[BattleRe
         replaces,
         army_index,
     })
+}
+
+/// The battle's army index on each side: never one of a pending battle (so a dump can only
+/// match its own battle), and while any is left, one no battle has used (so a late dump of an
+/// old battle cannot match a new one either). `replaces` is the battle this one replaces.
+fn army_indices(
+    existing: &[BattleRecord],
+    id: &str,
+    replaces: Option<&BattleRecord>,
+) -> Result<BTreeMap<Side, u8>> {
+    let mut army_index: BTreeMap<Side, u8> = BTreeMap::new();
+    for side in [Side::French, Side::Allies] {
+        let others = || existing.iter().filter(|b| b.id != id && Some(&b.id) != replaces.map(|r| &r.id));
+        let pending: BTreeSet<u8> = others()
+            .filter(|b| b.state.is_pending())
+            .filter_map(|b| b.army_index.get(&side).copied())
+            .collect();
+        let ever: BTreeSet<u8> = others().filter_map(|b| b.army_index.get(&side).copied()).collect();
+        let free = (1..=99u8)
+            .find(|i| !ever.contains(i))
+            .or_else(|| (1..=99u8).find(|i| !pending.contains(i)))
+            .ok_or_else(|| Error::refused("99 battles are pending: apply some results first".to_string()))?;
+        army_index.insert(side, free);
+    }
+    Ok(army_index)
 }
 
 /// The battle's SoW map (8.4): the one stored for the hex, reused for every later battle
@@ -354,7 +369,14 @@ mod tests {
     #[test]
     fn medellin_is_decided_with_its_principals_and_fresh_army_indices() {
         let c = peninsula();
-        let d = decide(&c, "18.28".parse().unwrap(), &PlanOptions::default(), &[]).unwrap();
+        let d = decide(
+            &c,
+            &crate::rules::zoc::contacts(&c),
+            "18.28".parse().unwrap(),
+            &PlanOptions::default(),
+            &[],
+        )
+        .unwrap();
         assert_eq!(d.id, "T20-18.28");
         let forces: Vec<&str> = d.who.participants.iter().map(|p| p.force.as_str()).collect();
         assert!(forces.contains(&"FR-I") && forces.contains(&"SP-EXT"), "{forces:?}");
@@ -363,7 +385,14 @@ mod tests {
         let old = pending("T19-18.28", "18.28", &[]);
         let mut applied = old.clone();
         applied.state = crate::model::battle::BattleState::Applied;
-        let d = decide(&c, "18.28".parse().unwrap(), &PlanOptions::default(), &[applied]).unwrap();
+        let d = decide(
+            &c,
+            &crate::rules::zoc::contacts(&c),
+            "18.28".parse().unwrap(),
+            &PlanOptions::default(),
+            &[applied],
+        )
+        .unwrap();
         assert_eq!(d.army_index[&Side::French], 2);
     }
 
@@ -371,10 +400,18 @@ mod tests {
     fn one_contact_is_one_battle_and_replace_replaces_that_battle_only() {
         let c = peninsula();
         let existing = [pending("T20-18.28", "18.28", &[("FR-I", "French"), ("SP-EXT", "Allies")])];
-        let e = decide(&c, "18.29".parse().unwrap(), &PlanOptions::default(), &existing).unwrap_err();
+        let e = decide(
+            &c,
+            &crate::rules::zoc::contacts(&c),
+            "18.29".parse().unwrap(),
+            &PlanOptions::default(),
+            &existing,
+        )
+        .unwrap_err();
         assert!(e.to_string().contains("already fight in battle T20-18.28"), "{e}");
         let replace = PlanOptions { replace: true, ..PlanOptions::default() };
-        let d = decide(&c, "18.29".parse().unwrap(), &replace, &existing).unwrap();
+        let d = decide(&c, &crate::rules::zoc::contacts(&c), "18.29".parse().unwrap(), &replace, &existing)
+            .unwrap();
         assert_eq!(d.replaces.map(|r| r.id), Some("T20-18.28".to_string()));
         assert_eq!(d.id, "T20-18.29");
     }
@@ -383,11 +420,12 @@ mod tests {
     fn the_bridge_of_alcantara_refuses_the_battle_unless_overruled_rule_2_5_3() {
         let c = peninsula();
         let toledo: HexId = "28.23".parse().unwrap();
-        let e = decide(&c, toledo, &PlanOptions::default(), &[]).unwrap_err();
+        let e =
+            decide(&c, &crate::rules::zoc::contacts(&c), toledo, &PlanOptions::default(), &[]).unwrap_err();
         assert!(e.to_string().contains("2.5.3"), "{e}");
         let overrule =
             PlanOptions { overrule: BTreeSet::from(["2.5.3".to_string()]), ..PlanOptions::default() };
-        let d = decide(&c, toledo, &overrule, &[]).unwrap();
+        let d = decide(&c, &crate::rules::zoc::contacts(&c), toledo, &overrule, &[]).unwrap();
         assert_eq!(d.overruled.iter().map(|o| o.rule.as_str()).collect::<Vec<_>>(), ["2.5.3"]);
     }
 
@@ -395,7 +433,7 @@ mod tests {
     fn a_stored_map_is_reused_rule_8_4() {
         let mut c = peninsula();
         let hex: HexId = "18.28".parse().unwrap();
-        let d = decide(&c, hex, &PlanOptions::default(), &[]).unwrap();
+        let d = decide(&c, &crate::rules::zoc::contacts(&c), hex, &PlanOptions::default(), &[]).unwrap();
         let cat =
             crate::formats::maps::parse_catalogue("c", crate::formats::maps::BUILTIN_CATALOGUE.as_bytes())
                 .unwrap();

@@ -105,7 +105,8 @@ mod tests {
             .force("fr", "division", "Fr", "10.05", &arms)
             .force("sp", "brigade", "Sp", "10.06", &["line"])
             .build();
-        let who = who_fights(&c, h("10.06"), &WhoFightsOptions::default()).unwrap();
+        let who = who_fights(&c, &crate::rules::zoc::contacts(&c), h("10.06"), &WhoFightsOptions::default())
+            .unwrap();
         assert_eq!(who.attacker, Side::French);
         capitulation_refusal(&c, h("10.06"), &who.participants, who.attacker)
     }

@@ -20,10 +20,10 @@ pub fn rows_of<'a>(c: &'a Campaign, k: &Contact) -> Vec<&'a ContactDecision> {
 /// The hex a contact is advised at, and each side's forces there: of the contact's hexes, the
 /// one whose battle would take in the most forces (principals and joiners, as `export` counts
 /// them; the lowest hex on a tie); the contact's own forces if no battle can be set up.
-pub fn advice_hex(c: &Campaign, k: &Contact) -> (HexId, Vec<String>, Vec<String>) {
+pub fn advice_hex(c: &Campaign, contacts: &[Contact], k: &Contact) -> (HexId, Vec<String>, Vec<String>) {
     let mut best: Option<(usize, HexId, Vec<String>, Vec<String>)> = None;
     for &h in &k.hexes {
-        let Ok(who) = who_fights(c, h, &WhoFightsOptions::default()) else { continue };
+        let Ok(who) = who_fights(c, contacts, h, &WhoFightsOptions::default()) else { continue };
         let of = |s: Side| -> Vec<String> {
             who.participants.iter().filter(|p| p.side == s).map(|p| p.force.clone()).collect()
         };
@@ -95,8 +95,7 @@ pub fn briefing(
 /// The side that declined the contact at `hex` this turn (8.2: `withdraw` in
 /// `decisions.csv`), unless its retreat was caught (`avoidance.csv`): then the battle is
 /// forced on it and may be exported.
-pub fn declined_at(c: &Campaign, hex: HexId) -> Option<Side> {
-    let contacts = crate::rules::zoc::contacts(c);
+pub fn declined_at(c: &Campaign, contacts: &[Contact], hex: HexId) -> Option<Side> {
     let k = contacts.iter().find(|k| k.hexes.contains(&hex))?;
     if crate::rules::avoidance::avoiding_side(c, k).is_some() {
         return None;

@@ -56,7 +56,7 @@ pub fn over_maximum_with(c: &Campaign, control: &[Control]) -> Vec<OverMaximum> 
         };
         let forces: Vec<&Unit> =
             c.oob.forces().filter(|f| f.hex == Some(s.hex) && f.side() == side).collect();
-        let men: u32 = forces.iter().map(|f| c.oob.strength(&f.id).men()).sum();
+        let men: u32 = forces.iter().map(|f| c.oob.strength(f).men()).sum();
         if men > maximum {
             out.push(OverMaximum {
                 settlement: s.name.clone(),
@@ -99,7 +99,7 @@ pub fn outside_the_walls(
         if f.hex != Some(hex) || f.side() != defender {
             continue;
         }
-        for u in c.oob.units_under(&f.id) {
+        for u in c.oob.units_under(f) {
             let skipped = skip.contains(u.id.as_str())
                 || c.oob.ancestors(&u.id).iter().any(|a| skip.contains(a.id.as_str()));
             if skipped || !available(c, u) {

@@ -99,7 +99,7 @@ impl<'a> Scouting<'a> {
                     }
                 }
                 stack.extend(
-                    c.oob.children(&u.id).map(|k| (k, off || k.has_status(StatusKind::Unavailable, turn))),
+                    c.oob.children(u).map(|k| (k, off || k.has_status(StatusKind::Unavailable, turn))),
                 );
             }
             let commander = best.map(|(_, k)| k);
@@ -172,7 +172,7 @@ fn heard(c: &Campaign, f: &Unit, side: Side, r: Reading, dice: &mut dyn Dice) ->
     let die = r.die();
     let m = dice.roll(die, &format!("9.0 {} men as the {side} hear them (d{die})", f.id));
     let g = dice.roll(die, &format!("9.0 {} guns as the {side} hear them (d{die})", f.id));
-    let s = c.oob.strength(&f.id);
+    let s = c.oob.strength(f);
     let (pm, pg) = (r.error_pct(m), r.error_pct(g));
     (
         reported_men(s.men(), pm),
@@ -260,7 +260,7 @@ pub fn after_battle(c: &Campaign, b: &BattleRecord, dice: &mut dyn Dice) -> Vec<
         for p in b.forces(side.enemy()) {
             let Some(f) = c.oob.get(&p.force) else { continue };
             let Some(hex) = f.hex else { continue };
-            if !c.oob.has_men(&f.id) {
+            if !c.oob.has_men(f) {
                 continue;
             }
             let r = scouting.accuracy(f, &scouts);
@@ -389,7 +389,7 @@ pub fn phase(c: &Campaign, ctx: &TurnContext, dice: &mut dyn Dice) -> PhaseOutco
 /// the news of the withdrawal; the opening position; the news of the turn's movement; the
 /// contact seen at the advance). A force destroyed or captured is not reported.
 fn tell(c: &Campaign, from: u32, new: &[Sighting], sec: &mut Section) {
-    let standing = |s: &&Sighting| c.oob.get(&s.force).is_some_and(|f| c.oob.has_men(&f.id));
+    let standing = |s: &&Sighting| c.oob.get(&s.force).is_some_and(|f| c.oob.has_men(f));
     for side in [Side::French, Side::Allies] {
         let mut newest: std::collections::BTreeMap<&str, &Sighting> = std::collections::BTreeMap::new();
         for s in c.books.intelligence.iter().chain(new).filter(|s| s.side == side && s.known == from) {

@@ -35,7 +35,7 @@ impl std::fmt::Display for ContactRule {
 /// without men present (every unit of it reduced to 0) controls none.
 pub fn zone_of_control(c: &Campaign, force: &Unit) -> BTreeMap<HexId, ContactRule> {
     let mut zone = BTreeMap::new();
-    let Some(h) = force.hex.filter(|_| c.oob.has_men(&force.id)) else { return zone };
+    let Some(h) = force.hex.filter(|_| c.oob.has_men(force)) else { return zone };
     for n in c.map.grid.neighbours(h) {
         zone.insert(n, ContactRule::Adjacent);
     }
@@ -49,7 +49,7 @@ pub fn zone_of_control(c: &Campaign, force: &Unit) -> BTreeMap<HexId, ContactRul
 /// `moving_to` hex on that road, continuing as straight as the road allows.
 pub fn cavalry_road_hex(c: &Campaign, force: &Unit) -> Option<HexId> {
     let (h, m) = (force.hex?, force.moving_to?);
-    if !c.oob.wholly_cavalry(&force.id) {
+    if !c.oob.wholly_cavalry(force) {
         return None;
     }
     road_hex_ahead(c, h, m)
@@ -114,7 +114,7 @@ impl Contact {
 /// present makes no contact).
 pub fn in_contact(c: &Campaign, a: &Unit, b: &Unit) -> Option<ContactRule> {
     let (ha, hb) = (a.hex?, b.hex?);
-    if !c.oob.has_men(&a.id) || !c.oob.has_men(&b.id) {
+    if !c.oob.has_men(a) || !c.oob.has_men(b) {
         return None;
     }
     let grid = &c.map.grid;
@@ -145,7 +145,7 @@ pub(crate) fn contact_between(grid: &crate::model::HexGrid, a: Reach, b: Reach) 
 /// without men present is in none.
 pub fn contacts(c: &Campaign) -> Vec<Contact> {
     let grid = &c.map.grid;
-    let forces: Vec<&Unit> = c.oob.forces().filter(|f| f.hex.is_some() && c.oob.has_men(&f.id)).collect();
+    let forces: Vec<&Unit> = c.oob.forces().filter(|f| f.hex.is_some() && c.oob.has_men(f)).collect();
     // What contact needs of each force, worked out once and kept close together.
     let reach: Vec<Reach> =
         forces.iter().filter_map(|f| Some((f.side(), f.hex?, cavalry_road_hex(c, f)))).collect();

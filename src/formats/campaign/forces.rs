@@ -378,31 +378,6 @@ fn check_arm_and_strength<'r>(
     }
 }
 
-/// The line of `forces.csv` (1 for the header) on which each of `ids` is written: the first
-/// line whose first field is the id, read in either dialect. For a problem found after
-/// loading (a depot 3.2.1 does not allow, `check`), without parsing the file again.
-pub fn force_lines(
-    bytes: &[u8],
-    ids: &std::collections::BTreeSet<&str>,
-) -> std::collections::BTreeMap<String, u64> {
-    let mut out = std::collections::BTreeMap::new();
-    // Read as text (no copy when it is UTF-8), whose line search is fast: a large file has
-    // hundreds of thousands of lines. An id is ASCII, the same in either encoding.
-    let text = String::from_utf8_lossy(bytes);
-    let ids: std::collections::HashSet<&str> = ids.iter().copied().collect();
-    for (i, line) in text.split('\n').enumerate() {
-        let first = line.split([',', ';']).next().unwrap_or("");
-        let id = first.trim_start_matches('\u{feff}').trim().trim_matches('"');
-        if ids.contains(id) && !out.contains_key(id) {
-            out.insert(id.to_string(), i as u64 + 1);
-            if out.len() == ids.len() {
-                break;
-            }
-        }
-    }
-    out
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -130,7 +130,7 @@ mod write;
 
 use self::commanders::parse_commanders;
 pub use self::commanders::write_commanders;
-pub use self::forces::{ForcesFile, force_lines};
+pub use self::forces::ForcesFile;
 use self::forces::{ForcesSource, parse_forces};
 use self::map::{parse_battle_maps, parse_hexes, parse_settlements, parse_sides};
 use self::tree::{Listed, validate_tree};
@@ -324,24 +324,23 @@ pub fn parse_campaign_with(
         (None, Some(f)) => Some(ForcesSource::File(f)),
         (None, None) => required(files, names::FORCES, &mut p).map(ForcesSource::Bytes),
     };
-    let (rest, oob, lines) = std::thread::scope(|s| {
+    let (rest, oob) = std::thread::scope(|s| {
         let forces = s.spawn(|| {
             let mut fp = Problems::default();
-            let (oob, lines, dialect) = match forces_src.map(|src| parse_forces(src, &grid, &mut fp)) {
-                Some(f) => (OrderOfBattle::new(f.units, f.extra_cols), f.lines, Some(f.dialect)),
-                None => (OrderOfBattle::default(), Vec::new(), None),
+            let (oob, dialect) = match forces_src.map(|src| parse_forces(src, &grid, &mut fp)) {
+                Some(f) => (OrderOfBattle::new(f.units, f.extra_cols).with_lines(f.lines), Some(f.dialect)),
+                None => (OrderOfBattle::default(), None),
             };
-            (oob, lines, dialect, fp)
+            (oob, dialect, fp)
         });
         let rest = parse_rest(files, &grid, &mut p);
-        let (oob, lines, dialect, fp) =
-            forces.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+        let (oob, dialect, fp) = forces.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic));
         p.0.extend(fp.0);
         let mut rest = rest;
         if let Some(d) = dialect {
             rest.dialects.insert(names::FORCES, d);
         }
-        (rest, oob, lines)
+        (rest, oob)
     });
     let Rest {
         hexes,
@@ -362,7 +361,7 @@ pub fn parse_campaign_with(
     let decisions = parse_decisions(files, &mut p, &mut dialects);
     let standing = parse_standing(files, &mut p, &mut dialects);
     let map = CampaignMap { grid, hexes, roads, rivers, settlements };
-    validate_tree(&oob, &lines, &map, &commanders, &listed, &mut p);
+    validate_tree(&oob, oob.source_lines(), &map, &commanders, &listed, &mut p);
     // Men due back to a unit that is not there would never return: a unit renamed in
     // forces.csv must be renamed in returns.csv too.
     for (line, r) in &returns {

@@ -42,8 +42,8 @@ fn force_lines(c: &Campaign, computed: &SupplyReport) -> Vec<ForceLine> {
                 .find(|x| x.force == f.id.as_str())
                 .map(super::supply::describe)
                 .unwrap_or_default(),
-            strength: c.oob.strength(&f.id),
-            has_men: c.oob.has_men(&f.id),
+            strength: c.oob.strength(f),
+            has_men: c.oob.has_men(f),
         })
         .collect()
 }

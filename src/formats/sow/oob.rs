@@ -225,7 +225,7 @@ impl<'a> Builder<'a, '_> {
                 });
             }
         } else if u.level.is_formation() {
-            for child in self.c().oob.children(&u.id) {
+            for child in self.c().oob.children(u) {
                 for h in self.attach(&mut node, child, force) {
                     if node.level <= 4 {
                         up.extend(self.attach(&mut node, h, force));
@@ -244,7 +244,7 @@ fn senior<'a>(c: &Campaign, forces: &[&'a Unit]) -> Option<&'a Unit> {
     forces
         .iter()
         .copied()
-        .min_by_key(|f| (f.level.rank(), std::cmp::Reverse(c.oob.strength(&f.id).men()), f.id.clone()))
+        .min_by_key(|f| (f.level.rank(), std::cmp::Reverse(c.oob.strength(f).men()), f.id.clone()))
 }
 
 /// True while a unit or any of its formations carries a penalty.
@@ -282,7 +282,7 @@ pub fn build_side(input: &SideInput<'_>) -> Result<Vec<SowRow>> {
     };
     for f in &input.forces {
         if armies.len() == 1 && f.id == armies[0].id {
-            for child in c.oob.children(&f.id) {
+            for child in c.oob.children(f) {
                 for h in b.attach(&mut army, child, &f.id) {
                     let up = b.attach(&mut army, h, &f.id);
                     debug_assert!(up.is_empty());

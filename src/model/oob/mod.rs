@@ -16,6 +16,80 @@ use ids::hash_id;
 pub use ids::{IdHasher, IdMap};
 pub use unit::{Rare, Unit};
 
+/// How a row of the order of battle is named to its queries: by its id (looked up in the
+/// index), or by the row itself, as the order of battle handed it out (found without a
+/// lookup: a rule walking the forces asks about each one it holds).
+pub trait UnitKey: Copy {
+    /// The id named.
+    fn id(&self) -> &str;
+    /// The row in `oob`, if it has one.
+    fn row_in(self, oob: &OrderOfBattle) -> Option<usize>;
+}
+
+impl UnitKey for &str {
+    fn id(&self) -> &str {
+        self
+    }
+    fn row_in(self, oob: &OrderOfBattle) -> Option<usize> {
+        oob.position(self)
+    }
+}
+
+impl UnitKey for &String {
+    fn id(&self) -> &str {
+        self
+    }
+    fn row_in(self, oob: &OrderOfBattle) -> Option<usize> {
+        oob.position(self)
+    }
+}
+
+impl UnitKey for &compact_str::CompactString {
+    fn id(&self) -> &str {
+        self
+    }
+    fn row_in(self, oob: &OrderOfBattle) -> Option<usize> {
+        oob.position(self)
+    }
+}
+
+impl UnitKey for &Unit {
+    fn id(&self) -> &str {
+        &self.id
+    }
+    fn row_in(self, oob: &OrderOfBattle) -> Option<usize> {
+        // A row of this order of battle is known by its address; any other by its id.
+        let size = std::mem::size_of::<Unit>();
+        let off = (self as *const Unit as usize).wrapping_sub(oob.units.as_ptr() as usize);
+        match oob.units.get(off / size) {
+            Some(u) if std::ptr::eq(u, self) => Some(off / size),
+            _ => oob.position(&self.id),
+        }
+    }
+}
+
+impl UnitKey for &&Unit {
+    fn id(&self) -> &str {
+        &self.id
+    }
+    fn row_in(self, oob: &OrderOfBattle) -> Option<usize> {
+        (*self).row_in(oob)
+    }
+}
+
+/// The line of `forces.csv` each row was read from. Where a row was read does not make two
+/// orders of battle differ: they are equal when their rows are.
+#[derive(Debug, Clone, Default)]
+struct SourceLines(Vec<u32>);
+
+impl PartialEq for SourceLines {
+    fn eq(&self, _: &SourceLines) -> bool {
+        true
+    }
+}
+
+impl Eq for SourceLines {}
+
 /// The whole order of battle, in file order, with indexes by id and parent.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct OrderOfBattle {
@@ -38,6 +112,8 @@ pub struct OrderOfBattle {
     kids: Vec<u32>,
     /// Rows whose parent names no row, by that name.
     orphans: BTreeMap<String, Vec<u32>>,
+    /// The line of `forces.csv` each row was read from, while the rows are those read.
+    lines: SourceLines,
     /// Names of the columns after the known ones, kept for writing back.
     pub extra_columns: Vec<String>,
 }
@@ -171,6 +247,26 @@ impl OrderOfBattle {
         }
     }
 
+    /// The order of battle with the line of `forces.csv` each row was read from (`lines` in
+    /// row order; ignored unless there is one per row).
+    pub fn with_lines(mut self, lines: Vec<u32>) -> Self {
+        if lines.len() == self.units.len() {
+            self.lines = SourceLines(lines);
+        }
+        self
+    }
+
+    /// The line of `forces.csv` each row was read from, in row order (empty for an order of
+    /// battle not read from a file, or rebuilt since).
+    pub fn source_lines(&self) -> &[u32] {
+        &self.lines.0
+    }
+
+    /// The line of `forces.csv` a row was read from, if known.
+    pub fn line_of(&self, id: impl UnitKey) -> Option<u64> {
+        id.row_in(self).and_then(|i| self.lines.0.get(i)).map(|&l| u64::from(l))
+    }
+
     /// The row of row `i`'s parent: `None` for a top-level force or an unknown parent.
     pub fn parent_row(&self, i: usize) -> Option<usize> {
         self.parent_rows.get(i).copied().filter(|&p| p != NO_ROW).map(|p| p as usize)
@@ -202,10 +298,10 @@ impl OrderOfBattle {
     }
 
     /// Direct children, in file order.
-    pub fn children(&self, id: &str) -> impl Iterator<Item = &Unit> {
-        let rows: &[u32] = match self.position(id) {
+    pub fn children(&self, id: impl UnitKey) -> impl Iterator<Item = &Unit> {
+        let rows: &[u32] = match id.row_in(self) {
             Some(i) => &self.kids[self.kid_start[i] as usize..self.kid_start[i + 1] as usize],
-            None => self.orphans.get(id).map_or(&[], Vec::as_slice),
+            None => self.orphans.get(id.id()).map_or(&[], Vec::as_slice),
         };
         rows.iter().map(|&i| &self.units[i as usize])
     }
@@ -251,23 +347,25 @@ impl OrderOfBattle {
     }
 
     /// The row and every row below it, depth first in file order.
-    pub fn subtree(&self, id: &str) -> Vec<&Unit> {
+    pub fn subtree(&self, id: impl UnitKey) -> Vec<&Unit> {
         self.walk(id).collect()
     }
 
     /// The rows of a subtree in the order of [`OrderOfBattle::subtree`], one at a time: walked
     /// by row number, no lookup by id below the root and nothing gathered.
-    fn walk(&self, id: &str) -> Walk<'_> {
-        Walk { oob: self, stack: self.position(id).into_iter().collect(), left: self.units.len() + 1 }
+    fn walk(&self, id: impl UnitKey) -> Walk<'_> {
+        let mut stack = Vec::with_capacity(16);
+        stack.extend(id.row_in(self));
+        Walk { oob: self, stack, left: self.units.len() + 1 }
     }
 
     /// Units (not formations) of a subtree.
-    pub fn units_under(&self, id: &str) -> Vec<&Unit> {
+    pub fn units_under(&self, id: impl UnitKey) -> Vec<&Unit> {
         self.walk(id).filter(|u| u.is_unit()).collect()
     }
 
     /// Men, guns and squadrons of a subtree.
-    pub fn strength(&self, id: &str) -> Strength {
+    pub fn strength(&self, id: impl UnitKey) -> Strength {
         let mut s = Strength::default();
         for u in self.walk(id).filter(|u| u.is_unit()) {
             match u.arm_class() {
@@ -290,8 +388,8 @@ impl OrderOfBattle {
     /// without (every unit of it reduced to 0 men, its returns still to come) stays in the
     /// order of battle but is not on the field: it exerts no zone of control, makes no
     /// contact and holds no settlement.
-    pub fn has_men(&self, id: &str) -> bool {
-        self.subtree(id).into_iter().any(Unit::has_men)
+    pub fn has_men(&self, id: impl UnitKey) -> bool {
+        self.walk(id).any(Unit::has_men)
     }
 
     /// The effective quality of a row: its own, else the nearest ancestor's, else trained.
@@ -303,9 +401,9 @@ impl OrderOfBattle {
     }
 
     /// True when every unit of the subtree is cavalry (a "wholly cavalry force", rule 8.1).
-    pub fn wholly_cavalry(&self, id: &str) -> bool {
-        let units = self.units_under(id);
-        !units.is_empty() && units.iter().all(|u| u.arm_class() == Some(ArmClass::Cavalry))
+    pub fn wholly_cavalry(&self, id: impl UnitKey) -> bool {
+        let mut units = self.walk(id).filter(|u| u.is_unit()).peekable();
+        units.peek().is_some() && units.all(|u| u.arm_class() == Some(ArmClass::Cavalry))
     }
 }
 

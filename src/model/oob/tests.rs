@@ -100,3 +100,48 @@ fn a_force_has_men_while_one_of_its_units_has_any() {
     assert!(!oob.has_men("f"), "every unit reduced to 0: no men present");
     assert_eq!(oob.strength("f").men(), 0);
 }
+
+#[test]
+fn a_row_is_asked_about_by_its_id_or_by_itself_with_the_same_answers() {
+    let oob = OrderOfBattle::new(
+        vec![
+            unit("A", None, 0),
+            unit("A-1", Some("A"), 400),
+            unit("B", None, 0),
+            unit("B-1", Some("B"), 0),
+            unit("B-2", Some("B"), 300),
+        ],
+        Vec::new(),
+    );
+    for f in oob.forces() {
+        // The row the order of battle handed out, a copy of it (found by its id) and its id.
+        let copy = f.clone();
+        assert_eq!(oob.strength(f), oob.strength(f.id.as_str()));
+        assert_eq!(oob.strength(&copy), oob.strength(f.id.as_str()));
+        assert_eq!(oob.has_men(f), oob.has_men(&copy));
+        let ids = |v: Vec<&Unit>| v.into_iter().map(|u| u.id.to_string()).collect::<Vec<_>>();
+        assert_eq!(ids(oob.subtree(f)), ids(oob.subtree(f.id.as_str())));
+        assert_eq!(ids(oob.subtree(&copy)), ids(oob.subtree(f.id.as_str())));
+        assert_eq!(ids(oob.children(f).collect()), ids(oob.children(&copy).collect()));
+    }
+    assert_eq!(oob.strength(oob.get("B").unwrap()).men(), 300);
+    // A row of another order of battle is looked up by its id, never by its place.
+    let other = OrderOfBattle::new(vec![unit("Z", None, 0), unit("A-1", None, 9)], Vec::new());
+    let stranger = other.get("A-1").unwrap();
+    assert_eq!(oob.strength(stranger).men(), 400);
+    assert!(oob.subtree(other.get("Z").unwrap()).is_empty());
+}
+
+#[test]
+fn a_row_knows_the_line_it_was_read_from_and_lines_make_no_difference() {
+    let rows = || vec![unit("A", None, 0), unit("A-1", Some("A"), 400), unit("A-2", Some("A"), 300)];
+    let read = OrderOfBattle::new(rows(), Vec::new()).with_lines(vec![2, 4, 5]);
+    assert_eq!(read.line_of("A-1"), Some(4));
+    assert_eq!(read.line_of(read.get("A-2").unwrap()), Some(5));
+    assert_eq!(read.line_of("B"), None);
+    // Built, not read, or given lines that do not fit its rows: no line is known.
+    let built = OrderOfBattle::new(rows(), Vec::new());
+    assert_eq!(built.line_of("A-1"), None);
+    assert_eq!(OrderOfBattle::new(rows(), Vec::new()).with_lines(vec![2]).line_of("A"), None);
+    assert_eq!(read, built, "where a row was read is not part of the order of battle");
+}

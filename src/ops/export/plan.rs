@@ -2,6 +2,7 @@
 //! map, each side's rows and where they deploy, the objectives and late arrivals, the SoW
 //! files, the briefings, the pictures and the battle record.
 
+use crate::rules::zoc::Contact;
 use std::collections::BTreeSet;
 use std::path::PathBuf;
 
@@ -63,9 +64,9 @@ fn used_vocabulary(v: &Vocabulary, rows: &[SowRow]) -> Vocabulary {
 
 /// What the umpire asked of who fights: `--attacker`, `--delay`, `--exclude`, `--reserve`,
 /// `--overrule`, `--replace`, and the side avoiding battle.
-fn plan_options(c: &Campaign, hex: HexId, o: &ExportOptions) -> Result<PlanOptions> {
+fn plan_options(c: &Campaign, contacts: &[Contact], hex: HexId, o: &ExportOptions) -> Result<PlanOptions> {
     // 8.1, 8.2: a side that declined the contact withdraws; no battle unless it was caught.
-    if let Some(side) = crate::rules::decision::declined_at(c, hex) {
+    if let Some(side) = crate::rules::decision::declined_at(c, contacts, hex) {
         return Err(Error::refused(format!(
             "the {side} decided to withdraw from the contact at {hex} (8.2, decisions.csv): order its retreat before battle \
              (`retreat` yes) and `move`, and export the battle only if the enemy catches it; \
@@ -88,7 +89,7 @@ fn plan_options(c: &Campaign, hex: HexId, o: &ExportOptions) -> Result<PlanOptio
         who: opts,
         reserves: o.reserve.clone(),
         // 8.2: told, or a retreat before battle that `move` recorded as caught — decided once.
-        avoiding: avoiding_at(c, hex, o.avoiding),
+        avoiding: avoiding_at(c, contacts, hex, o.avoiding),
         overrule: o.overrule.iter().map(|r| r.trim().to_string()).collect(),
         replace: o.replace,
     })
@@ -194,6 +195,7 @@ fn arrivals(participants: &[Participant], rows: &[SowRow]) -> Vec<Arrival> {
 /// each with the side's own supply.
 fn briefings(
     c: &Campaign,
+    contacts: &[Contact],
     supply: &SupplyReport,
     id: &str,
     hex: HexId,
@@ -202,7 +204,6 @@ fn briefings(
 ) -> Vec<(Side, String, String)> {
     let mut briefings = Vec::new();
     // The advice each side was given on this contact (8.1), with its dice, tells the same.
-    let contacts = crate::rules::zoc::contacts(c);
     let rows: Vec<_> = contacts
         .iter()
         .find(|k| k.hexes.contains(&hex))
@@ -251,10 +252,12 @@ pub(super) fn plan(
     hex: HexId,
     o: &ExportOptions,
 ) -> Result<ExportPlan> {
-    let options = plan_options(c, hex, o)?;
+    // Found once for the avoiding side, a declined contact, who fights, briefings and views.
+    let contacts = contacts(c);
+    let options = plan_options(c, &contacts, hex, o)?;
     let existing = dir.battles()?;
     let avoiding = options.avoiding;
-    let d = decide(c, hex, &options, &existing)?;
+    let d = decide(c, &contacts, hex, &options, &existing)?;
     let id = d.id.clone();
 
     let profile_name = o.profile.clone().unwrap_or_else(|| c.config.profile.clone());
@@ -267,14 +270,7 @@ pub(super) fn plan(
     let multiplier = cat.iter().find(|m| m.id.eq_ignore_ascii_case(&map.id)).map_or(32768, |m| m.multiplier);
     let world = f64::from(multiplier) * f64::from(profile.world_per_multiplier);
 
-    // Participants with their map edges.
-    let mut participants: Vec<Participant> = d.who.participants.clone();
-    for p in &mut participants {
-        p.edge = match p.bearing {
-            Some(b) => edge_of((b + f64::from(map.orientation)) % 360.0),
-            None => "centre".to_string(),
-        };
-    }
+    let participants = with_edges(&d.who.participants, map.orientation);
 
     let place = place_name(c, hex);
     let mut rows = side_rows(c, &participants, &d, &place, &profile)?;
@@ -321,7 +317,7 @@ pub(super) fn plan(
         reserves: d.reserves.iter().filter(|r| r.side == s).map(|r| r.unit.clone()).collect(),
         outside: d.outside_walls.clone(),
     };
-    let briefings = briefings(c, supply, &id, hex, &part, &mut dice);
+    let briefings = briefings(c, &contacts, supply, &id, hex, &part, &mut dice);
 
     let Decision {
         who, overruled, reserves, unavailable, no_men, outside_walls, replaces, army_index, ..
@@ -361,8 +357,20 @@ pub(super) fn plan(
     };
     let summary = summary(&record, &out);
     let picture = battle_picture(&BattleScene { record: &record, map: &c.map, world });
-    let side_views = side_views(c, &record);
+    let side_views = side_views(c, &contacts, &record);
     Ok(ExportPlan { record, files, briefings, out, new_map, replaces, picture, side_views, summary })
+}
+
+/// The participants, each with the edge of the battle map it enters by.
+fn with_edges(participants: &[Participant], orientation: u16) -> Vec<Participant> {
+    let mut participants = participants.to_vec();
+    for p in &mut participants {
+        p.edge = match p.bearing {
+            Some(b) => edge_of((b + f64::from(orientation)) % 360.0),
+            None => "centre".to_string(),
+        };
+    }
+    participants
 }
 
 /// What `--json` prints of a battle exported into `out`.
@@ -388,8 +396,7 @@ fn summary(record: &BattleRecord, out: &std::path::Path) -> ExportSummary {
 }
 /// Each side's view of the battle's neighbourhood (rule 8.1), to hand out with its briefing:
 /// its own forces and zones, the enemy forces in contact with them, nothing else.
-fn side_views(c: &Campaign, record: &BattleRecord) -> Vec<(Side, Vec<u8>)> {
-    let k = contacts(c);
+fn side_views(c: &Campaign, k: &[Contact], record: &BattleRecord) -> Vec<(Side, Vec<u8>)> {
     let window = Window::around(c.map.grid, record.hex, reach(record) + 1);
     let heading = MapHeading {
         title: format!("Battle {} at {} ({})", record.id, record.place, record.hex),
@@ -399,7 +406,7 @@ fn side_views(c: &Campaign, record: &BattleRecord) -> Vec<(Side, Vec<u8>)> {
     [Side::French, Side::Allies]
         .into_iter()
         .map(|side| {
-            let view = side_view(c, &k, side, true);
+            let view = side_view(c, k, side, true);
             // The roads the side knows (13 July 2014).
             let known = crate::rules::roads::map_known_to(c, side);
             (

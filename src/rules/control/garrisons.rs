@@ -66,14 +66,16 @@ impl Garrisons {
         let any_unavailable = c.oob.units().iter().any(|u| u.has_status(StatusKind::Unavailable, turn));
         for f in c.oob.forces() {
             // A force without men present holds nothing, not even a road junction.
-            let Some(hex) = f.hex.filter(|_| c.oob.has_men(&f.id)) else { continue };
+            let Some(hex) = f.hex.filter(|_| c.oob.has_men(f)) else { continue };
             let side = f.side();
             let slot = &mut g.by_hex.entry(hex).or_default()[side_index(side)];
             slot.forces += 1;
             if f.has_status(StatusKind::Unavailable, turn) {
                 continue;
             }
-            for u in c.oob.units_under(&f.id) {
+            // The force's units by nation, gathered before they are added to the hex's.
+            let mut own: Vec<(Nation, u32)> = Vec::new();
+            for u in c.oob.units_under(f) {
                 let (b, s) = garrison_units(u);
                 if b + s == 0 || (any_unavailable && unavailable(c, u, turn)) {
                     continue;
@@ -81,7 +83,16 @@ impl Garrisons {
                 slot.battalions += b;
                 slot.squadrons += s;
                 if side == Side::Allies {
-                    *nations.entry(hex).or_default().entry(u.nation).or_default() += b + s;
+                    match own.iter_mut().find(|(n, _)| *n == u.nation) {
+                        Some((_, k)) => *k += b + s,
+                        None => own.push((u.nation, b + s)),
+                    }
+                }
+            }
+            if !own.is_empty() {
+                let at = nations.entry(hex).or_default();
+                for (n, k) in own {
+                    *at.entry(n).or_default() += k;
                 }
             }
         }
@@ -144,7 +155,7 @@ pub fn policing<'c>(
     let mut held = Garrison::default();
     let mut out = Vec::new();
     for f in forces {
-        for u in c.oob.units_under(&f.id) {
+        for u in c.oob.units_under(f) {
             let (b, s) = garrison_units(u);
             if b + s == 0 || unavailable(c, u, turn) {
                 continue;

@@ -199,7 +199,7 @@ fn view(c: &Campaign, contacts: &[Contact], viewer: Option<Side>, with_zones: bo
             name: f.name.to_string(),
             nation: f.nation,
             hex,
-            strength: own.then(|| c.oob.strength(&f.id)),
+            strength: own.then(|| c.oob.strength(f)),
             reported: report,
             zone,
             supply: None,

@@ -188,7 +188,7 @@ impl<'a> Board<'a> {
             let cav = match plan {
                 // An ordered force's extra hex is its new line of march's.
                 Some(p) => {
-                    let wholly = c.oob.wholly_cavalry(&f.id);
+                    let wholly = c.oob.wholly_cavalry(f);
                     walker_of_plan[p] = walkers.len();
                     walkers.push(Walker { piece: i, done: 0, halt: None, wholly_cavalry: wholly });
                     let next = plans[p].path.get(1).copied();
@@ -196,7 +196,7 @@ impl<'a> Board<'a> {
                 }
                 None => cavalry_road_hex(c, f),
             };
-            let present = c.oob.has_men(&f.id);
+            let present = c.oob.has_men(f);
             pieces.push(Piece { id: f.id.to_string(), side: f.side(), hex, cav, plan, present });
         }
         let mut at: HashMap<HexId, Vec<usize>> = HashMap::new();

@@ -426,31 +426,54 @@ pub fn compute_for_turn(c: &Campaign, records: &[SupplyRecord], turn: u32) -> Su
     let control = compute_at(c, &g, turn);
     let depots = depots(c, &control, records, turn);
     let prev_out: BTreeMap<&str, u32> = records.iter().map(|r| (r.force.as_str(), r.turns_out)).collect();
-    let mut forces = Vec::new();
-    let mut communications = Vec::new();
-    // Each force with its place in forces.csv, to put them back in that order.
-    let mut at: Vec<usize> = Vec::new();
-    for side in [Side::French, Side::Allies] {
-        let mut search = SideSearch::new(c, side, &control, &g, &depots);
-        for (i, f) in c.oob.forces().enumerate().filter(|(_, f)| f.side() == side) {
-            let Some(hex) = f.hex else { continue };
-            at.push(i);
-            let mut fs = search.line(f, hex, prev_out.get(f.id.as_str()).copied().unwrap_or(0));
-            if let Some(comm) = search.communication(f, hex) {
-                if comm.state == "cut" {
-                    fs.orders.push("line of communications cut: no replacements (3.5)".to_string());
-                }
-                communications.push(comm);
-            }
-            forces.push(fs);
+    // The two sides' searches share nothing but the campaign read: the Allies' runs beside the
+    // French, and the two are put together in the same order as one after the other would.
+    let side = |side| side_lines(c, side, &control, &g, &depots, &prev_out);
+    let (french, allies) = std::thread::scope(|s| {
+        let allies = s.spawn(|| side(Side::Allies));
+        let french = side(Side::French);
+        match allies.join() {
+            Ok(allies) => (french, allies),
+            Err(panic) => std::panic::resume_unwind(panic),
         }
-    }
+    });
+    let (mut at, mut forces, mut communications) = french;
+    at.extend(allies.0);
+    forces.extend(allies.1);
+    communications.extend(allies.2);
     // Forces in forces.csv order, whichever side was searched first.
     let mut placed: Vec<(usize, ForceSupply)> = at.into_iter().zip(forces).collect();
     placed.sort_by_key(|(i, _)| *i);
     let mut forces: Vec<ForceSupply> = placed.into_iter().map(|(_, f)| f).collect();
     share::share_lines(&mut forces, &prev_out);
     SupplyReport { turn, forces, settlements: control, communications, depots }
+}
+
+/// One side's forces on the map, each with its place in `forces.csv`, its line and its line of
+/// communications, in `forces.csv` order.
+fn side_lines(
+    c: &Campaign,
+    side: Side,
+    control: &[SettlementControl],
+    g: &Garrisons,
+    depots: &[Depot],
+    prev_out: &BTreeMap<&str, u32>,
+) -> (Vec<usize>, Vec<ForceSupply>, Vec<Communication>) {
+    let mut search = SideSearch::new(c, side, control, g, depots);
+    let (mut at, mut forces, mut communications) = (Vec::new(), Vec::new(), Vec::new());
+    for (i, f) in c.oob.forces().enumerate().filter(|(_, f)| f.side() == side) {
+        let Some(hex) = f.hex else { continue };
+        at.push(i);
+        let mut fs = search.line(f, hex, prev_out.get(f.id.as_str()).copied().unwrap_or(0));
+        if let Some(comm) = search.communication(f, hex) {
+            if comm.state == "cut" {
+                fs.orders.push("line of communications cut: no replacements (3.5)".to_string());
+            }
+            communications.push(comm);
+        }
+        forces.push(fs);
+    }
+    (at, forces, communications)
 }
 
 #[cfg(test)]

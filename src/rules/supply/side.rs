@@ -158,7 +158,7 @@ impl<'a> SideSearch<'a> {
         match found {
             Some((path, i)) => {
                 // A force without men present loads no line (3.4): its guns have no crew.
-                let st = if c.oob.has_men(&f.id) { c.oob.strength(&f.id) } else { Default::default() };
+                let st = if c.oob.has_men(f) { c.oob.strength(f) } else { Default::default() };
                 fs.state = Supply::In;
                 fs.source = Some(reach.srcs[i].name.clone());
                 let cap = capacity(c, control, &path, st.men(), st.guns);
