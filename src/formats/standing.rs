@@ -18,6 +18,8 @@ pub const STANDING_COLUMNS: [&str; 4] = ["force", "route", "order", "turn"];
 pub fn parse_standing_into(bytes: &[u8], p: &mut Problems) -> (Vec<StandingOrder>, Dialect) {
     let t = Table::parse(STANDING, bytes, p);
     let mut out = Vec::new();
+    // The forces with an order so far (a standing order on every force is thousands of rows).
+    let mut seen = std::collections::HashSet::new();
     if !t.require(&["force", "route"], p) {
         return (out, t.dialect);
     }
@@ -44,7 +46,7 @@ pub fn parse_standing_into(bytes: &[u8], p: &mut Problems) -> (Vec<StandingOrder
         let on_contact = f.opt::<crate::model::orders::OnContact>("on_contact");
         let turn = if f.text("turn").is_empty() { Some(0) } else { f.req_count("turn") };
         if let (Some(route), Some(turn), false) = (route, turn, force.is_empty()) {
-            if out.iter().any(|s: &StandingOrder| s.force == force) {
+            if !seen.insert(force.clone()) {
                 f.problem("force", format!("'{force}' has a standing order on an earlier line"));
                 continue;
             }
@@ -94,5 +96,19 @@ mod tests {
         let bad = "force,route,order,turn\nA,,x,20\nB,10.5,x,20\n";
         parse_standing_into(bad.as_bytes(), &mut p);
         assert_eq!(p.len(), 2, "{p:?}");
+    }
+
+    #[test]
+    fn a_second_standing_order_for_a_force_is_refused_on_its_line() {
+        let text = "force,route,order,turn\nA,10.10,x,20\nB,10.11,x,20\nA,10.12,y,20\n";
+        let mut p = Problems::default();
+        let (rows, _) = parse_standing_into(text.as_bytes(), &mut p);
+        assert_eq!(rows.iter().map(|s| s.force.as_str()).collect::<Vec<_>>(), ["A", "B"]);
+        assert_eq!(p.len(), 1, "{p:?}");
+        let problem = p.0[0].to_string();
+        assert!(
+            problem.contains(":4") && problem.contains("'A' has a standing order on an earlier line"),
+            "{problem}"
+        );
     }
 }

@@ -267,6 +267,10 @@ impl CampaignMap {
     pub fn hex(&self, h: HexId) -> HexInfo {
         self.hexes.get(&h).cloned().unwrap_or_default()
     }
+    /// The ground of a hex (the default for an unlisted hex), without copying its notes.
+    pub fn terrain(&self, h: HexId) -> Terrain {
+        self.hexes.get(&h).map(|i| i.terrain).unwrap_or_default()
+    }
     /// True for a sea hex.
     pub fn is_sea(&self, h: HexId) -> bool {
         self.hexes.get(&h).is_some_and(|i| i.terrain == Terrain::Sea)

@@ -167,25 +167,32 @@ impl Rates {
     }
 }
 
-/// How a step from `a` to `b` is taken, and the major river it crosses, or why it cannot be.
-pub fn step_ground(
-    c: &Campaign,
-    a: HexId,
-    b: HexId,
-) -> Result<(Ground, Option<&str>), (&'static str, String)> {
+/// Why a step cannot be taken ([`step_kind`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum NoStep<'m> {
+    /// The hex stepped into is off the map.
+    OffMap,
+    /// The two hexes are not next to each other.
+    NotNext,
+    /// The hex stepped into is sea (1.2).
+    Sea,
+    /// A major river crossed off a road (6.5.1), by its name.
+    River(&'m str),
+}
+
+/// How a step from `a` to `b` is taken, and the major river it crosses, or why it cannot be:
+/// what [`step_ground`] says, without its words (a route search tries hundreds of thousands
+/// of steps).
+pub fn step_kind(c: &Campaign, a: HexId, b: HexId) -> Result<(Ground, Option<&str>), NoStep<'_>> {
     if !c.map.grid.contains(b) {
-        return Err(("", format!("{b} is off the map")));
+        return Err(NoStep::OffMap);
     }
     if !c.map.grid.adjacent(a, b) {
-        return Err(("", format!("{b} is not next to {a}")));
+        return Err(NoStep::NotNext);
     }
-    if c.map.is_sea(b) {
-        return Err((
-            "1.2",
-            format!(
-                "{b} is sea: a land force marches on land only (map/hexes.csv gives {b} the terrain sea)"
-            ),
-        ));
+    let terrain = c.map.terrain(b);
+    if terrain == Terrain::Sea {
+        return Err(NoStep::Sea);
     }
     let river = c.map.river(a, b);
     match c.map.road(a, b) {
@@ -196,15 +203,31 @@ pub fn step_ground(
     if let Some(r) = river
         && !toledo_ford(a, b)
     {
-        return Err((
-            "6.5.1",
-            format!(
-                "off a road across the {r} between {a} and {b}: major rivers are crossed only where a road does"
-            ),
-        ));
+        return Err(NoStep::River(r));
     }
-    let g = if c.map.hex(b).terrain == Terrain::High { Ground::High } else { Ground::Low };
+    let g = if terrain == Terrain::High { Ground::High } else { Ground::Low };
     Ok((g, river))
+}
+
+/// How a step from `a` to `b` is taken, and the major river it crosses, or why it cannot be
+/// (the rule and the words).
+pub fn step_ground(
+    c: &Campaign,
+    a: HexId,
+    b: HexId,
+) -> Result<(Ground, Option<&str>), (&'static str, String)> {
+    step_kind(c, a, b).map_err(|why| match why {
+        NoStep::OffMap => ("", format!("{b} is off the map")),
+        NoStep::NotNext => ("", format!("{b} is not next to {a}")),
+        NoStep::Sea => (
+            "1.2",
+            format!("{b} is sea: a land force marches on land only (map/hexes.csv gives {b} the terrain sea)"),
+        ),
+        NoStep::River(r) => (
+            "6.5.1",
+            format!("off a road across the {r} between {a} and {b}: major rivers are crossed only where a road does"),
+        ),
+    })
 }
 
 /// The open-country crossings west of Toledo that join 27.24 to 28.23 directly, off road

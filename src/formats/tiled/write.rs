@@ -45,7 +45,7 @@ pub fn write_tmj(x: &TiledExport<'_>) -> Vec<u8> {
     }
     let cells = || (0..g.rows).flat_map(move |r| (0..g.columns).map(move |c| HexId::new(c, r)));
     let terrain: Vec<u32> = cells()
-        .map(|h| match x.map.hex(h).terrain {
+        .map(|h| match x.map.terrain(h) {
             Terrain::Low => LOW_TILE,
             Terrain::High => HIGH_TILE,
             Terrain::Sea => SEA_TILE,

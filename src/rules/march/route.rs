@@ -4,7 +4,7 @@
 use std::cmp::Reverse;
 use std::collections::{BTreeMap, BTreeSet, BinaryHeap};
 
-use super::{Ground, Rates, step_ground};
+use super::{Ground, Rates, step_kind};
 use crate::model::{Campaign, HexId, Side2};
 
 /// Most rivers a route search tells apart (a route over more is costed as over this many
@@ -64,7 +64,7 @@ pub fn find_route(
             break;
         }
         for n in c.map.grid.neighbours(h) {
-            let Ok((g, river)) = step_ground(c, h, n) else { continue };
+            let Ok((g, river)) = step_kind(c, h, n) else { continue };
             if g == Ground::SecondaryRoad && known.is_some_and(|k| !k.contains(&Side2::new(h, n))) {
                 continue;
             }

@@ -4,7 +4,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use super::{Ground, Marched, Order, Plan, Rates, Refusal, Route, TURN_UNITS, check_path, step_ground};
+use super::{Ground, Marched, Order, Plan, Rates, Refusal, Route, TURN_UNITS, check_path, step_kind};
 use crate::model::standing::StandingOrder;
 use crate::model::{Campaign, HexId};
 
@@ -28,7 +28,7 @@ pub(super) fn fit(
     let mut a = from;
     let mut k = 0;
     for (i, &h) in hexes.iter().enumerate() {
-        let step = step_ground(c, a, h).ok().filter(|(g, _)| rates.rate(*g, 0).is_some());
+        let step = step_kind(c, a, h).ok().filter(|(g, _)| rates.rate(*g, 0).is_some());
         let Some((g, river)) = step else {
             // Not a step the force may take: `check_path` says why.
             return check_path(c, o, rates, from, &hexes[..=i], used_before);
