@@ -98,9 +98,12 @@ fn write_picture(out: &Path, format: Format, svg: Vec<u8>, title: &str) -> Resul
     atomic_write(out, &bytes)
 }
 
-/// Refuses, before anything is done, a `--map` file that is neither FILE.svg nor FILE.html.
+/// Refuses, before anything is done, a `--map` file that is neither FILE.svg nor FILE.html, or
+/// that cannot be replaced (held open by another program): the move it draws is committed
+/// before the picture is written.
 pub fn check_picture_name(out: &Path) -> Result<()> {
-    format_of(out).map(|_| ())
+    format_of(out)?;
+    check_paths_replaceable(&[out.to_path_buf()])
 }
 
 fn heading(c: &Campaign) -> MapHeading {

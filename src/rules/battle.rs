@@ -1,14 +1,13 @@
 //! Who fights (design.md, Export 1): the principals in the battle hex and the enemy forces
 //! in contact with them, the attacker, and the joiners of rule 8.6 with their entry delays.
 
-use crate::rules::zoc::Contact;
 use std::collections::{BTreeMap, BTreeSet, VecDeque};
 
 use crate::error::{Error, Result};
 use crate::model::battle::{Participant, Role};
 use crate::model::{ArmClass, Campaign, HexId, Side, StatusKind, Unit};
 
-use super::zoc::{in_contact, zone_of_control};
+use super::zoc::{Contact, in_contact, zone_of_control};
 
 /// Choices the umpire makes on the command line.
 #[derive(Debug, Clone, Default)]
@@ -133,6 +132,8 @@ pub fn entry_delay(c: &Campaign, force: &Unit, distance: u32, river: bool) -> u3
 }
 
 /// Decides who fights at a hex. Refuses a hex with no contact, and unknown forces in options.
+/// `contacts` are the campaign's contacts ([`crate::rules::zoc::contacts`]), found once by the
+/// caller for everything it decides about them.
 pub fn who_fights(
     c: &Campaign,
     contacts: &[Contact],

@@ -5,7 +5,6 @@
 //! the battles already pending, the battle's id and SoW army indices, and its map (8.4). Pure:
 //! the export command reads the campaign and the battles, and writes what is decided here.
 
-use crate::rules::zoc::Contact;
 use std::collections::{BTreeMap, BTreeSet};
 
 use crate::error::{Error, Result};
@@ -16,6 +15,7 @@ use crate::rules::dice::Dice;
 use crate::rules::garrison::outside_the_walls;
 use crate::rules::map_choice::{CatalogueMap, choose_map, hex_features, under_garrisoned_assault};
 use crate::rules::reserve::validate_reserve;
+use crate::rules::zoc::Contact;
 use crate::rules::{alcantara, capitulation};
 
 /// Rules an umpire may overrule at export (`--overrule RULE`).

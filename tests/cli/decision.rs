@@ -117,6 +117,10 @@ fn a_contact_is_advised_to_both_sides_without_an_export_and_the_battle_tells_the
     // forces as the enemy sees them.
     assert!(al.contains("Ier Corps at 18.28") && !al.contains("Ejército de Extremadura at"), "{al}");
     assert!(!fr.contains("(rolled"), "{fr}");
+    // The umpire's sections (the enemy's points, the dice faces) are in neither side's text.
+    for text in [&fr, &al] {
+        assert!(!text.contains("## Umpire:") && !text.contains("- enemy men: d"), "{text}");
+    }
     let decisions = c.read("decisions.csv");
     assert!(
         decisions.starts_with("turn,hex,side,die,men_roll,guns_roll,decision\n20,18.28,French,"),

@@ -200,3 +200,21 @@ fn export_with_its_oob_open_in_the_sow_folder_writes_nothing() {
     assert!(stderr(&o).contains(&format!("{} {CURE}", oob.display())), "{}", stderr(&o));
     assert!((c.snapshot(), snapshot(&out)) == before, "something was written");
 }
+
+#[test]
+fn move_with_its_map_open_in_another_program_moves_nothing() {
+    let c = Camp::new("peninsula");
+    let o = repo().join("fixtures/orders");
+    let [fr, al] = [o.join("french.csv"), o.join("allies.csv")].map(|p| p.display().to_string());
+    let map = c.tmp.path().join("orders.html");
+    std::fs::write(&map, "<html></html>").unwrap();
+    let before = c.snapshot();
+    let held = hold_as_excel(&map);
+    let o = c.run(&["move", &fr, &al, "--map", map.to_str().unwrap()]);
+    assert_code(&o, 1);
+    assert!(stderr(&o).contains(&format!("{} {CURE}", map.display())), "{}", stderr(&o));
+    assert!(c.snapshot() == before, "the forces marched though the move was refused");
+    drop(held);
+    assert_code(&c.run(&["move", &fr, &al, "--map", map.to_str().unwrap()]), 0);
+    assert!(std::fs::read_to_string(&map).unwrap().contains("<svg"), "the map was not drawn");
+}

@@ -2,7 +2,6 @@
 //! map, each side's rows and where they deploy, the objectives and late arrivals, the SoW
 //! files, the briefings, the pictures and the battle record.
 
-use crate::rules::zoc::Contact;
 use std::collections::BTreeSet;
 use std::path::PathBuf;
 
@@ -31,7 +30,7 @@ use crate::rules::dice::{Dice, SeededDice};
 use crate::rules::intel::Participants;
 use crate::rules::intel::known::side_view;
 use crate::rules::supply::SupplyReport;
-use crate::rules::zoc::contacts;
+use crate::rules::zoc::{Contact, contacts};
 use crate::store::profile::load_profile;
 use crate::store::{CampaignDir, join_rel};
 
