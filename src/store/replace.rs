@@ -84,10 +84,15 @@ pub fn probe(path: &Path) -> io::Result<()> {
         .map(drop)
 }
 
-/// Elsewhere a rename replaces a file whoever holds it open; only its existence is looked at.
+/// Elsewhere a rename replaces a file whoever holds it open; only what is there is looked at:
+/// nothing, or anything but a folder (no file is renamed over a folder).
 #[cfg(not(windows))]
 pub fn probe(path: &Path) -> io::Result<()> {
-    std::fs::symlink_metadata(path).map(drop)
+    let meta = std::fs::symlink_metadata(path)?;
+    if meta.is_dir() {
+        return Err(io::Error::new(io::ErrorKind::IsADirectory, "it is a folder"));
+    }
+    Ok(())
 }
 
 #[cfg(test)]

@@ -204,6 +204,20 @@ fn the_turn_map_draws_every_march_of_the_turn_and_the_dry_run_the_same() {
 }
 
 #[test]
+fn move_map_refuses_a_folder_in_the_pictures_place_and_moves_nothing() {
+    let c = Camp::new("peninsula");
+    let [fr, al] = orders();
+    let folder = c.tmp.path().join("orders.svg");
+    std::fs::create_dir(&folder).unwrap();
+    let before = c.snapshot();
+    let o = c.run(&["move", &fr, &al, "--map", folder.to_str().unwrap()]);
+    // Exit 2, as for any file a command cannot replace (not the umpire's input, but the disk's).
+    assert_code(&o, 2);
+    assert!(stderr(&o).contains("orders.svg: cannot be replaced"), "{}", stderr(&o));
+    assert!(c.snapshot() == before, "the forces marched though the move was refused");
+}
+
+#[test]
 fn move_map_refuses_a_file_that_is_not_svg_or_html_and_moves_nothing() {
     let c = Camp::new("peninsula");
     let [fr, al] = orders();
