@@ -18,7 +18,11 @@ use crate::rules::dice::SeededDice;
 use crate::rules::turn::{TurnContext, TurnRun, run_turn};
 use crate::store::files::changed_files;
 use crate::store::journal::Entry;
+use crate::store::state::StateTxn;
 use crate::store::{CampaignDir, Commit};
+
+/// The order of battle's file.
+const FORCES: &str = "forces.csv";
 
 pub use crate::formats::report::turn::Advanced;
 
@@ -93,7 +97,7 @@ pub fn advance(
     let ctx = TurnContext {
         from,
         to: from.next(),
-        moved: moved_forces(dir, &c)?,
+        moved: moved_forces(dir, txn.as_mut(), &c)?,
         in_contact: in_contact(&c, &waiting),
     };
     let stream = dice_stream(from.0);
@@ -154,10 +158,12 @@ pub fn advance(
 /// The turn's reports, for the umpire and each side, as the other files of its commit.
 fn reports(run: &TurnRun, c: &Campaign, r: &Advanced, stream: &str, battles: &[BattleFought]) -> Commit {
     let [umpire, french, allies, french_page, allies_page, _] = report_paths(r.changes.to.turn);
+    // Each side's view is of the contacts as the turn leaves them.
+    let contacts = crate::rules::zoc::contacts(c);
     let mut extra = Commit { operation: Some(OPERATION.to_string()), ..Commit::default() };
     extra.write(umpire, umpire_report(run, &render_returns(r), c.config.seed, stream).into_bytes());
     for (side, md, page) in [(Side::French, french, french_page), (Side::Allies, allies, allies_page)] {
-        let d = dispatch(run, c, battles, side);
+        let d = dispatch(run, c, &contacts, battles, side);
         extra.write(md, d.markdown.into_bytes());
         extra.write(page, d.html);
     }
@@ -217,14 +223,41 @@ fn in_contact(c: &Campaign, pending: &[BattleRecord]) -> BTreeMap<String, HexId>
 /// withdrawal and a `move` all change the `hex` column, so all of them count — and every
 /// force the turn's moves that stand marched (the journal's move entries), even one that
 /// ended where it began (6.2: "a military force that moves").
-pub fn moved_forces(dir: &CampaignDir, c: &Campaign) -> Result<BTreeMap<String, HexId>> {
-    let journal = dir.read_journal()?;
+///
+/// With the change open (`txn`), the journal and the manual edit it found lead from that state
+/// to the files as found, so the rows changed since are enough; otherwise (a dry run, or rows
+/// added or removed since) the journal is replayed from its baseline.
+pub fn moved_forces(
+    dir: &CampaignDir,
+    txn: Option<&mut StateTxn<'_>>,
+    c: &Campaign,
+) -> Result<BTreeMap<String, HexId>> {
+    let read;
+    let (journal, found) = match txn {
+        Some(t) => {
+            let header = t.current()?.get(FORCES).and_then(|b| b.as_deref()).map(first_line);
+            (&t.journal, header.map(|h| (h, t.manual_edit())))
+        }
+        None => {
+            read = dir.read_journal()?;
+            (&read, None)
+        }
+    };
     if journal.entries.is_empty() {
         return Ok(BTreeMap::new());
     }
     let upto = journal.last_standing_turn_advance().map_or(0, |i| i + 1);
-    let then = journal.replay(&dir.read_baseline()?, Some(upto))?;
-    let before = force_hexes(then.get("forces.csv").and_then(|b| b.as_deref()));
+    let since = found.and_then(|(header, manual)| {
+        let changed = journal.lines_before(upto, manual, FORCES)?;
+        hexes_before(c, &header, &changed)
+    });
+    let before = match since {
+        Some(b) => b,
+        None => {
+            let then = journal.replay(&dir.read_baseline()?, Some(upto))?;
+            force_hexes(then.get(FORCES).and_then(|b| b.as_deref()))
+        }
+    };
     let marched = journal.marched_this_turn(c.config.turn);
     Ok(c.oob
         .forces()
@@ -234,4 +267,47 @@ pub fn moved_forces(dir: &CampaignDir, c: &Campaign) -> Result<BTreeMap<String, 
             (f.hex? != was || went).then(|| (f.id.to_string(), was))
         })
         .collect())
+}
+
+/// The file's first line (its header).
+fn first_line(bytes: &[u8]) -> String {
+    let end = bytes.iter().position(|&b| b == b'\n').unwrap_or(bytes.len());
+    String::from_utf8_lossy(&bytes[..end]).into_owned()
+}
+
+/// Top-level forces' hexes as they stood before the rows `changed` (by line index, as they
+/// were) changed: the campaign's, with those rows read under `header`. `None` when a row does
+/// not read as one whole record (a field running over lines).
+fn hexes_before(
+    c: &Campaign,
+    header: &str,
+    changed: &BTreeMap<usize, &str>,
+) -> Option<BTreeMap<String, HexId>> {
+    let mut hexes: BTreeMap<String, HexId> =
+        c.oob.forces().filter_map(|f| Some((f.id.to_string(), f.hex?))).collect();
+    if changed.is_empty() {
+        return Some(hexes);
+    }
+    let mut text = header.to_string();
+    for line in changed.values() {
+        text.push('\n');
+        text.push_str(line);
+    }
+    let mut p = crate::error::Problems::default();
+    let t = crate::formats::table::Table::parse(FORCES, text.as_bytes(), &mut p);
+    // Each row read from its one line (line 1 is the header), with every column.
+    let whole = |(k, r): (usize, &crate::formats::table::Row)| {
+        r.line == k as u64 + 2 && r.fields() == t.headers.len()
+    };
+    if !p.is_empty() || t.rows.len() != changed.len() || !t.rows.iter().enumerate().all(whole) {
+        return None;
+    }
+    for r in &t.rows {
+        let id = t.text(r, "id").to_string();
+        match (t.text(r, "parent").is_empty(), t.text(r, "hex").parse().ok()) {
+            (true, Some(h)) => hexes.insert(id, h),
+            _ => hexes.remove(&id),
+        };
+    }
+    Some(hexes)
 }

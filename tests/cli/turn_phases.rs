@@ -185,3 +185,46 @@ fn a_bad_junta_or_siege_train_row_is_refused_naming_its_line_and_nothing_changes
     assert!(err.contains("siege-trains.csv:4: arrived: turn 13 is in November–February"), "{err}");
     assert_eq!(c.snapshot(), before, "the campaign is unchanged");
 }
+
+/// `forces.csv` with `edit` applied to each line, and `extra` lines added at its end.
+fn edit_forces(c: &Camp, edit: impl Fn(&str) -> String, extra: &str) {
+    let forces = c.read("forces.csv");
+    let edited: String = forces.lines().map(|l| edit(l) + "\n").collect();
+    c.write("forces.csv", &(edited + extra));
+}
+
+#[test]
+fn a_force_moved_by_hand_is_found_whether_rows_were_only_changed_or_also_added() {
+    let c = Camp::new("peninsula");
+    c.write("campaign.toml", &c.read("campaign.toml").replace("\nturn = 20\n", "\nturn = 13\n"));
+    assert_code(&c.run(&["turn", "advance"]), 0);
+    // Rows changed in place: Lapisse moved, Latour-Maubourg's row changed but not its hex.
+    edit_forces(
+        &c,
+        |l| {
+            if l.starts_with("FR-LAP,") {
+                l.replace(",20.17,", ",21.17,")
+            } else if l.starts_with("FR-LM,") {
+                l.replace(",veteran,", ",trained,")
+            } else {
+                l.to_string()
+            }
+        },
+        "",
+    );
+    assert_code(&c.run(&["turn", "advance"]), 0);
+    let report = c.read("turns/T15/report.md");
+    assert!(report.contains("(FR-LAP) moved 20.17 → 21.17 in winter"), "{report}");
+    assert!(report.contains("(FR-LM) halted at 20.29 in winter"), "{report}");
+    // A row added as well: Lapisse moves on, a battalion joins him; Latour-Maubourg stays.
+    edit_forces(
+        &c,
+        |l| if l.starts_with("FR-LAP,") { l.replace(",21.17,", ",22.17,") } else { l.to_string() },
+        "FR-LAP-1-NEW,FR-LAP-1,battalion,Conscripts,,Fr,line,300,,,,,,,,,\n",
+    );
+    assert_code(&c.run(&["turn", "advance"]), 0);
+    let report = c.read("turns/T16/report.md");
+    assert!(report.contains("(FR-LAP) moved 21.17 → 22.17 in winter"), "{report}");
+    assert!(report.contains("(FR-LM) halted at 20.29 in winter"), "{report}");
+    assert_code(&c.run(&["audit"]), 0);
+}

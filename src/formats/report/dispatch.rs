@@ -20,6 +20,7 @@ use crate::rules::intel::known::{ForcesView, KnownForce, side_view};
 use crate::rules::intel::{Reading, reported_guns, reported_men};
 use crate::rules::supply::ForceSupply;
 use crate::rules::turn::TurnRun;
+use crate::rules::zoc::Contact;
 
 /// A battle whose result was applied on the turn that ended, with what its side reports are
 /// made from.
@@ -52,13 +53,19 @@ fn who(side: Side) -> &'static str {
     }
 }
 
-/// The side's dispatch for the turn `run` begins, from `c` as the turn leaves it.
-pub fn dispatch(run: &TurnRun, c: &Campaign, battles: &[BattleFought], side: Side) -> Dispatch {
+/// The side's dispatch for the turn `run` begins, from `c` as the turn leaves it and its
+/// `contacts` (found once for both sides).
+pub fn dispatch(
+    run: &TurnRun,
+    c: &Campaign,
+    contacts: &[Contact],
+    battles: &[BattleFought],
+    side: Side,
+) -> Dispatch {
     let to = run.returns.to.turn;
-    let contacts = crate::rules::zoc::contacts(c);
     let supply: HashMap<&str, &ForceSupply> =
         run.supply_after.forces.iter().map(|f| (f.force.as_str(), f)).collect();
-    let view = side_view(c, &contacts, side, false).with_supply(|id| supply.get(id).map(|f| f.known()));
+    let view = side_view(c, contacts, side, false).with_supply(|id| supply.get(id).map(|f| f.known()));
     let title = format!("Turn {to} — {}: {}", run.returns.to.date, who(side));
     let mut s = format!("# {title}\n\n");
     let _ = writeln!(

@@ -56,6 +56,13 @@ pub struct Row {
     len: usize,
 }
 
+impl Row {
+    /// Its number of fields, as the file has them.
+    pub fn fields(&self) -> usize {
+        self.len
+    }
+}
+
 impl Table {
     /// Reads a CSV file's bytes (UTF-8, UTF-8 with BOM or Windows-1252). Problems with the
     /// file's shape (bad CSV, wrong number of fields) are pushed; good rows are kept.
