@@ -3,9 +3,8 @@
 //! the bytes. The same campaign always gives the same bytes: elements come in a fixed
 //! order and every number is written with one decimal.
 //!
-//! The XML is written with `quick-xml`, which escapes every name a campaign file gives
-//! (`Ejército de Extremadura`, `Brigade "Mackenzie" & Co`) so that no campaign can break a
-//! picture.
+//! Every name a campaign file gives (`Ejército de Extremadura`, `Brigade "Mackenzie" & Co`)
+//! is escaped with `quick-xml`'s `escape`, so that no campaign can break a picture.
 
 pub mod aftermath;
 pub mod battle;
@@ -16,9 +15,7 @@ pub mod map;
 pub mod palette;
 mod symbols;
 
-use quick_xml::Writer;
 use quick_xml::escape::escape;
-use quick_xml::events::{BytesDecl, BytesEnd, BytesStart, BytesText, Event};
 
 pub use geometry::Frame;
 
@@ -29,31 +26,52 @@ pub fn num(v: f64) -> String {
     s
 }
 
-/// Appends [`num`]`(v)` to `s`. Written with integer arithmetic: a picture has tens of
-/// thousands of numbers, and formatting floats is the slow part of drawing one.
+/// Appends [`num`]`(v)` to `s`.
 pub fn push_num(s: &mut String, v: f64) {
-    use std::fmt::Write as _;
+    let mut digits = [0u8; 24];
+    s.push_str(&num_text(v, &mut digits));
+}
+
+/// [`num`]`(v)` written into `buf`. Written with integer arithmetic: a picture has tens of
+/// thousands of numbers, and formatting floats is the slow part of drawing one.
+fn num_text(v: f64, buf: &mut [u8; 24]) -> std::borrow::Cow<'_, str> {
     let tenths = (v * 10.0).round();
-    // Beyond any picture's size: written as it comes.
+    // Beyond any picture's size: written as it comes (up to 1e15 tenths fit the buffer).
     if !tenths.is_finite() || tenths.abs() > 1e15 {
-        let _ = write!(s, "{v:.1}");
-        return;
+        return std::borrow::Cow::Owned(format!("{v:.1}"));
     }
     let t = tenths as i64;
     let a = t.unsigned_abs();
-    if t < 0 {
-        s.push('-');
-    }
-    let _ = write!(s, "{}", a / 10);
+    // Written from the end: the tenth, then the whole part, then the sign.
+    let mut at = buf.len();
     if !a.is_multiple_of(10) {
-        s.push('.');
-        s.push(char::from(b'0' + (a % 10) as u8));
+        at -= 2;
+        buf[at] = b'.';
+        buf[at + 1] = b'0' + (a % 10) as u8;
     }
+    let mut whole = a / 10;
+    loop {
+        at -= 1;
+        buf[at] = b'0' + (whole % 10) as u8;
+        whole /= 10;
+        if whole == 0 {
+            break;
+        }
+    }
+    if t < 0 {
+        at -= 1;
+        buf[at] = b'-';
+    }
+    std::borrow::Cow::Borrowed(std::str::from_utf8(&buf[at..]).unwrap_or("0"))
 }
 
-/// An SVG document being written, element by element, into memory.
+/// An SVG document being written, element by element, into memory: each tag on a line of
+/// its own, except a tag after text (`<title>A</title>`), as quick-xml's indenting writer
+/// lays it out; attribute values and text are escaped by quick-xml.
 pub struct Canvas {
-    w: Writer<Vec<u8>>,
+    buf: Vec<u8>,
+    /// The next tag begins a new line (after a tag, not after text or at the start).
+    line_break: bool,
     open: Vec<&'static str>,
     /// Labels held back for the placer ([`Canvas::defer_labels`]), when it is on.
     deferred: Option<Vec<Deferred>>,
@@ -77,9 +95,13 @@ pub struct Deferred {
 
 impl std::fmt::Debug for Canvas {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Canvas").field("bytes", &self.w.get_ref().len()).field("open", &self.open).finish()
+        f.debug_struct("Canvas").field("bytes", &self.buf.len()).field("open", &self.open).finish()
     }
 }
+
+/// The outline that makes a label read over roads, rivers and hex sides.
+const OUTLINE: [(&str, &str); 4] =
+    [("stroke", "#ffffff"), ("stroke-width", "2.5"), ("stroke-linejoin", "round"), ("paint-order", "stroke")];
 
 impl Canvas {
     /// A document of `width` × `height` pixels whose title (what a viewer shows in its title
@@ -90,9 +112,10 @@ impl Canvas {
 
     /// [`Canvas::new`], with room for `bytes` of SVG before the buffer grows.
     pub fn with_capacity(width: f64, height: f64, title: &str, bytes: usize) -> Canvas {
-        let buffer = Vec::with_capacity(bytes);
-        let mut c = Canvas { w: Writer::new_with_indent(buffer, b' ', 0), open: Vec::new(), deferred: None };
-        c.emit(Event::Decl(BytesDecl::new("1.0", Some("UTF-8"), None)));
+        let mut c =
+            Canvas { buf: Vec::with_capacity(bytes), line_break: false, open: Vec::new(), deferred: None };
+        c.tag_start("<?", "xml version=\"1.0\" encoding=\"UTF-8\"");
+        c.tag_end("?>");
         let (w, h) = (num(width), num(height));
         let view = format!("0 0 {w} {h}");
         c.open(
@@ -109,52 +132,83 @@ impl Canvas {
         c
     }
 
-    /// Writes an event. Writing into memory cannot fail, so there is no error to pass on.
-    fn emit(&mut self, e: Event<'_>) {
-        let written = self.w.write_event(e);
-        debug_assert!(written.is_ok(), "writing SVG into memory failed");
+    /// Begins a tag: on a line of its own unless it follows text.
+    fn tag_start(&mut self, before: &str, name: &str) {
+        if self.line_break {
+            self.buf.push(b'\n');
+        }
+        self.buf.extend_from_slice(before.as_bytes());
+        self.buf.extend_from_slice(name.as_bytes());
     }
 
-    /// A start tag with its attributes, each value escaped by quick-xml, built in one string
-    /// (a map has tens of thousands of elements).
-    fn start(name: &'static str, attrs: &[(&str, &str)]) -> BytesStart<'static> {
-        let mut content = String::with_capacity(
-            name.len() + attrs.iter().map(|(k, v)| k.len() + v.len() + 4).sum::<usize>(),
-        );
-        content.push_str(name);
+    /// Ends a tag: what follows it begins a new line.
+    fn tag_end(&mut self, after: &str) {
+        self.buf.extend_from_slice(after.as_bytes());
+        self.line_break = true;
+    }
+
+    /// An attribute, its value escaped.
+    fn attr(&mut self, k: &str, v: &str) {
+        self.buf.push(b' ');
+        self.buf.extend_from_slice(k.as_bytes());
+        self.buf.extend_from_slice(b"=\"");
+        self.buf.extend_from_slice(escape(v).as_bytes());
+        self.buf.push(b'"');
+    }
+
+    /// An attribute whose value is a number ([`num`]).
+    fn attr_num(&mut self, k: &str, v: f64) {
+        let mut digits = [0u8; 24];
+        self.buf.push(b' ');
+        self.buf.extend_from_slice(k.as_bytes());
+        self.buf.extend_from_slice(b"=\"");
+        self.buf.extend_from_slice(num_text(v, &mut digits).as_bytes());
+        self.buf.push(b'"');
+    }
+
+    fn attrs(&mut self, attrs: &[(&str, &str)]) {
         for &(k, v) in attrs {
-            content.push(' ');
-            content.push_str(k);
-            content.push_str("=\"");
-            content.push_str(&escape(v));
-            content.push('"');
+            self.attr(k, v);
         }
-        BytesStart::from_content(content, name.len())
     }
 
     /// Opens an element that [`Canvas::close`] ends.
     pub fn open(&mut self, name: &'static str, attrs: &[(&str, &str)]) {
-        self.emit(Event::Start(Self::start(name, attrs)));
+        self.tag_start("<", name);
+        self.attrs(attrs);
+        self.tag_end(">");
         self.open.push(name);
     }
 
     /// Ends the element opened last.
     pub fn close(&mut self) {
         if let Some(name) = self.open.pop() {
-            self.emit(Event::End(BytesEnd::new(name)));
+            self.tag_start("</", name);
+            self.tag_end(">");
         }
     }
 
     /// An element without content.
     pub fn empty(&mut self, name: &'static str, attrs: &[(&str, &str)]) {
-        self.emit(Event::Empty(Self::start(name, attrs)));
+        self.tag_start("<", name);
+        self.attrs(attrs);
+        self.tag_end("/>");
     }
 
     /// An element holding only text (escaped).
     pub fn text(&mut self, name: &'static str, attrs: &[(&str, &str)], text: &str) {
-        self.emit(Event::Start(Self::start(name, attrs)));
-        self.emit(Event::Text(BytesText::new(text)));
-        self.emit(Event::End(BytesEnd::new(name)));
+        self.tag_start("<", name);
+        self.attrs(attrs);
+        self.tag_end(">");
+        self.body(name, text);
+    }
+
+    /// The text of an element opened just before, and its end tag.
+    fn body(&mut self, name: &str, text: &str) {
+        self.buf.extend_from_slice(escape(text).as_bytes());
+        self.line_break = false;
+        self.tag_start("</", name);
+        self.tag_end(">");
     }
 
     /// From now on [`Canvas::label`] holds its labels back (centred on their point) until
@@ -175,60 +229,57 @@ impl Canvas {
             d.push(Deferred { at, size, bold, fill: fill.to_string(), text: text.to_string() });
             return;
         }
-        let (x, y, s) = (num(at.0), num(at.1), num(size));
-        let mut attrs: Vec<(&str, &str)> = vec![("x", &x), ("y", &y), ("font-size", &s)];
-        if anchor != "start" {
-            attrs.push(("text-anchor", anchor));
-        }
-        if bold {
-            attrs.push(("font-weight", "bold"));
-        }
-        attrs.extend([
-            ("fill", fill),
-            ("stroke", "#ffffff"),
-            ("stroke-width", "2.5"),
-            ("stroke-linejoin", "round"),
-            ("paint-order", "stroke"),
-        ]);
-        self.text("text", &attrs, text);
+        self.text_start(at, size, anchor, bold, fill);
+        self.attrs(&OUTLINE);
+        self.tag_end(">");
+        self.body("text", text);
     }
 
     /// A `<text>` without outline (inside a marker, in the legend).
     pub fn plain(&mut self, at: (f64, f64), size: f64, anchor: &str, bold: bool, fill: &str, text: &str) {
-        let (x, y, s) = (num(at.0), num(at.1), num(size));
-        let mut attrs: Vec<(&str, &str)> = vec![("x", &x), ("y", &y), ("font-size", &s)];
+        self.text_start(at, size, anchor, bold, fill);
+        self.tag_end(">");
+        self.body("text", text);
+    }
+
+    /// The start tag of a `<text>`, open for more attributes.
+    fn text_start(&mut self, at: (f64, f64), size: f64, anchor: &str, bold: bool, fill: &str) {
+        self.tag_start("<", "text");
+        self.attr_num("x", at.0);
+        self.attr_num("y", at.1);
+        self.attr_num("font-size", size);
         if anchor != "start" {
-            attrs.push(("text-anchor", anchor));
+            self.attr("text-anchor", anchor);
         }
         if bold {
-            attrs.push(("font-weight", "bold"));
+            self.attr("font-weight", "bold");
         }
-        attrs.push(("fill", fill));
-        self.text("text", &attrs, text);
+        self.attr("fill", fill);
     }
 
     /// A straight line.
     pub fn line(&mut self, a: (f64, f64), b: (f64, f64), style: &[(&str, &str)]) {
-        let (x1, y1, x2, y2) = (num(a.0), num(a.1), num(b.0), num(b.1));
-        let mut attrs: Vec<(&str, &str)> = vec![("x1", &x1), ("y1", &y1), ("x2", &x2), ("y2", &y2)];
-        attrs.extend_from_slice(style);
-        self.empty("line", &attrs);
+        self.shape("line", &[("x1", a.0), ("y1", a.1), ("x2", b.0), ("y2", b.1)], style);
     }
 
     /// A circle.
     pub fn circle(&mut self, at: (f64, f64), r: f64, style: &[(&str, &str)]) {
-        let (x, y, r) = (num(at.0), num(at.1), num(r));
-        let mut attrs: Vec<(&str, &str)> = vec![("cx", &x), ("cy", &y), ("r", &r)];
-        attrs.extend_from_slice(style);
-        self.empty("circle", &attrs);
+        self.shape("circle", &[("cx", at.0), ("cy", at.1), ("r", r)], style);
     }
 
     /// A rectangle from its top-left corner and size.
     pub fn rect(&mut self, at: (f64, f64), size: (f64, f64), style: &[(&str, &str)]) {
-        let (x, y, w, h) = (num(at.0), num(at.1), num(size.0), num(size.1));
-        let mut attrs: Vec<(&str, &str)> = vec![("x", &x), ("y", &y), ("width", &w), ("height", &h)];
-        attrs.extend_from_slice(style);
-        self.empty("rect", &attrs);
+        self.shape("rect", &[("x", at.0), ("y", at.1), ("width", size.0), ("height", size.1)], style);
+    }
+
+    /// An empty element of numbers, then its style.
+    fn shape(&mut self, name: &str, numbers: &[(&str, f64)], style: &[(&str, &str)]) {
+        self.tag_start("<", name);
+        for &(k, v) in numbers {
+            self.attr_num(k, v);
+        }
+        self.attrs(style);
+        self.tag_end("/>");
     }
 
     /// A closed polygon through the points.
@@ -244,7 +295,7 @@ impl Canvas {
         while !self.open.is_empty() {
             self.close();
         }
-        let mut bytes = self.w.into_inner();
+        let mut bytes = self.buf;
         bytes.push(b'\n');
         bytes
     }
@@ -289,6 +340,10 @@ mod tests {
         assert_eq!(num(-3.25), "-3.3");
         assert_eq!(num(-0.3), "-0.3");
         assert_eq!(num(1234.56), "1234.6");
+        assert_eq!(num(0.05), "0.1");
+        assert_eq!(num(-1e14), "-100000000000000");
+        assert_eq!(num(1e15), "1000000000000000.0");
+        assert_eq!(num(f64::NAN), "NaN");
         assert_eq!(points_attr(&[(1.0, 2.25), (-0.04, 3.0)]), "1,2.3 0,3");
         assert_eq!(thousands(24312), "24,312");
         assert_eq!(thousands(999), "999");
@@ -303,5 +358,23 @@ mod tests {
         assert!(s.contains("<title>A &amp; B</title>"), "{s}");
         assert!(s.contains("Brigade &quot;Mackenzie&quot; &lt;Br&gt;"), "{s}");
         assert!(s.ends_with("</svg>\n"), "{s}");
+    }
+
+    #[test]
+    fn each_tag_has_a_line_but_text_keeps_its_tags_on_one() {
+        let mut c = Canvas::new(10.0, 20.5, "");
+        c.open("g", &[("class", "a'b")]);
+        c.rect((1.0, 2.0), (3.0, 4.0), &[("fill", "none")]);
+        c.plain((1.0, 2.0), 9.0, "start", false, "#000000", "x\ry");
+        c.empty("circle", &[]);
+        let s = String::from_utf8(c.finish()).unwrap();
+        assert_eq!(
+            s,
+            "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<svg xmlns=\"http://www.w3.org/2000/svg\" \
+             width=\"10\" height=\"20.5\" viewBox=\"0 0 10 20.5\" \
+             font-family=\"DejaVu Sans, Verdana, Arial, sans-serif\">\n<title></title>\n\
+             <g class=\"a&apos;b\">\n<rect x=\"1\" y=\"2\" width=\"3\" height=\"4\" fill=\"none\"/>\n\
+             <text x=\"1\" y=\"2\" font-size=\"9\" fill=\"#000000\">x&#13;y</text>\n<circle/>\n</g>\n</svg>\n"
+        );
     }
 }
