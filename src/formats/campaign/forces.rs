@@ -121,10 +121,28 @@ pub(super) const BATCH_ROWS: usize = 256;
 pub(super) const THREADED_FROM: u64 = 1 << 22;
 /// Batches read ahead of the building thread at most.
 pub(super) const BATCHES_AHEAD: usize = 4;
+/// The reading thread builds every this many-th batch itself: building a row takes about
+/// twice as long as reading it, so the two threads then share the work about evenly.
+pub(super) const BUILT_BY_READER: usize = 4;
+
+/// A batch handed from the reading thread to the building one: records to build, or rows
+/// the reading thread built itself (with their problems, kept in file order).
+enum Handed {
+    Read(RecordBatch),
+    Built(Built),
+}
+
+/// Rows built on the reading thread.
+#[derive(Default)]
+struct Built {
+    rows: ForceRows,
+    problems: Problems,
+}
 
 /// Builds the units of `forces.csv` from its records. A large order of battle has hundreds
 /// of thousands of rows, so the work is split in two: one thread reads the CSV records into
-/// batches while this one builds units from them, in file order (a file of `size` bytes
+/// batches (and builds a share of them) while this one builds units from the others, in file
+/// order (a file of `size` bytes
 /// under [`THREADED_FROM`] is done on this thread alone). `None` when the records
 /// turned out to be in an encoding only the whole file can decide.
 pub(super) fn build_forces<R: std::io::Read + Send>(
@@ -149,28 +167,50 @@ pub(super) fn build_forces<R: std::io::Read + Send>(
         out.dialect = records.dialect();
         return (!records.undecidable()).then_some(out);
     }
+    let build = UnitBuilder::new(&headers, grid);
+    let build = &build;
     let undecidable = std::thread::scope(|s| {
-        let (full_tx, full_rx) = mpsc::sync_channel::<RecordBatch>(BATCHES_AHEAD);
+        let (full_tx, full_rx) = mpsc::sync_channel::<Handed>(BATCHES_AHEAD);
         let (empty_tx, empty_rx) = mpsc::channel::<RecordBatch>();
         let reader = s.spawn(move || {
             let mut problems = Problems::default();
-            loop {
-                let mut batch = empty_rx.try_recv().unwrap_or_default();
+            let mut spare = None;
+            for n in 1.. {
+                let mut batch = spare.take().or_else(|| empty_rx.try_recv().ok()).unwrap_or_default();
                 let more = records.fill_batch(&mut batch, BATCH_ROWS, &mut problems);
+                // Reading is the lighter half: this thread builds a share of the batches too.
+                let handed = if n % BUILT_BY_READER == 0 {
+                    let mut built = Built::default();
+                    for (line, rec) in batch.iter() {
+                        build.row(line, rec, &mut built.rows, &mut built.problems);
+                    }
+                    spare = Some(batch);
+                    Handed::Built(built)
+                } else {
+                    Handed::Read(batch)
+                };
                 // The builder stops only by panicking; its panic is the one to report.
-                if full_tx.send(batch).is_err() || !more {
+                if full_tx.send(handed).is_err() || !more {
                     break;
                 }
             }
             (problems, records.undecidable(), records.dialect())
         });
-        let build = UnitBuilder::new(&headers, grid);
-        for batch in full_rx {
-            for (line, rec) in batch.iter() {
-                build.row(line, rec, &mut out, p);
+        for handed in full_rx {
+            match handed {
+                Handed::Read(batch) => {
+                    for (line, rec) in batch.iter() {
+                        build.row(line, rec, &mut out, p);
+                    }
+                    // The reader may be done and gone; the batch is then simply dropped.
+                    let _ = empty_tx.send(batch);
+                }
+                Handed::Built(built) => {
+                    out.units.extend(built.rows.units);
+                    out.lines.extend(built.rows.lines);
+                    p.0.extend(built.problems.0);
+                }
             }
-            // The reader may be done and gone; the batch is then simply dropped.
-            let _ = empty_tx.send(batch);
         }
         match reader.join() {
             Ok((problems, undecidable, dialect)) => {
