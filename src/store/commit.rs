@@ -254,22 +254,31 @@ impl CampaignDir {
         staging: &std::path::Path,
     ) -> Result<(Vec<(String, String)>, Vec<String>, Vec<String>)> {
         std::fs::create_dir_all(staging).map_err(|e| Error::io(staging, e))?;
-        let (mut moves, mut after, mut before) = (Vec::new(), Vec::new(), Vec::new());
         // Battle records go last: a record saying "applied" is never seen before the state
         // it speaks of, even by a reader that does not recover.
         let mut ordered: Vec<(&String, &Vec<u8>)> = c.writes.iter().collect();
         ordered.sort_by_key(|(rel, _)| (rel.starts_with("battles/"), (*rel).clone()));
-        for (i, (rel, bytes)) in ordered.into_iter().enumerate() {
-            let name = format!("{i:06}");
-            write_synced(&staging.join(&name), bytes)?;
-            moves.push((name, rel.clone()));
-            after.push(super::journal::sha256_hex(bytes));
-            before.push(file_hash(&self.path(rel))?);
-            if i == 0 {
-                crash_point("staging");
+        // The hashes (tens of megabytes of a large campaign's files and reports) are taken on
+        // a thread of their own while the files are written and synced.
+        std::thread::scope(|s| {
+            let hashes = s.spawn(|| -> Result<(Vec<String>, Vec<String>)> {
+                let after = ordered.iter().map(|(_, bytes)| super::journal::sha256_hex(bytes)).collect();
+                let before =
+                    ordered.iter().map(|(rel, _)| file_hash(&self.path(rel))).collect::<Result<_>>()?;
+                Ok((after, before))
+            });
+            let mut moves = Vec::new();
+            for (i, (rel, bytes)) in ordered.iter().enumerate() {
+                let name = format!("{i:06}");
+                write_synced(&staging.join(&name), bytes)?;
+                moves.push((name, (*rel).clone()));
+                if i == 0 {
+                    crash_point("staging");
+                }
             }
-        }
-        Ok((moves, after, before))
+            let (after, before) = hashes.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic))?;
+            Ok((moves, after, before))
+        })
     }
 
     /// Carries out a committed change: the journal lines, then each staged file renamed
