@@ -272,6 +272,34 @@ impl OrderOfBattle {
         self.parent_rows.get(i).copied().filter(|&p| p != NO_ROW).map(|p| p as usize)
     }
 
+    /// The top-level force of each row, by row: the rows a walk from each force visits.
+    /// `None` for a row under no force (its parent names no row, or its rows loop).
+    pub fn top_rows(&self) -> Vec<Option<u32>> {
+        let n = self.units.len();
+        let mut top: Vec<Option<u32>> = Vec::with_capacity(n);
+        for i in 0..n {
+            let (mut cur, mut steps) = (i, 0);
+            let found = loop {
+                let p = self.parent_rows[cur];
+                if p == NO_ROW {
+                    break self.units[cur].parent.is_none().then_some(cur as u32);
+                }
+                // A row before this one is settled already (a parent mostly comes first).
+                if (p as usize) < i {
+                    break top[p as usize];
+                }
+                // A row after this one: followed up, never more steps than there are rows.
+                cur = p as usize;
+                steps += 1;
+                if steps > n {
+                    break None;
+                }
+            };
+            top.push(found);
+        }
+        top
+    }
+
     /// Rows whose id an earlier row already has, each with the first row of that id.
     pub fn duplicates(&self) -> &[(usize, usize)] {
         &self.duplicates
@@ -304,6 +332,11 @@ impl OrderOfBattle {
             None => self.orphans.get(id.id()).map_or(&[], Vec::as_slice),
         };
         rows.iter().map(|&i| &self.units[i as usize])
+    }
+
+    /// Top-level forces (rows without a parent) with their rows, in file order.
+    pub fn force_rows(&self) -> impl Iterator<Item = (usize, &Unit)> {
+        self.tops.iter().map(|&i| (i as usize, &self.units[i as usize]))
     }
 
     /// Top-level forces (rows without a parent), in file order.

@@ -43,7 +43,7 @@ impl Garrison {
 
 /// Who garrisons each hex: per hex, per side, the garrison, and the Allied nation with the
 /// most units there.
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone, Default, PartialEq)]
 pub struct Garrisons {
     by_hex: BTreeMap<HexId, [Garrison; 2]>,
     pub(super) allied_nation: BTreeMap<HexId, Nation>,
@@ -59,11 +59,60 @@ fn side_index(s: Side) -> usize {
 impl Garrisons {
     /// The garrisons of every hex with a force in it; unavailable units do not garrison.
     pub fn of(c: &Campaign) -> Garrisons {
+        let turn = c.config.turn;
+        // Most campaigns have no unit out of action: then every row is counted once, in file
+        // order, for the force it belongs to, without walking each force's tree.
+        if c.oob.units().iter().any(|u| u.has_status(StatusKind::Unavailable, turn)) {
+            return Garrisons::walked(c, turn);
+        }
+        let units = c.oob.units();
+        let mut by_row: Vec<Counted> = vec![Counted::default(); units.len()];
+        for (u, top) in units.iter().zip(c.oob.top_rows()) {
+            let Some(top) = top else { continue };
+            let k = &mut by_row[top as usize];
+            k.men |= u.has_men();
+            if u.is_unit() {
+                let (b, s) = garrison_units(u);
+                k.battalions += b;
+                k.squadrons += s;
+                k.nations[nation_index(u.nation)] += b + s;
+            }
+        }
+        let mut g = Garrisons::default();
+        let mut nations: BTreeMap<HexId, [u32; 4]> = BTreeMap::new();
+        for (row, f) in c.oob.force_rows() {
+            let k = &by_row[row];
+            let Some(hex) = f.hex.filter(|_| k.men) else { continue };
+            let side = f.side();
+            let slot = &mut g.by_hex.entry(hex).or_default()[side_index(side)];
+            slot.forces += 1;
+            slot.battalions += k.battalions;
+            slot.squadrons += k.squadrons;
+            if side == Side::Allies && k.nations.iter().any(|&n| n > 0) {
+                let at = nations.entry(hex).or_default();
+                for (a, n) in at.iter_mut().zip(k.nations) {
+                    *a += n;
+                }
+            }
+        }
+        g.allied_nation = nations
+            .into_iter()
+            .filter_map(|(hex, n)| {
+                let counted = NATIONS.into_iter().zip(n).filter(|&(_, units)| units > 0);
+                // Most units; ties to the nation named first (Sp, Po, Br).
+                counted
+                    .max_by_key(|&(nation, units)| (units, std::cmp::Reverse(nation)))
+                    .map(|(k, _)| (hex, k))
+            })
+            .collect();
+        g
+    }
+
+    /// [`Garrisons::of`] force by force, leaving out each unit out of action (or under a
+    /// formation out of action).
+    pub(super) fn walked(c: &Campaign, turn: u32) -> Garrisons {
         let mut g = Garrisons::default();
         let mut nations: BTreeMap<HexId, BTreeMap<Nation, u32>> = BTreeMap::new();
-        let turn = c.config.turn;
-        // Most campaigns have no unit out of action: then no unit's formations are looked up.
-        let any_unavailable = c.oob.units().iter().any(|u| u.has_status(StatusKind::Unavailable, turn));
         for f in c.oob.forces() {
             // A force without men present holds nothing, not even a road junction.
             let Some(hex) = f.hex.filter(|_| c.oob.has_men(f)) else { continue };
@@ -77,7 +126,7 @@ impl Garrisons {
             let mut own: Vec<(Nation, u32)> = Vec::new();
             for u in c.oob.units_under(f) {
                 let (b, s) = garrison_units(u);
-                if b + s == 0 || (any_unavailable && unavailable(c, u, turn)) {
+                if b + s == 0 || unavailable(c, u, turn) {
                     continue;
                 }
                 slot.battalions += b;
@@ -110,6 +159,28 @@ impl Garrisons {
     /// The garrison `side` keeps in `hex`.
     pub fn at(&self, hex: HexId, side: Side) -> Garrison {
         self.by_hex.get(&hex).map(|g| g[side_index(side)]).unwrap_or_default()
+    }
+}
+
+/// What one force's rows count towards a garrison: whether any has men present, its
+/// battalions and dragoon squadrons, and those by nation ([`NATIONS`] order).
+#[derive(Debug, Clone, Copy, Default)]
+struct Counted {
+    men: bool,
+    battalions: u32,
+    squadrons: u32,
+    nations: [u32; 4],
+}
+
+/// The nations, in the order [`Counted`] counts them.
+const NATIONS: [Nation; 4] = [Nation::Fr, Nation::Sp, Nation::Po, Nation::Br];
+
+fn nation_index(n: Nation) -> usize {
+    match n {
+        Nation::Fr => 0,
+        Nation::Sp => 1,
+        Nation::Po => 2,
+        Nation::Br => 3,
     }
 }
 

@@ -141,3 +141,37 @@ fn a_battalion_with_no_men_present_garrisons_nothing() {
     let c = campaign("Trujillo,19.26,town,,Extremadura,south,Sp,", &wiped(2, 2));
     assert_eq!(Garrisons::of(&c).at("16.29".parse::<HexId>().unwrap(), Side::French).forces, 0);
 }
+
+#[test]
+fn garrisons_counted_row_by_row_are_those_counted_force_by_force() {
+    // Units listed before their formations, a mixed Allied army, dragoons,
+    // other cavalry, a force with no man left and two forces in one hex.
+    let forces = "\
+SP-1-A,SP-1,battalion,Bn a,Sp,line,500,,,
+SP-1-B,SP-1,battalion,Bn b,Br,line,500,,,
+SP-1-C,SP-1,battalion,Bn c,Br,line,500,,,
+SP-1-D,SP-1,regiment,Dr,Sp,dragoon,400,3,,
+SP-1,SP,brigade,Brigade,Sp,,,,,
+SP,,division,Army,Sp,,,,,19.26
+PO,,brigade,Po,Po,,,,,19.26
+PO-1,PO,battalion,Bn,Po,line,0,,,
+FR,,brigade,Fr,Fr,,,,,20.20
+FR-1,FR,regiment,Hussars,Fr,light-cavalry,300,4,,
+FR-2,FR,battalion,Bn,Fr,line,600,,,
+FR2,,brigade,Fr2,Fr,,,,,20.20
+FR2-1,FR2,regiment,Dragoons,Fr,dragoon,300,4,,
+";
+    let c = campaign("Trujillo,19.26,town,,Extremadura,south,Sp,", forces);
+    let g = Garrisons::of(&c);
+    assert_eq!(g, Garrisons::walked(&c, c.config.turn));
+    let trujillo = "19.26".parse::<HexId>().unwrap();
+    assert_eq!(
+        g.at(trujillo, Side::Allies),
+        Garrison { battalions: 3, squadrons: 3, forces: 1 },
+        "no men, no force"
+    );
+    // One Spanish battalion and three squadrons are more units than two British battalions.
+    assert_eq!(g.allied_nation.get(&trujillo), Some(&Nation::Sp));
+    let g20 = g.at("20.20".parse::<HexId>().unwrap(), Side::French);
+    assert_eq!(g20, Garrison { battalions: 1, squadrons: 4, forces: 2 }, "hussars police nothing");
+}
