@@ -112,9 +112,11 @@ pub fn advance(
         returned_by_kind: changes.totals_by_kind(),
         men_returned: changes.men_returned(),
         changes,
-        phases: run.phases.clone(),
-        lost: run.lost.clone(),
-        dice: run.dice.clone(),
+        // Moved in from the run once the reports are built from it (a large campaign's
+        // phases and dice are megabytes).
+        phases: Vec::new(),
+        lost: Vec::new(),
+        dice: Vec::new(),
         reports: report_paths(ctx.to.0).to_vec(),
         supply: run.supply.clone(),
         pending_battles,
@@ -127,7 +129,10 @@ pub fn advance(
         None => dir.read("campaign.toml")?,
     };
     set_turn(&toml.unwrap_or_default(), r.changes.to.turn)?;
-    let Some(mut txn) = txn else { return Ok(Turned { advanced: r, campaign: c }) };
+    let Some(mut txn) = txn else {
+        take_working(&mut r, run);
+        return Ok(Turned { advanced: r, campaign: c });
+    };
     // The turn's marches on the map, as they left the forces before the turn's phases.
     let marches = super::map::turn_marches_picture(dir, &before)?;
     // The files the turn changes, its new turn written, are found first, so that the campaign
@@ -142,17 +147,23 @@ pub fn advance(
     let mut extra = reports(&run, &c, &r, &stream, &fought(dir)?);
     extra.write(report_paths(r.changes.to.turn)[5].clone(), marches);
     c.config.turn = r.changes.to.turn;
+    take_working(&mut r, run);
     let entry = Entry::turn_advance(
         r.changes.to.turn,
         summary(&r),
-        run.dice.clone(),
+        r.dice.clone(),
         r.returned_by_unit.iter().map(|(u, m)| (u.clone(), *m)).collect(),
-        run.lost.clone(),
+        r.lost.clone(),
     );
-    // The phases' working is not needed to commit.
-    drop(run);
     r.journal_seq = txn.finish(new_files, Some(entry), extra)?;
     Ok(Turned { advanced: r, campaign: c })
+}
+
+/// The phases, the men lost and the dice of the run, moved into what the turn advance did.
+fn take_working(r: &mut Advanced, run: TurnRun) {
+    r.phases = run.phases;
+    r.lost = run.lost;
+    r.dice = run.dice;
 }
 
 /// The turn's reports, for the umpire and each side, as the other files of its commit.
