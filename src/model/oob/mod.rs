@@ -272,9 +272,10 @@ impl OrderOfBattle {
         self.parent_rows.get(i).copied().filter(|&p| p != NO_ROW).map(|p| p as usize)
     }
 
-    /// The top-level force of each row, by row: the rows a walk from each force visits.
-    /// `None` for a row under no force (its parent names no row, or its rows loop).
-    pub fn top_rows(&self) -> Vec<Option<u32>> {
+    /// The force each row belongs to, by row, as its place among [`Self::forces`]: the rows
+    /// a walk from each force visits. `None` for a row under no force (its parent names no
+    /// row, or its rows loop).
+    pub fn force_numbers(&self) -> Vec<Option<u32>> {
         let n = self.units.len();
         let mut top: Vec<Option<u32>> = Vec::with_capacity(n);
         for i in 0..n {
@@ -282,7 +283,11 @@ impl OrderOfBattle {
             let found = loop {
                 let p = self.parent_rows[cur];
                 if p == NO_ROW {
-                    break self.units[cur].parent.is_none().then_some(cur as u32);
+                    let top = self.units[cur].parent.is_none();
+                    break top
+                        .then(|| self.tops.binary_search(&(cur as u32)).ok())
+                        .flatten()
+                        .map(|k| k as u32);
                 }
                 // A row before this one is settled already (a parent mostly comes first).
                 if (p as usize) < i {
@@ -334,13 +339,8 @@ impl OrderOfBattle {
         rows.iter().map(|&i| &self.units[i as usize])
     }
 
-    /// Top-level forces (rows without a parent) with their rows, in file order.
-    pub fn force_rows(&self) -> impl Iterator<Item = (usize, &Unit)> {
-        self.tops.iter().map(|&i| (i as usize, &self.units[i as usize]))
-    }
-
     /// Top-level forces (rows without a parent), in file order.
-    pub fn forces(&self) -> impl Iterator<Item = &Unit> {
+    pub fn forces(&self) -> impl ExactSizeIterator<Item = &Unit> {
         self.tops.iter().map(|&i| &self.units[i as usize])
     }
 

@@ -62,14 +62,14 @@ impl Garrisons {
         let turn = c.config.turn;
         // Most campaigns have no unit out of action: then every row is counted once, in file
         // order, for the force it belongs to, without walking each force's tree.
-        if c.oob.units().iter().any(|u| u.has_status(StatusKind::Unavailable, turn)) {
-            return Garrisons::walked(c, turn);
-        }
         let units = c.oob.units();
-        let mut by_row: Vec<Counted> = vec![Counted::default(); units.len()];
-        for (u, top) in units.iter().zip(c.oob.top_rows()) {
-            let Some(top) = top else { continue };
-            let k = &mut by_row[top as usize];
+        let mut by_force: Vec<Counted> = vec![Counted::default(); c.oob.forces().len()];
+        for (u, force) in units.iter().zip(c.oob.force_numbers()) {
+            if u.has_status(StatusKind::Unavailable, turn) {
+                return Garrisons::walked(c, turn);
+            }
+            let Some(force) = force else { continue };
+            let k = &mut by_force[force as usize];
             k.men |= u.has_men();
             if u.is_unit() {
                 let (b, s) = garrison_units(u);
@@ -80,8 +80,7 @@ impl Garrisons {
         }
         let mut g = Garrisons::default();
         let mut nations: BTreeMap<HexId, [u32; 4]> = BTreeMap::new();
-        for (row, f) in c.oob.force_rows() {
-            let k = &by_row[row];
+        for (f, k) in c.oob.forces().zip(&by_force) {
             let Some(hex) = f.hex.filter(|_| k.men) else { continue };
             let side = f.side();
             let slot = &mut g.by_hex.entry(hex).or_default()[side_index(side)];
