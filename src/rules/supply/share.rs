@@ -30,6 +30,9 @@ pub(super) fn share_lines(forces: &mut [ForceSupply], prev_out: &BTreeMap<&str, 
         members.sort_by_key(|&i| (forces[i].path.len(), i));
         let (mut men, mut guns) = (0u32, 0u32);
         let mut fed: Vec<String> = Vec::new();
+        // What the forces beyond the capacity are told draws on the line first: the same
+        // words for every one of them until another force is fed (a busy line has hundreds).
+        let mut ahead: Option<String> = None;
         for i in members {
             let f = &mut forces[i];
             let Some(cap) = f.capacity.as_mut() else { continue };
@@ -38,13 +41,19 @@ pub(super) fn share_lines(forces: &mut [ForceSupply], prev_out: &BTreeMap<&str, 
             if !cap.exceeded() {
                 (men, guns) = (cap.load_men, cap.load_guns);
                 fed.push(f.force.clone());
+                ahead = None;
                 continue;
             }
-            let ahead = if fed.is_empty() {
-                "no other force draws on it".to_string()
-            } else {
-                format!("{men} men and {guns} guns of {} draw on it first, nearer the source", fed.join(", "))
-            };
+            let ahead = ahead.get_or_insert_with(|| {
+                if fed.is_empty() {
+                    "no other force draws on it".to_string()
+                } else {
+                    format!(
+                        "{men} men and {guns} guns of {} draw on it first, nearer the source",
+                        fed.join(", ")
+                    )
+                }
+            });
             f.reason = Some(format!(
                 "over the capacity of its {} line to {} ({} men, {} guns): {ahead}; with its own {} men and {} guns it would carry {} men and {} guns: out of supply (3.4)",
                 cap.line.word(),
@@ -60,5 +69,59 @@ pub(super) fn share_lines(forces: &mut [ForceSupply], prev_out: &BTreeMap<&str, 
             f.turns_out = prev_out.get(f.force.as_str()).copied().unwrap_or(0) + 1;
             f.orders.insert(0, HALT.to_string());
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::{ADEQUATE_CAPACITY, Capacity, Production};
+    use super::*;
+
+    fn force(id: &str, men: u32, hexes: u16) -> ForceSupply {
+        let (max_men, max_guns) = ADEQUATE_CAPACITY;
+        ForceSupply {
+            force: id.to_string(),
+            side: Side::French,
+            hex: HexId::new(10, 10 + hexes),
+            state: Supply::In,
+            source: Some("Madrid".to_string()),
+            path: (0..=hexes).rev().map(|k| HexId::new(10, 10 + k)).collect(),
+            break_hex: None,
+            reason: None,
+            capacity: Some(Capacity {
+                line: Production::Adequate,
+                settlements: 1,
+                good: 0,
+                men,
+                guns: 0,
+                max_men,
+                max_guns,
+                load_men: men,
+                load_guns: 0,
+            }),
+            turns_out: 0,
+            orders: Vec::new(),
+        }
+    }
+
+    #[test]
+    fn each_force_beyond_the_capacity_is_told_who_draws_on_the_line_before_it() {
+        let mut forces = vec![
+            force("A", 20_000, 1),
+            force("B", 9_000, 2),
+            force("C", 8_000, 3),
+            force("D", 4_000, 4),
+            force("E", 6_000, 5),
+        ];
+        share_lines(&mut forces, &BTreeMap::from([("C", 2)]));
+        let state: Vec<Supply> = forces.iter().map(|f| f.state).collect();
+        assert_eq!(state, [Supply::In, Supply::Out, Supply::Out, Supply::In, Supply::Out]);
+        let why = |i: usize| forces[i].reason.clone().unwrap_or_default();
+        assert!(why(1).contains(": 20000 men and 0 guns of A draw on it first"), "{}", why(1));
+        assert!(why(2).contains(": 20000 men and 0 guns of A draw on it first"), "{}", why(2));
+        assert!(why(2).contains("with its own 8000 men"), "{}", why(2));
+        assert!(why(4).contains(": 24000 men and 0 guns of A, D draw on it first"), "{}", why(4));
+        assert_eq!((forces[1].turns_out, forces[2].turns_out), (1, 3));
+        assert_eq!(forces[4].orders, [HALT]);
     }
 }
