@@ -103,7 +103,15 @@ pub fn advance(
     let stream = dice_stream(from.0);
     let mut dice = SeededDice::new(c.config.seed, &stream);
     let before = c.clone();
-    let run = run_turn(&mut c, &ctx, &mut dice);
+    // The turn's marches on the map, as they left the forces before the turn's phases: drawn
+    // on a thread of its own while the phases run (none on a dry run, which writes nothing).
+    let (run, marches) = std::thread::scope(|s| {
+        let marches = (!dry_run).then(|| s.spawn(|| super::map::turn_marches_picture(dir, &before)));
+        let run = run_turn(&mut c, &ctx, &mut dice);
+        let marches = marches.map(|m| m.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic)));
+        (run, marches.transpose())
+    });
+    let marches = marches?;
     let pending_battles: Vec<String> =
         dir.battles()?.into_iter().filter(|b| b.state.is_pending()).map(|b| b.id).collect();
     let changes = run.returns.clone();
@@ -133,8 +141,6 @@ pub fn advance(
         take_working(&mut r, run);
         return Ok(Turned { advanced: r, campaign: c });
     };
-    // The turn's marches on the map, as they left the forces before the turn's phases.
-    let marches = super::map::turn_marches_picture(dir, &before)?;
     // The files the turn changes, its new turn written, are found first, so that the campaign
     // as it was (tens of megabytes at scale) is gone before the reports are built; the reports
     // read the campaign on the turn that ended, as they always have. The state files as found
@@ -145,7 +151,9 @@ pub fn advance(
     drop(before);
     c.config.turn = ended;
     let mut extra = reports(&run, &c, &r, &stream, &fought(dir)?);
-    extra.write(report_paths(r.changes.to.turn)[5].clone(), marches);
+    if let Some(marches) = marches {
+        extra.write(report_paths(r.changes.to.turn)[5].clone(), marches);
+    }
     c.config.turn = r.changes.to.turn;
     take_working(&mut r, run);
     let entry = Entry::turn_advance(
