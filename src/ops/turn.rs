@@ -253,6 +253,7 @@ pub fn moved_forces(
 ) -> Result<BTreeMap<String, HexId>> {
     let read;
     let (journal, found) = match txn {
+        Some(t) if t.journal.entries.is_empty() => return Ok(BTreeMap::new()),
         Some(t) => {
             let header = t.current()?.get(FORCES).and_then(|b| b.as_deref()).map(first_line);
             (&t.journal, header.map(|h| (h, t.manual_edit())))

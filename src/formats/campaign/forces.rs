@@ -142,9 +142,8 @@ struct Built {
 /// Builds the units of `forces.csv` from its records. A large order of battle has hundreds
 /// of thousands of rows, so the work is split in two: one thread reads the CSV records into
 /// batches (and builds a share of them) while this one builds units from the others, in file
-/// order (a file of `size` bytes
-/// under [`THREADED_FROM`] is done on this thread alone). `None` when the records
-/// turned out to be in an encoding only the whole file can decide.
+/// order (a file of `size` bytes under [`THREADED_FROM`] is done on this thread alone).
+/// `None` when the records turned out to be in an encoding only the whole file can decide.
 pub(super) fn build_forces<R: std::io::Read + Send>(
     mut records: Records<'_, R>,
     size: u64,
