@@ -82,6 +82,15 @@ fn the_readme_battle_day_runs_as_written_after_demo() {
         "apply, undo, apply, turn advance, move, contacts advised, contacts decided: {journal}"
     );
     assert_eq!(snapshot(&repo().join("fixtures")), fixture, "the shipped campaign changed");
+    // Run from a clone, the battle day writes only into the demo's folder, which the
+    // repository ignores: the clone stays clean.
+    let top: Vec<String> = std::fs::read_dir(tmp.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    assert_eq!(top, ["sowbridge-demo"], "the README's battle day wrote beside its demo folder");
+    let ignored = std::fs::read_to_string(repo().join(".gitignore")).unwrap();
+    assert!(ignored.lines().any(|l| l.trim() == "/sowbridge-demo/"), "{ignored}");
     // A second demo into the same folder is refused and changes nothing.
     let before = snapshot(tmp.path());
     let o = run(&["demo".to_string()]);
