@@ -129,10 +129,9 @@ fn a_winter_march_found_in_the_journal_costs_attrition_even_into_a_town() {
     assert!(r14.contains("(FR-I) remained halted in Medellin: no attrition (6.2)"), "{r14}");
     assert!(r14.contains("(FR-LM) halted at 20.29 in winter, not in a town"), "{r14}");
     // The umpire moves Lapisse by hand into open country, Latour-Maubourg into Medellin.
-    let forces = c.read("forces.csv");
-    let moved: String = forces
-        .lines()
-        .map(|l| {
+    edit_forces(
+        &c,
+        |l| {
             if l.starts_with("FR-LAP,") {
                 l.replace(",20.17,", ",21.17,")
             } else if l.starts_with("FR-LM,") {
@@ -140,11 +139,9 @@ fn a_winter_march_found_in_the_journal_costs_attrition_even_into_a_town() {
             } else {
                 l.to_string()
             }
-        })
-        .collect::<Vec<_>>()
-        .join("\n")
-        + "\n";
-    c.write("forces.csv", &moved);
+        },
+        "",
+    );
     let lap = men_of(&c, "FR-LAP-");
     let lm = men_of(&c, "FR-LM-");
     assert_code(&c.run(&["turn", "advance"]), 0);
