@@ -331,3 +331,35 @@ fn hexes_before(
     }
     Some(hexes)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::effects::testing::camp;
+
+    const HEADER: &str = "id,parent,level,name,commander,nation,arm,men,squadrons,guns,hex";
+
+    #[test]
+    fn the_rows_changed_since_give_each_force_s_hex_as_it_was() {
+        // Now: A at 10.11, B at 12.12, C at 13.13; B-1 a battalion of B.
+        let c = camp(
+            20,
+            "",
+            "A,,division,A,,Fr,,,,,10.11\nA-1,A,battalion,a,,Fr,line,500,,,\n\
+             B,,division,B,,Fr,,,,,12.12\nB-1,B,battalion,b,,Fr,line,500,,,\n\
+             C,,division,C,,Fr,,,,,13.13\nC-1,C,battalion,c,,Fr,line,500,,,\n",
+            &[],
+        );
+        // Before: A stood at 10.10 (line 2), C was a brigade under B (line 6), B unchanged.
+        let changed: BTreeMap<usize, &str> =
+            [(1, "A,,division,A,,Fr,,,,,10.10"), (5, "C,B,brigade,C,,Fr,,,,,")].into();
+        let then = hexes_before(&c, HEADER, &changed).unwrap();
+        let want: BTreeMap<String, HexId> =
+            [("A", "10.10"), ("B", "12.12")].map(|(f, h)| (f.to_string(), h.parse().unwrap())).into();
+        assert_eq!(then, want);
+        // A row cut short (a field running over lines) is not read: the journal is replayed.
+        let cut: BTreeMap<usize, &str> = [(1, "A,,division,\"A")].into();
+        assert_eq!(hexes_before(&c, HEADER, &cut), None);
+        assert_eq!(hexes_before(&c, HEADER, &BTreeMap::new()).map(|h| h.len()), Some(3));
+    }
+}

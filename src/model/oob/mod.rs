@@ -26,32 +26,21 @@ pub trait UnitKey: Copy {
     fn row_in(self, oob: &OrderOfBattle) -> Option<usize>;
 }
 
-impl UnitKey for &str {
-    fn id(&self) -> &str {
-        self
-    }
-    fn row_in(self, oob: &OrderOfBattle) -> Option<usize> {
-        oob.position(self)
-    }
+/// An id as text names its row through the index.
+macro_rules! id_key {
+    ($($t:ty),*) => {$(
+        impl UnitKey for &$t {
+            fn id(&self) -> &str {
+                self
+            }
+            fn row_in(self, oob: &OrderOfBattle) -> Option<usize> {
+                oob.position(self)
+            }
+        }
+    )*};
 }
 
-impl UnitKey for &String {
-    fn id(&self) -> &str {
-        self
-    }
-    fn row_in(self, oob: &OrderOfBattle) -> Option<usize> {
-        oob.position(self)
-    }
-}
-
-impl UnitKey for &compact_str::CompactString {
-    fn id(&self) -> &str {
-        self
-    }
-    fn row_in(self, oob: &OrderOfBattle) -> Option<usize> {
-        oob.position(self)
-    }
-}
+id_key!(str, String, compact_str::CompactString);
 
 impl UnitKey for &Unit {
     fn id(&self) -> &str {
