@@ -11,20 +11,18 @@ use crate::store::CampaignDir;
 pub fn run(dir: &CampaignDir, a: &crate::cli::TurnAdvanceArgs) -> anyhow::Result<()> {
     // Said before anything changes, where the umpire looks: a battle left pending is a result
     // forgotten, and its losses will fall into the wrong turn.
-    let t = advance(dir, AdvanceRequest { dry_run: a.dry_run }, |pending| {
+    let r = advance(dir, AdvanceRequest { dry_run: a.dry_run }, |pending| {
         for b in pending {
             crate::errln!("{}", pending_warning(b, a.dry_run));
         }
     })?;
-    let r = &t.advanced;
     if a.json {
-        super::print_json(r)?;
+        super::print_json(&r)?;
     } else {
-        crate::out!("{}", render(r));
+        crate::out!("{}", render(&r));
         if !a.dry_run {
-            crate::errln!("{}", begun(r, &reports_dir(r.changes.to.turn)));
+            crate::errln!("{}", begun(&r, &reports_dir(r.changes.to.turn)));
         }
     }
-    super::done_with(t.campaign);
     Ok(())
 }

@@ -16,7 +16,7 @@ use crate::model::battle::BattleRecord;
 use crate::model::{Campaign, HexId, Side};
 use crate::rules::dice::SeededDice;
 use crate::rules::turn::{TurnContext, TurnRun, run_turn};
-use crate::store::files::changed_files;
+use crate::store::files::changed_files_at;
 use crate::store::journal::Entry;
 use crate::store::state::StateTxn;
 use crate::store::{CampaignDir, Commit};
@@ -60,15 +60,6 @@ pub struct AdvanceRequest {
     pub dry_run: bool,
 }
 
-/// A turn advanced, with the campaign value it leaves.
-#[derive(Debug)]
-pub struct Turned {
-    /// What the turn advance did.
-    pub advanced: Advanced,
-    /// The campaign as the turn leaves it (as it would leave it, on a dry run).
-    pub campaign: Campaign,
-}
-
 /// Moves the campaign to the next turn (or, on a dry run, only says what would change).
 /// `pending` is handed the battles still waiting for a result before anything changes (a
 /// battle left pending is a result forgotten, and its losses would fall into the wrong turn).
@@ -77,7 +68,7 @@ pub fn advance(
     dir: &CampaignDir,
     req: AdvanceRequest,
     pending: impl FnOnce(&[BattleRecord]),
-) -> Result<Turned> {
+) -> Result<Advanced> {
     let waiting: Vec<BattleRecord> = dir.battles()?.into_iter().filter(|b| b.state.is_pending()).collect();
     pending(&waiting);
     let dry_run = req.dry_run;
@@ -139,22 +130,22 @@ pub fn advance(
     set_turn(&toml.unwrap_or_default(), r.changes.to.turn)?;
     let Some(mut txn) = txn else {
         take_working(&mut r, run);
-        return Ok(Turned { advanced: r, campaign: c });
+        return Ok(r);
     };
-    // The files the turn changes, its new turn written, are found first, so that the campaign
-    // as it was (tens of megabytes at scale) is gone before the reports are built; the reports
-    // read the campaign on the turn that ended, as they always have. The state files as found
-    // are the transaction's own: borrowed, not copied.
-    let ended = c.config.turn;
-    c.config.turn = r.changes.to.turn;
-    let new_files = changed_files(&before, &c, txn.current()?)?;
-    drop(before);
-    c.config.turn = ended;
-    let mut extra = reports(&run, &c, &r, &stream, &fought(dir)?);
+    // The files the turn changes are found first, its new turn written; the reports read the
+    // campaign on the turn that ended, as they always have. The state files as found are the
+    // transaction's own: borrowed, not copied. The campaign as it was (tens of megabytes at
+    // scale) is let go on a thread of its own while the reports are built.
+    let to = r.changes.to.turn;
+    let battles = fought(dir)?;
+    let new_files = changed_files_at(&before, &c, to, txn.current()?)?;
+    let mut extra = std::thread::scope(|s| {
+        s.spawn(move || drop(before));
+        reports(&run, &c, &r, &stream, &battles)
+    });
     if let Some(marches) = marches {
-        extra.write(report_paths(r.changes.to.turn)[5].clone(), marches);
+        extra.write(report_paths(to)[5].clone(), marches);
     }
-    c.config.turn = r.changes.to.turn;
     take_working(&mut r, run);
     let entry = Entry::turn_advance(
         r.changes.to.turn,
@@ -163,8 +154,11 @@ pub fn advance(
         r.returned_by_unit.iter().map(|(u, m)| (u.clone(), *m)).collect(),
         r.lost.clone(),
     );
+    // Nothing reads the campaign value after this: it is let go before the journal entry's
+    // differences and the files are held.
+    drop(c);
     r.journal_seq = txn.finish(new_files, Some(entry), extra)?;
-    Ok(Turned { advanced: r, campaign: c })
+    Ok(r)
 }
 
 /// The phases, the men lost and the dice of the run, moved into what the turn advance did.

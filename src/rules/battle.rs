@@ -197,8 +197,12 @@ fn check_named_forces(c: &Campaign, opts: &WhoFightsOptions) -> Result<()> {
 /// The principals (8.1, 8.3): the forces in the hex and every force in contact with one.
 fn principals_at<'a>(c: &Campaign, in_hex: &[&'a Unit], forces: &[&'a Unit]) -> BTreeSet<&'a str> {
     let mut principals: BTreeSet<&str> = BTreeSet::new();
+    // Contact reaches two hexes at most (a cavalry road hex is the road's second hex, 8.1):
+    // only the forces that near are asked.
+    let grid = &c.map.grid;
+    let near = |f: &Unit, g: &Unit| matches!((f.hex, g.hex), (Some(a), Some(b)) if grid.distance(a, b) <= 2);
     for f in in_hex {
-        for g in forces {
+        for g in forces.iter().filter(|g| near(f, g)) {
             if in_contact(c, f, g).is_some() {
                 principals.insert(&f.id);
                 principals.insert(&g.id);
@@ -342,4 +346,38 @@ fn participants_at(
         });
     }
     (participants, excluded)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::movement::testing::{Builder, h};
+
+    /// A French cavalry brigade at 10.05 marching south down the road into 10.06, a Spanish
+    /// division two hexes down that road at 10.07, another Spanish division far off.
+    fn campaign() -> Campaign {
+        let mut c = Builder::default()
+            .column_road(10, 2, 12, "major")
+            .force("fr-cav", "brigade", "Fr", "10.05", &["light-cavalry", "dragoon"])
+            .force("sp-a", "division", "Sp", "10.07", &["line"])
+            .force("sp-far", "division", "Sp", "20.20", &["line"])
+            .build();
+        if let Some(f) = c.oob.get_mut("fr-cav") {
+            f.moving_to = Some(h("10.06"));
+        }
+        c
+    }
+
+    #[test]
+    fn a_principal_two_hexes_down_a_cavalry_road_is_found_from_either_hex() {
+        let c = campaign();
+        let contacts = crate::rules::zoc::contacts(&c);
+        for hex in ["10.05", "10.07"] {
+            let who = who_fights(&c, &contacts, h(hex), &WhoFightsOptions::default()).unwrap();
+            let forces: Vec<&str> = who.participants.iter().map(|p| p.force.as_str()).collect();
+            assert_eq!(forces, ["fr-cav", "sp-a"], "at {hex} (8.1: the cavalry's road hex)");
+            assert!(who.participants.iter().all(|p| p.role == Role::Principal), "at {hex}");
+            assert_eq!(who.attacker, Side::French, "the one side that moved into contact");
+        }
+    }
 }

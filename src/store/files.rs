@@ -22,6 +22,18 @@ use super::journal::StateFiles;
 /// The state files that change from `before` to `after`, with their new bytes; `current`
 /// holds the files as they are (for the ones patched in place).
 pub fn changed_files(before: &Campaign, after: &Campaign, current: &StateFiles) -> Result<StateFiles> {
+    changed_files_at(before, after, after.config.turn, current)
+}
+
+/// [`changed_files`] with `after` taken to turn `turn`, whatever turn its value is on: the
+/// turn advance finds its files with the campaign still on the turn that ended, which its
+/// reports read.
+pub fn changed_files_at(
+    before: &Campaign,
+    after: &Campaign,
+    turn: u32,
+    current: &StateFiles,
+) -> Result<StateFiles> {
     let mut out: StateFiles = BTreeMap::new();
     let mut put = |name: &str, changed: bool, bytes: &dyn Fn() -> Vec<u8>| {
         if changed {
@@ -66,13 +78,19 @@ pub fn changed_files(before: &Campaign, after: &Campaign, current: &StateFiles) 
     put(books::JUNTA_CARDS, b.junta_cards != a.junta_cards, &|| {
         books::write_junta_cards(&a.junta_cards, d(books::JUNTA_CARDS))
     });
-    patched(before, after, current, &mut out)?;
+    patched(before, after, turn, current, &mut out)?;
     Ok(out)
 }
 
 /// The files patched in place: `settlements.csv`'s control, investment and overrule, and
 /// `campaign.toml`'s turn.
-fn patched(before: &Campaign, after: &Campaign, current: &StateFiles, out: &mut StateFiles) -> Result<()> {
+fn patched(
+    before: &Campaign,
+    after: &Campaign,
+    turn: u32,
+    current: &StateFiles,
+    out: &mut StateFiles,
+) -> Result<()> {
     let held = |c: &Campaign| -> Vec<_> {
         c.map.settlements.iter().map(|s| (s.typed, s.invested_by, s.overrule)).collect()
     };
@@ -84,9 +102,9 @@ fn patched(before: &Campaign, after: &Campaign, current: &StateFiles, out: &mut 
             out.insert("settlements.csv".to_string(), Some(new));
         }
     }
-    if before.config.turn != after.config.turn {
+    if before.config.turn != turn {
         let toml = current.get("campaign.toml").cloned().flatten().unwrap_or_default();
-        out.insert("campaign.toml".to_string(), Some(set_turn(&toml, after.config.turn)?));
+        out.insert("campaign.toml".to_string(), Some(set_turn(&toml, turn)?));
     }
     Ok(())
 }
@@ -105,6 +123,16 @@ mod tests {
     fn an_unchanged_campaign_writes_nothing() {
         let (c, current) = example();
         assert!(changed_files(&c, &c.clone(), &current).unwrap().is_empty());
+    }
+
+    #[test]
+    fn the_turn_given_is_the_turn_written_whatever_the_value_holds() {
+        let (c, current) = example();
+        let files = changed_files_at(&c, &c, c.config.turn + 1, &current).unwrap();
+        assert_eq!(files.keys().collect::<Vec<_>>(), ["campaign.toml"]);
+        let toml = String::from_utf8(files["campaign.toml"].clone().unwrap()).unwrap();
+        assert!(toml.contains("turn = 21"), "{toml}");
+        assert!(changed_files_at(&c, &c, c.config.turn, &current).unwrap().is_empty());
     }
 
     #[test]

@@ -220,6 +220,10 @@ pub(super) fn build_forces<R: std::io::Read + Send>(
             Err(panic) => std::panic::resume_unwind(panic),
         }
     });
+    // The units are held for the whole command: at their own size, not at the last doubling
+    // of their vector (a quarter of a large order of battle's memory).
+    out.units.shrink_to_fit();
+    out.lines.shrink_to_fit();
     (!undecidable).then_some(out)
 }
 
@@ -468,6 +472,8 @@ mod tests {
         assert_eq!(one.units.len(), 3000);
         assert_eq!(one.units, two.units);
         assert_eq!(one.lines, two.lines);
+        // Held for the whole command at its own size, not at its vector's last doubling.
+        assert_eq!(two.units.capacity(), two.units.len());
         assert_eq!(one.extra_cols, ["note"]);
         assert_eq!(one.units[0].extra(), ["kept 0"]);
         assert_eq!(one_problems.len(), 16);

@@ -8,7 +8,7 @@
 //! battles it fought on the turn that ended as after-action reports from its side, the Junta
 //! cards (Allies), the line of communications (French) and the campaign score so far (4.0).
 
-use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 use std::fmt::Write as _;
 
 use crate::formats::html::Page;
@@ -162,9 +162,10 @@ fn forces_lines(s: &mut String, v: &ForcesView, side: Side, now: u32) {
     if enemies.is_empty() {
         let _ = writeln!(s, "None known.");
     }
+    let touching = in_contact(v);
     for f in enemies {
         let mut what = Vec::new();
-        if in_contact(v, f) {
+        if touching.contains(f.id.as_str()) {
             what.push(format!("in contact at {}", f.hex));
         }
         if let Some(r) = &f.reported {
@@ -175,8 +176,9 @@ fn forces_lines(s: &mut String, v: &ForcesView, side: Side, now: u32) {
     }
 }
 
-fn in_contact(v: &ForcesView, f: &KnownForce) -> bool {
-    v.contacts.iter().any(|k| k.french == f.id || k.allies == f.id)
+/// The forces of the view in contact with one of the other side's.
+fn in_contact(v: &ForcesView) -> HashSet<&str> {
+    v.contacts.iter().flat_map(|k| [k.french.as_str(), k.allies.as_str()]).collect()
 }
 
 /// The Junta cards standing on turn `to` (5.1): the face cards drawn for the Allied generals.
@@ -435,7 +437,8 @@ fn side_map(c: &Campaign, v: &ForcesView, side: Side, heading: &MapHeading) -> V
     let opts = MapOptions { zoc: false, supply: true, window: Some(window(c, v)) };
     let svg = campaign_map(&shown, v, heading, opts);
     let mut older: HashMap<String, String> = HashMap::new();
-    for f in v.forces.iter().filter(|f| f.side() != side && !in_contact(v, f)) {
+    let touching = in_contact(v);
+    for f in v.forces.iter().filter(|f| f.side() != side && !touching.contains(f.id.as_str())) {
         let Some(r) = &f.reported else { continue };
         let age = heading.turn.saturating_sub(r.turn);
         let opacity = match age {

@@ -297,6 +297,8 @@ impl Canvas {
         }
         let mut bytes = self.buf;
         bytes.push(b'\n');
+        // A picture is kept until it is written: at its own size, not its buffer's.
+        bytes.shrink_to_fit();
         bytes
     }
 }
@@ -331,6 +333,15 @@ pub fn thousands(n: u32) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_finished_picture_is_held_at_its_own_size() {
+        let mut cv = Canvas::with_capacity(100.0, 100.0, "room to spare", 1 << 20);
+        cv.rect((0.0, 0.0), (10.0, 10.0), &[("fill", "#ffffff")]);
+        let bytes = cv.finish();
+        assert!(bytes.len() < 1 << 10);
+        assert_eq!(bytes.capacity(), bytes.len());
+    }
 
     #[test]
     fn numbers_have_one_decimal_and_no_negative_zero() {

@@ -402,23 +402,19 @@ fn side_views(c: &Campaign, k: &[Contact], record: &BattleRecord) -> Vec<(Side, 
         turn: c.config.turn,
         date: c.turn().date(),
     };
-    [Side::French, Side::Allies]
-        .into_iter()
-        .map(|side| {
-            let view = side_view(c, k, side, true);
-            // The roads the side knows (13 July 2014).
-            let known = crate::rules::roads::map_known_to(c, side);
-            (
-                side,
-                campaign_map(
-                    &known,
-                    &view,
-                    &heading,
-                    MapOptions { zoc: true, supply: false, window: Some(window) },
-                ),
-            )
-        })
-        .collect()
+    let picture = |side: Side| {
+        let view = side_view(c, k, side, true);
+        // The roads the side knows (13 July 2014).
+        let known = crate::rules::roads::map_known_to(c, side);
+        campaign_map(&known, &view, &heading, MapOptions { zoc: true, supply: false, window: Some(window) })
+    };
+    // Each side's view is its own alone: the two are drawn side by side.
+    std::thread::scope(|s| {
+        let french = s.spawn(|| picture(Side::French));
+        let allies = picture(Side::Allies);
+        let french = french.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+        vec![(Side::French, french), (Side::Allies, allies)]
+    })
 }
 
 fn exported_units(c: &Campaign, rows: &[SowRow]) -> Vec<ExportedUnit> {

@@ -8,6 +8,7 @@
 //! where it was last reported seen, with the approximate strength reported, from the turn
 //! after the turn advance that reported it.
 
+use std::borrow::Cow;
 use std::collections::{BTreeMap, BTreeSet};
 
 use crate::model::{Campaign, HexId, Nation, Side, Strength};
@@ -140,17 +141,22 @@ impl ForcesView {
     }
 
     /// The part of the view on the hexes `keep` holds: the forces standing there and the
-    /// contacts whose both forces do. It holds less than the view, never more.
-    pub fn within(&self, keep: impl Fn(HexId) -> bool) -> ForcesView {
+    /// contacts whose both forces do. It holds less than the view, never more; the view
+    /// itself when it all stands there (a side's map drawn round all it knows).
+    pub fn within(&self, keep: impl Fn(HexId) -> bool) -> Cow<'_, ForcesView> {
+        let kept = |ids: &BTreeSet<&str>, k: &KnownContact| {
+            ids.contains(k.french.as_str()) && ids.contains(k.allies.as_str())
+        };
+        if self.forces.iter().all(|f| keep(f.hex)) {
+            let ids: BTreeSet<&str> = self.forces.iter().map(|f| f.id.as_str()).collect();
+            if self.contacts.iter().all(|k| kept(&ids, k)) {
+                return Cow::Borrowed(self);
+            }
+        }
         let forces: Vec<KnownForce> = self.forces.iter().filter(|f| keep(f.hex)).cloned().collect();
         let ids: BTreeSet<&str> = forces.iter().map(|f| f.id.as_str()).collect();
-        let contacts = self
-            .contacts
-            .iter()
-            .filter(|k| ids.contains(k.french.as_str()) && ids.contains(k.allies.as_str()))
-            .cloned()
-            .collect();
-        ForcesView { viewer: self.viewer, forces, contacts }
+        let contacts = self.contacts.iter().filter(|k| kept(&ids, k)).cloned().collect();
+        Cow::Owned(ForcesView { viewer: self.viewer, forces, contacts })
     }
 }
 
@@ -229,6 +235,23 @@ mod tests {
 
     fn ids(v: &ForcesView) -> Vec<&str> {
         v.forces.iter().map(|f| f.id.as_str()).collect()
+    }
+
+    #[test]
+    fn a_window_keeps_the_forces_in_it_and_the_contacts_of_both_and_is_the_view_when_it_holds_all() {
+        let c = campaign();
+        let v = umpire_view(&c, &contacts(&c), true);
+        let all = v.within(|_| true);
+        assert!(matches!(all, Cow::Borrowed(_)), "nothing to leave out: the view itself");
+        assert_eq!(*all, v);
+        // Round fr-a alone: sp-a next door is outside, and with it their contact.
+        let near = v.within(|hex| hex == h("10.10"));
+        assert_eq!(ids(&near), ["fr-a"]);
+        assert!(near.contacts.is_empty());
+        // Round both: the contact stays.
+        let both = v.within(|hex| hex == h("10.10") || hex == h("10.11"));
+        assert_eq!(ids(&both), ["fr-a", "sp-a"]);
+        assert_eq!(both.contacts, v.contacts);
     }
 
     #[test]

@@ -151,7 +151,7 @@ fn draw(
     let shown;
     let view = if opts.window.is_some() {
         shown = view.within(|h| win.contains(h));
-        &shown
+        shown.as_ref()
     } else {
         view
     };
@@ -164,8 +164,10 @@ fn draw(
     };
     let who = if turn.is_some() { "the turn's marches".to_string() } else { who };
     let title = format!("{}: turn {}, {} ({who})", heading.title, heading.turn, heading.date);
-    // Room for the whole picture at once: a hex takes about 150 bytes, a force 500.
-    let room = 150 * usize::from(cols) * usize::from(rows) + 500 * view.forces.len();
+    // Room for the whole picture at once: a hex takes about 150 bytes, a force 350 and its
+    // line of supply 250 more.
+    let per_force = if opts.supply { 600 } else { 350 };
+    let room = 150 * usize::from(cols) * usize::from(rows) + per_force * view.forces.len();
     let mut cv = Canvas::with_capacity(width, height, &title, room);
     cv.rect((0.0, 0.0), (width, height), &[("fill", "#ffffff")]);
     title_band(&mut cv, heading, view.viewer, width, turn.map(|t| t.caption.as_str()));
