@@ -197,10 +197,9 @@ fn check_named_forces(c: &Campaign, opts: &WhoFightsOptions) -> Result<()> {
 /// The principals (8.1, 8.3): the forces in the hex and every force in contact with one.
 fn principals_at<'a>(c: &Campaign, in_hex: &[&'a Unit], forces: &[&'a Unit]) -> BTreeSet<&'a str> {
     let mut principals: BTreeSet<&str> = BTreeSet::new();
-    // Contact reaches two hexes at most (a cavalry road hex is the road's second hex, 8.1):
-    // only the forces that near are asked.
+    // Only the forces within contact's reach are asked.
     let grid = &c.map.grid;
-    let near = |f: &Unit, g: &Unit| matches!((f.hex, g.hex), (Some(a), Some(b)) if grid.distance(a, b) <= 2);
+    let near = |f: &Unit, g: &Unit| matches!((f.hex, g.hex), (Some(a), Some(b)) if grid.distance(a, b) <= crate::rules::zoc::CONTACT_REACH);
     for f in in_hex {
         for g in forces.iter().filter(|g| near(f, g)) {
             if in_contact(c, f, g).is_some() {

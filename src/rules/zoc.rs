@@ -121,6 +121,11 @@ pub fn in_contact(c: &Campaign, a: &Unit, b: &Unit) -> Option<ContactRule> {
     contact_between(grid, (a.side(), ha, cavalry_road_hex(c, a)), (b.side(), hb, cavalry_road_hex(c, b)))
 }
 
+/// The farthest apart two forces in contact stand, in hexes (8.1): a wholly cavalry force's
+/// road hex is the second along its road (roads join neighbouring hexes only); every other
+/// contact is the same hex or the next.
+pub const CONTACT_REACH: u32 = 2;
+
 /// What contact needs of a force: its side, its hex and its cavalry road hex (8.1). Its zone
 /// of control is the six hexes around it and that hex.
 pub(crate) type Reach = (Side, HexId, Option<HexId>);
@@ -303,6 +308,7 @@ mod tests {
         let c = with_moving(campaign(), "fr-cav", "10.06");
         let f = c.oob.get("fr-cav").unwrap();
         assert_eq!(cavalry_road_hex(&c, f), Some(h("10.07")));
+        assert_eq!(c.map.grid.distance(h("10.05"), h("10.07")), CONTACT_REACH, "contact's farthest reach");
         let a = c.oob.get("sp-a").unwrap();
         assert_eq!(in_contact(&c, f, a), Some(ContactRule::CavalryRoad), "8.1/8.3: two hexes down the road");
         // Not marching: no extra hex, no contact.
