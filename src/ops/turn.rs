@@ -15,10 +15,10 @@ use crate::formats::report::turn::{render_returns, summary, umpire_report};
 use crate::model::battle::BattleRecord;
 use crate::model::{Campaign, HexId, Side};
 use crate::rules::dice::SeededDice;
-use crate::rules::turn::{TurnContext, TurnRun, run_turn};
+use crate::rules::turn::{TurnContext, TurnRun, run_turn_from, supply_phase};
 use crate::store::files::changed_files_at;
 use crate::store::journal::Entry;
-use crate::store::state::StateTxn;
+use crate::store::state::{Staged, StateTxn};
 use crate::store::{CampaignDir, Commit};
 
 /// The order of battle's file.
@@ -93,12 +93,18 @@ pub fn advance(
     };
     let stream = dice_stream(from.0);
     let mut dice = SeededDice::new(c.config.seed, &stream);
-    let before = c.clone();
+    // The campaign as it was, for the files the turn changes and the map of its marches, is
+    // copied beside the turn's first phase, which only reads it.
+    let (before, supply) = std::thread::scope(|s| {
+        let before = s.spawn(|| c.clone());
+        let supply = supply_phase(&c);
+        (before.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic)), supply)
+    });
     // The turn's marches on the map, as they left the forces before the turn's phases: drawn
     // on a thread of its own while the phases run (none on a dry run, which writes nothing).
     let (run, marches) = std::thread::scope(|s| {
         let marches = (!dry_run).then(|| s.spawn(|| super::map::turn_marches_picture(dir, &before)));
-        let run = run_turn(&mut c, &ctx, &mut dice);
+        let run = run_turn_from(&mut c, supply, &ctx, &mut dice);
         let marches = marches.map(|m| m.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic)));
         (run, marches.transpose())
     });
@@ -124,7 +130,7 @@ pub fn advance(
     };
     // A `campaign.toml` whose turn cannot be changed in place is refused, dry run or not.
     let toml = match &mut txn {
-        Some(t) => t.current()?.get("campaign.toml").cloned().flatten(),
+        Some(t) => t.file("campaign.toml")?,
         None => dir.read("campaign.toml")?,
     };
     set_turn(&toml.unwrap_or_default(), r.changes.to.turn)?;
@@ -132,32 +138,50 @@ pub fn advance(
         take_working(&mut r, run);
         return Ok(r);
     };
-    // The files the turn changes are found first, its new turn written; the reports read the
-    // campaign on the turn that ended, as they always have. The state files as found are the
-    // transaction's own: borrowed, not copied. The campaign as it was (tens of megabytes at
-    // scale) is let go on a thread of its own while the reports are built.
+    // The files the turn changes are found with its new turn written; the reports read the
+    // campaign on the turn that ended, as they always have. The journal entry is made before
+    // either, from the run.
     let to = r.changes.to.turn;
     let battles = fought(dir)?;
-    let new_files = changed_files_at(&before, &c, to, txn.current()?)?;
-    let mut extra = std::thread::scope(|s| {
-        s.spawn(move || drop(before));
-        reports(&run, &c, &r, &stream, &battles)
-    });
-    if let Some(marches) = marches {
-        extra.write(report_paths(to)[5].clone(), marches);
-    }
-    take_working(&mut r, run);
+    r.lost.clone_from(&run.lost);
     let entry = Entry::turn_advance(
-        r.changes.to.turn,
+        to,
         summary(&r),
-        r.dice.clone(),
+        run.dice.clone(),
         r.returned_by_unit.iter().map(|(u, m)| (u.clone(), *m)).collect(),
-        r.lost.clone(),
+        run.lost.clone(),
     );
-    // Nothing reads the campaign value after this: it is let go before the journal entry's
-    // differences and the files are held.
+    // The new state is found and staged on a thread of its own while the reports are built,
+    // and each report is staged there as soon as it is written (and let go): the state files
+    // as found are the transaction's own, borrowed, not copied, and the campaign as it was
+    // (tens of megabytes at scale) is let go as soon as it is compared. Nothing is committed
+    // until every file is staged; a failure on either side leaves the campaign as it was.
+    let after = &c;
+    let (put, written) = std::sync::mpsc::channel::<(String, Vec<u8>)>();
+    if let Some(marches) = marches {
+        let _ = put.send((report_paths(to)[5].clone(), marches));
+    }
+    let staged = std::thread::scope(|s| {
+        let staged = s.spawn(move || {
+            let new_files = changed_files_at(&before, after, to, txn.current()?)?;
+            drop(before);
+            let mut staged = txn.stage(new_files, Some(entry))?;
+            for (rel, bytes) in written {
+                staged.write(rel, bytes)?;
+            }
+            Ok(staged)
+        });
+        // A report the staging thread no longer takes (it failed) is dropped: its error is
+        // the one returned.
+        reports(&run, &c, &r, &stream, &battles, |rel, bytes| drop(put.send((rel, bytes))));
+        drop(put);
+        staged.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic))
+    });
+    let staged: Staged = staged?;
+    take_working(&mut r, run);
+    // Nothing reads the campaign value after this: it is let go before the reports are staged.
     drop(c);
-    r.journal_seq = txn.finish(new_files, Some(entry), extra)?;
+    r.journal_seq = staged.finish(Commit { operation: Some(OPERATION.to_string()), ..Commit::default() })?;
     Ok(r)
 }
 
@@ -168,19 +192,25 @@ fn take_working(r: &mut Advanced, run: TurnRun) {
     r.dice = run.dice;
 }
 
-/// The turn's reports, for the umpire and each side, as the other files of its commit.
-fn reports(run: &TurnRun, c: &Campaign, r: &Advanced, stream: &str, battles: &[BattleFought]) -> Commit {
+/// The turn's reports, for the umpire and each side, each handed to `put` (its path and
+/// bytes) as soon as it is written.
+fn reports(
+    run: &TurnRun,
+    c: &Campaign,
+    r: &Advanced,
+    stream: &str,
+    battles: &[BattleFought],
+    mut put: impl FnMut(String, Vec<u8>),
+) {
     let [umpire, french, allies, french_page, allies_page, _] = report_paths(r.changes.to.turn);
     // Each side's view is of the contacts as the turn leaves them.
     let contacts = crate::rules::zoc::contacts(c);
-    let mut extra = Commit { operation: Some(OPERATION.to_string()), ..Commit::default() };
-    extra.write(umpire, umpire_report(run, &render_returns(r), c.config.seed, stream).into_bytes());
+    put(umpire, umpire_report(run, &render_returns(r), c.config.seed, stream).into_bytes());
     for (side, md, page) in [(Side::French, french, french_page), (Side::Allies, allies, allies_page)] {
         let d = dispatch(run, c, &contacts, battles, side);
-        extra.write(md, d.markdown.into_bytes());
-        extra.write(page, d.html);
+        put(md, d.markdown.into_bytes());
+        put(page, d.html);
     }
-    extra
 }
 
 /// The battles whose result was applied since the last turn advance (the turn that ends),

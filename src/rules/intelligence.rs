@@ -26,7 +26,7 @@
 //! the withdrawal, below a contact seen at a later position.
 
 use std::cmp::Reverse;
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use compact_str::CompactString;
 
@@ -166,6 +166,35 @@ impl<'a> Scouting<'a> {
     }
 }
 
+/// What the enemy of a force can make of a movement of it (9.0): the force's one map move,
+/// whether a force of the enemy's stands within it, and the reading of those forces.
+struct Look {
+    reach: u32,
+    near: bool,
+    reading: Reading,
+}
+
+impl Scouting<'_> {
+    /// What the enemy of `f` makes of it, seen from its forces within one map move of `hexes`.
+    fn look(&self, c: &Campaign, f: &Unit, hexes: &[HexId], from: crate::model::Turn) -> Look {
+        let reach = road_allowance(c, &f.id, from).hexes();
+        let scouts = self.near(c, f.side().enemy(), hexes, reach);
+        Look { reach, near: !scouts.is_empty(), reading: self.accuracy(f, &scouts) }
+    }
+}
+
+/// `look` of each of `items`, in order: the two halves on two threads (a large campaign has
+/// thousands of forces, and nothing here rolls a die).
+fn looks<T: Sync>(items: &[T], look: impl Fn(&T) -> Look + Sync) -> Vec<Look> {
+    let (a, b) = items.split_at(items.len() / 2);
+    std::thread::scope(|s| {
+        let second = s.spawn(|| b.iter().map(&look).collect::<Vec<_>>());
+        let mut out: Vec<Look> = a.iter().map(&look).collect();
+        out.extend(second.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic)));
+        out
+    })
+}
+
 /// Men and guns of `f` as `side` hears them: one die for the men, another for the guns, off
 /// 8.5's table for the reading.
 fn heard(c: &Campaign, f: &Unit, side: Side, r: Reading, dice: &mut dyn Dice) -> (u32, u32, String) {
@@ -292,44 +321,48 @@ pub fn phase(c: &Campaign, ctx: &TurnContext, dice: &mut dyn Dice) -> PhaseOutco
     let scouting = Scouting::new(c);
     // Seen at a battle's end this turn, where it still stands: no opening position, no die of
     // news for its withdrawal, no second look in contact.
-    let seen_in_battle = |side: Side, f: &Unit| {
-        c.books.intelligence.iter().any(|s| {
-            at_battle(s) && s.side == side && s.force == f.id && s.known == from && Some(s.hex) == f.hex
-        })
-    };
+    let battle_seen: HashSet<(Side, &str, HexId)> = c
+        .books
+        .intelligence
+        .iter()
+        .filter(|s| at_battle(s) && s.known == from)
+        .map(|s| (s.side, s.force.as_str(), s.hex))
+        .collect();
+    let seen_in_battle =
+        |side: Side, f: &Unit| f.hex.is_some_and(|h| battle_seen.contains(&(side, f.id.as_str(), h)));
     if !begun(c) {
         sec.umpire("9.0 at the start: every enemy field force's location and approximate strength is known to each side.");
-        for f in c.oob.forces() {
-            let was = ctx.moved.get(f.id.as_str()).copied().or(f.hex);
-            let Some(at) = was else { continue };
+        let known: Vec<(&Unit, HexId)> = c
+            .oob
+            .forces()
+            .filter_map(|f| Some((f, ctx.moved.get(f.id.as_str()).copied().or(f.hex)?)))
+            .filter(|(f, _)| !seen_in_battle(f.side().enemy(), f))
+            .collect();
+        let looks = looks(&known, |&(f, at)| scouting.look(c, f, &[at], ctx.from));
+        for (&(f, at), look) in known.iter().zip(looks) {
             let side = f.side().enemy();
-            if seen_in_battle(side, f) {
-                continue;
-            }
-            let reach = road_allowance(c, &f.id, ctx.from).hexes();
-            let r = scouting.accuracy(f, &scouting.near(c, side, &[at], reach));
-            let (men, guns, how) = heard(c, f, side, r, dice);
+            let (men, guns, how) = heard(c, f, side, look.reading, dice);
             sec.umpire(format!(
                 "the {side} know {} ({}) at {at}: {men} men, {guns} guns ({how})",
                 f.name, f.id
             ));
-            if let Some(s) = sighting(f, side, was, from, true, 0, (men, guns)) {
+            if let Some(s) = sighting(f, side, Some(at), from, true, 0, (men, guns)) {
                 new.push(s);
             }
         }
     }
-    for f in c.oob.forces() {
-        let (Some(&was), Some(now)) = (ctx.moved.get(f.id.as_str()), f.hex) else { continue };
+    let moved: Vec<(&Unit, HexId, HexId)> = c
+        .oob
+        .forces()
+        .filter_map(|f| Some((f, *ctx.moved.get(f.id.as_str())?, f.hex?)))
+        .filter(|(f, _, _)| !seen_in_battle(f.side().enemy(), f))
+        .collect();
+    let looks = looks(&moved, |&(f, was, now)| scouting.look(c, f, &[was, now], ctx.from));
+    for (&(f, was, now), look) in moved.iter().zip(looks) {
         let learner = f.side().enemy();
-        if seen_in_battle(learner, f) {
-            continue;
-        }
-        let reach = road_allowance(c, &f.id, ctx.from).hexes();
-        let scouts = scouting.near(c, learner, &[was, now], reach);
-        let near = !scouts.is_empty();
+        let Look { reach, near, reading } = look;
         let die = dice.roll(6, &format!("9.0 news of {} reaching the {}", f.id, learner));
-        let r = scouting.accuracy(f, &scouts);
-        let (men, guns, how) = heard(c, f, learner, r, dice);
+        let (men, guns, how) = heard(c, f, learner, reading, dice);
         let Some(s) = sighting(f, learner, Some(was), from, near, die, (men, guns)) else { continue };
         sec.umpire(format!(
             "{} ({}) moved {was} → {now}, {} one map move ({reach} hexes) of the {}: 1d6 {die} → known {}; heard at {men} men, {guns} guns ({how})",
@@ -415,6 +448,19 @@ mod tests {
     use super::*;
     use crate::rules::dice::ScriptedDice;
     use crate::rules::effects::testing::{camp, ctx};
+
+    #[test]
+    fn the_looks_come_back_in_the_order_asked_whatever_the_halves() {
+        for n in [0u32, 1, 2, 7] {
+            let items: Vec<u32> = (0..n).collect();
+            let got: Vec<u32> =
+                looks(&items, |&i| Look { reach: i, near: false, reading: Reading::TwiceFewer })
+                    .into_iter()
+                    .map(|l| l.reach)
+                    .collect();
+            assert_eq!(got, items);
+        }
+    }
 
     const FORCES: &str = "FR-I,,corps,Victor,,Fr,,,,,18.28\nFR-I-1,FR-I,battalion,a,,Fr,line,6140,,,\n\
         FR-FAR,,division,Far,,Fr,,,,,60.05\nFR-FAR-1,FR-FAR,battalion,b,,Fr,line,555,,,\n\

@@ -118,8 +118,25 @@ pub struct TurnRun {
 /// Runs the turn on `c`: supply and control first, then the returns, then each of [`PHASES`]
 /// on the campaign as the phase before left it.
 pub fn run_turn(c: &mut Campaign, ctx: &TurnContext, dice: &mut dyn Dice) -> TurnRun {
-    let before = c.supply.clone();
-    let supply = super::supply::phase(c, &before);
+    let supply = supply_phase(c);
+    run_turn_from(c, supply, ctx, dice)
+}
+
+/// The turn's first phase, supply and control (2.1, 3.1-3.5), worked out on the campaign as
+/// the turn finds it: it reads the campaign and changes nothing (the caller may read it
+/// beside it, as the turn advance copies the campaign as it was).
+pub fn supply_phase(c: &Campaign) -> super::supply::SupplyPhase {
+    super::supply::phase(c, &c.supply)
+}
+
+/// [`run_turn`] with its first phase, `supply`, worked out already by [`supply_phase`] on `c`
+/// as it is.
+pub fn run_turn_from(
+    c: &mut Campaign,
+    supply: super::supply::SupplyPhase,
+    ctx: &TurnContext,
+    dice: &mut dyn Dice,
+) -> TurnRun {
     super::supply::apply_phase(c, &supply);
     let returns = advance(c);
     apply_changes(c, &returns);

@@ -122,7 +122,7 @@ pub fn crash_point(point: &str) {
 /// Hook for concurrency tests: `SOWBRIDGE_PAUSE_AT=<point>` with
 /// `SOWBRIDGE_PAUSE_FILE=<path>` stops the command at that point, creates `<path>.reached`,
 /// and waits (two minutes at most) until `<path>` exists.
-fn pause_point(point: &str) {
+pub(super) fn pause_point(point: &str) {
     if !std::env::var("SOWBRIDGE_PAUSE_AT").is_ok_and(|v| v == point) {
         return;
     }
@@ -157,16 +157,18 @@ impl CampaignDir {
     /// file another program holds open is [`Error::HeldOpen`], naming it. A command that
     /// writes outside the campaign first asks this before it writes there.
     pub fn check_can_commit(&self, c: &Commit) -> Result<()> {
+        self.check_targets(c.writes.keys().chain(&c.removes).map(String::as_str))
+    }
+
+    /// [`Self::check_can_commit`] for the files `targets` (relative paths) and the journal.
+    pub(super) fn check_targets<'r>(&self, targets: impl Iterator<Item = &'r str>) -> Result<()> {
+        let rels: Vec<&str> = targets.chain([JOURNAL]).collect();
         // A file is replaced whole by a rename: a symbolic link would become a plain file and
         // the file it points to (perhaps outside the campaign folder) would keep the old state.
-        let links: Vec<String> = c
-            .writes
-            .keys()
-            .chain(&c.removes)
-            .map(String::as_str)
-            .chain([JOURNAL])
+        let links: Vec<String> = rels
+            .iter()
             .filter(|rel| std::fs::symlink_metadata(self.path(rel)).is_ok_and(|m| m.file_type().is_symlink()))
-            .map(shown)
+            .map(|rel| shown(rel))
             .collect();
         if !links.is_empty() {
             return Err(Error::refused(format!(
@@ -177,14 +179,8 @@ impl CampaignDir {
                 if links.len() == 1 { "is" } else { "are" }
             )));
         }
-        let paths: Vec<(String, std::path::PathBuf)> = c
-            .writes
-            .keys()
-            .chain(&c.removes)
-            .map(String::as_str)
-            .chain([JOURNAL])
-            .map(|rel| (shown(rel), self.path(rel)))
-            .collect();
+        let paths: Vec<(String, std::path::PathBuf)> =
+            rels.iter().map(|rel| (shown(rel), self.path(rel))).collect();
         check_replaceable(paths.iter().map(|(s, p)| (s.clone(), p.as_path())), probe)
     }
 
@@ -193,48 +189,26 @@ impl CampaignDir {
     pub fn commit(&self, c: Commit, lock: &CampaignLock) -> Result<()> {
         // Nothing changes unless every file can be replaced (Excel holds the CSVs it shows).
         self.check_can_commit(&c)?;
-        let staging_rel = new_staging();
-        let staging = self.path(&staging_rel);
-        let staged = self.stage(&c, &staging);
-        let (moves, after, before) = match staged {
-            Ok(s) => s,
-            Err(e) => {
-                let _ = std::fs::remove_dir_all(&staging);
-                return Err(e);
-            }
-        };
-        // Every file is staged: their bytes (the state, a turn's reports) are not held while
-        // the manifest is written and the change finished.
-        drop(c.writes);
-        let journal_len = std::fs::metadata(self.path(JOURNAL)).ok().map(|m| m.len());
-        let manifest = Manifest {
-            moves,
-            removes: c.removes,
-            journal: c.journal,
-            operation: c.operation,
-            staging: staging_rel,
-            after,
-            before,
-            journal_len,
-        };
-        let json = serde_json::to_vec(&manifest).map_err(|e| Error::Other(e.to_string()))?;
-        crash_point("before-manifest");
-        pause_point("before-manifest");
-        if let Err(e) = lock.verify().and_then(|()| atomic_write(&self.path(MANIFEST), &json)) {
-            let _ = std::fs::remove_dir_all(&staging);
-            let _ = std::fs::remove_dir(self.path(WORK_DIR));
-            return Err(e);
+        let mut staging = self.staging()?;
+        for (rel, bytes) in c.writes {
+            staging.add(rel, bytes, None)?;
         }
+        staging.commit(c.removes, c.journal, c.operation, lock)
+    }
+
+    /// Carries out the change whose manifest was just written (the commit point): finished
+    /// whole, or else taken back whole by this same command.
+    pub(super) fn carry_out(&self, manifest: &Manifest, journal_len: Option<u64>) -> Result<()> {
         COMMITTED.store(true, std::sync::atomic::Ordering::SeqCst);
         crash_point("after-manifest");
         pause_point("after-manifest");
-        let finished = self.finish(&manifest, true);
+        let finished = self.finish(manifest, true);
         COMMITTED.store(false, std::sync::atomic::Ordering::SeqCst);
         match finished {
             Ok(()) => Ok(()),
             Err(e) => {
                 // The same command takes its change back, so that it leaves no half-commit.
-                self.roll_back(&manifest, journal_len).map_err(|r| {
+                self.roll_back(manifest, journal_len).map_err(|r| {
                     Error::Other(format!(
                         "{e}; taking the change back failed too ({r}): the next sowbridge command \
                          finishes it"
@@ -243,42 +217,6 @@ impl CampaignDir {
                 Err(e)
             }
         }
-    }
-
-    /// Writes the staged files of `c` into `staging`. Returns the moves (staged name, target),
-    /// each staged file's hash, and each target's hash as it is now.
-    #[allow(clippy::type_complexity)]
-    fn stage(
-        &self,
-        c: &Commit,
-        staging: &std::path::Path,
-    ) -> Result<(Vec<(String, String)>, Vec<String>, Vec<String>)> {
-        std::fs::create_dir_all(staging).map_err(|e| Error::io(staging, e))?;
-        // Battle records go last: a record saying "applied" is never seen before the state
-        // it speaks of, even by a reader that does not recover.
-        let mut ordered: Vec<(&String, &Vec<u8>)> = c.writes.iter().collect();
-        ordered.sort_by_key(|(rel, _)| (rel.starts_with("battles/"), (*rel).clone()));
-        // The hashes (tens of megabytes of a large campaign's files and reports) are taken on
-        // a thread of their own while the files are written and synced.
-        std::thread::scope(|s| {
-            let hashes = s.spawn(|| -> Result<(Vec<String>, Vec<String>)> {
-                let after = ordered.iter().map(|(_, bytes)| super::journal::sha256_hex(bytes)).collect();
-                let before =
-                    ordered.iter().map(|(rel, _)| file_hash(&self.path(rel))).collect::<Result<_>>()?;
-                Ok((after, before))
-            });
-            let mut moves = Vec::new();
-            for (i, (rel, bytes)) in ordered.iter().enumerate() {
-                let name = format!("{i:06}");
-                write_synced(&staging.join(&name), bytes)?;
-                moves.push((name, (*rel).clone()));
-                if i == 0 {
-                    crash_point("staging");
-                }
-            }
-            let (after, before) = hashes.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic))?;
-            Ok((moves, after, before))
-        })
     }
 
     /// Carries out a committed change: the journal lines, then each staged file renamed
@@ -465,10 +403,4 @@ fn keep(path: &std::path::Path, old: &std::path::Path) -> Result<()> {
         return Ok(());
     }
     std::fs::copy(path, old).map(drop).map_err(|e| Error::io(path, e))
-}
-
-fn write_synced(path: &std::path::Path, bytes: &[u8]) -> Result<()> {
-    let mut f = std::fs::File::create(path).map_err(|e| Error::io(path, e))?;
-    f.write_all(bytes).map_err(|e| Error::io(path, e))?;
-    f.sync_all().map_err(|e| Error::io(path, e))
 }

@@ -16,6 +16,7 @@ pub mod recover;
 mod recovery_lock;
 pub mod replace;
 pub mod results;
+mod staging;
 pub mod state;
 
 use std::path::{Path, PathBuf};

@@ -12,6 +12,7 @@ use super::journal::{
     BASELINE_DIR, Entry, HEAD, Journal, STATE_FILES, StateFiles, diff_file, entry_line, sha256_hex,
     state_hashes,
 };
+use super::staging::Staging;
 use super::{CampaignDir, CampaignLock, Commit};
 
 /// Path of the journal.
@@ -160,13 +161,22 @@ fn content<'s>(files: &'s StateFiles, f: &str) -> Option<&'s [u8]> {
     files.get(f).and_then(|c| c.as_deref())
 }
 
-impl StateTxn<'_> {
+impl<'a> StateTxn<'a> {
     /// The state files as found.
     pub fn current(&mut self) -> Result<&StateFiles> {
         let dir = self.dir;
         match &mut self.current {
             Some(c) => Ok(c),
             slot @ None => Ok(slot.insert(dir.read_state()?)),
+        }
+    }
+
+    /// One state file as found: from the files read, else read now (the rest are read when a
+    /// change needs them).
+    pub fn file(&self, f: &str) -> Result<Option<Vec<u8>>> {
+        match &self.current {
+            Some(c) => Ok(c.get(f).cloned().flatten()),
+            None => self.dir.read(f),
         }
     }
 
@@ -183,7 +193,15 @@ impl StateTxn<'_> {
     /// Commits: the manual-edit entry, the new state files with the command's entry (its
     /// changes, hashes and sequence number are filled in here), and the other files of
     /// `extra`, all or nothing. Returns the entry's sequence number.
-    pub fn finish(self, new_files: StateFiles, entry: Option<Entry>, mut extra: Commit) -> Result<u64> {
+    pub fn finish(self, new_files: StateFiles, entry: Option<Entry>, extra: Commit) -> Result<u64> {
+        self.stage(new_files, entry)?.finish(extra)
+    }
+
+    /// The first half of [`Self::finish`]: the journal lines are made and the state files
+    /// that change (and, with the journal's first entry, its baseline) are staged, each let go
+    /// once it is on disk. Nothing of the campaign changes until [`Staged::finish`]; a command
+    /// may build its other files meanwhile.
+    pub fn stage(self, new_files: StateFiles, entry: Option<Entry>) -> Result<Staged<'a>> {
         let StateTxn { dir, lock, current, journal, baseline_new, manual, current_hashes } = self;
         let current = match current {
             Some(c) => c,
@@ -205,6 +223,8 @@ impl StateTxn<'_> {
             None => content(&current, f),
         };
         let journalled = entry.is_some();
+        // The hashes of the files that change, taken once for the entry and the staging.
+        let mut hashes: BTreeMap<&str, String> = BTreeMap::new();
         if let Some(mut e) = entry {
             e.seq = seq;
             e.changes =
@@ -217,30 +237,163 @@ impl StateTxn<'_> {
                         Some(h) if !changed.contains_key(f) => h.clone(),
                         _ => after(f).map(sha256_hex).unwrap_or_default(),
                     };
+                    if changed.contains_key(f) {
+                        hashes.insert(f, hash.clone());
+                    }
                     (f.to_string(), hash)
                 })
                 .collect();
             lines.push((e.seq, entry_line(&e)?));
         }
+        let hashes: BTreeMap<String, String> = hashes.into_iter().map(|(f, h)| (f.to_string(), h)).collect();
         // The baseline is taken with the journal's first entry, not before.
-        if baseline_new && journalled {
-            for (f, c) in current {
-                if let Some(b) = c {
-                    extra.write(format!("{BASELINE_DIR}/{f}"), b);
-                }
-            }
+        let baseline: Vec<(String, Vec<u8>)> = if baseline_new && journalled {
+            current.into_iter().filter_map(|(f, c)| Some((format!("{BASELINE_DIR}/{f}"), c?))).collect()
+        } else {
+            Vec::new()
+        };
+        let writes = baseline.iter().map(|(f, _)| f.as_str());
+        dir.check_targets(writes.chain(changed.keys().map(String::as_str)))?;
+        let mut staging = dir.staging()?;
+        for (f, b) in baseline {
+            staging.add(f, b, None)?;
         }
+        let mut removes = Vec::new();
         for (f, v) in changed {
             match v {
-                Some(b) => extra.write(f, b),
-                None => extra.removes.push(f),
+                Some(b) => {
+                    let hash = hashes.get(&f).cloned();
+                    staging.add(f, b, hash)?;
+                }
+                None => removes.push(f),
             }
         }
-        if let Some((last, _)) = lines.last() {
+        Ok(Staged { dir, lock, staging, removes, journal: lines, seq })
+    }
+}
+
+/// A journalled change whose state files are staged (see [`StateTxn::stage`]).
+#[derive(Debug)]
+pub struct Staged<'a> {
+    dir: &'a CampaignDir,
+    lock: &'a CampaignLock,
+    staging: Staging<'a>,
+    /// The state files the change removes.
+    removes: Vec<String>,
+    /// The journal lines, with their sequence numbers.
+    journal: Vec<(u64, String)>,
+    /// The command's own entry's sequence number.
+    seq: u64,
+}
+
+impl Staged<'_> {
+    /// Stages one more file of the change now (a report as soon as it is written), and lets
+    /// its bytes go.
+    pub fn write(&mut self, rel: String, bytes: Vec<u8>) -> Result<()> {
+        self.dir.check_targets(std::iter::once(rel.as_str()))?;
+        self.staging.add(rel, bytes, None)
+    }
+
+    /// Stages the other files of `extra` and commits the change, all or nothing. Returns the
+    /// command's entry's sequence number.
+    pub fn finish(self, mut extra: Commit) -> Result<u64> {
+        let Staged { dir, lock, mut staging, mut removes, journal, seq } = self;
+        if let Some((last, _)) = journal.last() {
             extra.write(HEAD, format!("{last}\n").into_bytes());
         }
-        extra.journal = lines;
-        dir.commit(extra, lock)?;
+        removes.append(&mut extra.removes);
+        dir.check_targets(extra.writes.keys().chain(&removes).map(String::as_str))?;
+        for (f, b) in extra.writes {
+            staging.add(f, b, None)?;
+        }
+        staging.commit(removes, journal, extra.operation, lock)?;
         Ok(seq)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::collections::BTreeMap;
+    use std::path::Path;
+
+    use super::*;
+
+    /// A campaign folder of the example's state files, in a folder of its own.
+    fn campaign() -> (tempfile::TempDir, CampaignDir) {
+        let tmp = tempfile::tempdir().expect("tempdir");
+        let fixture = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/peninsula");
+        for f in ["campaign.toml", "forces.csv", "settlements.csv"] {
+            std::fs::copy(fixture.join(f), tmp.path().join(f)).expect("copy");
+        }
+        let dir = CampaignDir::new(tmp.path());
+        (tmp, dir)
+    }
+
+    /// Every file under `root` but the lock, by relative path.
+    fn files(root: &Path) -> BTreeMap<String, Vec<u8>> {
+        walkdir::WalkDir::new(root)
+            .into_iter()
+            .filter_map(std::result::Result::ok)
+            .filter(|e| e.file_type().is_file() && e.file_name() != super::super::lock::LOCK_FILE)
+            .map(|e| {
+                let rel =
+                    e.path().strip_prefix(root).expect("under root").to_string_lossy().replace('\\', "/");
+                (rel, std::fs::read(e.path()).expect("read"))
+            })
+            .collect()
+    }
+
+    fn new_forces() -> StateFiles {
+        StateFiles::from([("forces.csv".to_string(), Some(b"id,parent\n".to_vec()))])
+    }
+
+    #[test]
+    fn a_change_staged_and_let_go_changes_nothing_and_leaves_no_staging() {
+        let (tmp, dir) = campaign();
+        let before = files(tmp.path());
+        let lock = dir.lock_unless_dry_run(false).expect("lock").expect("a lock");
+        let mut staged = dir
+            .begin(&lock)
+            .expect("begin")
+            .stage(new_forces(), Some(Entry::manual_edit("x".into())))
+            .expect("stage");
+        staged.write("turns/T21/report.md".to_string(), b"report".to_vec()).expect("write");
+        // The state file and the report are on disk, staged: nothing of the campaign yet.
+        let staged_files = files(tmp.path());
+        assert!(
+            staged_files.keys().any(|f| f.starts_with(".sowbridge/staging")),
+            "{:?}",
+            staged_files.keys()
+        );
+        assert!(!tmp.path().join("turns").exists());
+        drop(staged);
+        drop(lock);
+        assert_eq!(files(tmp.path()), before);
+    }
+
+    #[test]
+    fn a_file_staged_early_is_committed_with_the_state_and_its_entry() {
+        let (tmp, dir) = campaign();
+        let lock = dir.lock_unless_dry_run(false).expect("lock").expect("a lock");
+        let mut staged = dir
+            .begin(&lock)
+            .expect("begin")
+            .stage(new_forces(), Some(Entry::manual_edit("x".into())))
+            .expect("stage");
+        staged.write("turns/T21/report.md".to_string(), b"report".to_vec()).expect("write");
+        let mut extra = Commit::default();
+        extra.write("turns/T21/french.md", b"french".to_vec());
+        assert_eq!(staged.finish(extra).expect("finish"), 1);
+        drop(lock);
+        let after = files(tmp.path());
+        assert_eq!(after["forces.csv"], b"id,parent\n");
+        assert_eq!(after["turns/T21/report.md"], b"report");
+        assert_eq!(after["turns/T21/french.md"], b"french");
+        assert_eq!(after[HEAD], b"1\n");
+        assert!(!tmp.path().join(".sowbridge").exists(), "{:?}", after.keys());
+        let journal = dir.read_journal().expect("journal");
+        assert_eq!(journal.entries.len(), 1);
+        // The entry's state is the files as committed.
+        assert_eq!(journal.last_state(), Some(&state_hashes(&dir.read_state().expect("state"))));
     }
 }
