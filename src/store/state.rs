@@ -343,8 +343,16 @@ mod tests {
             .collect()
     }
 
-    fn new_forces() -> StateFiles {
-        StateFiles::from([("forces.csv".to_string(), Some(b"id,parent\n".to_vec()))])
+    /// A change of `forces.csv` staged with its entry, and a report staged early.
+    fn stage_with_a_report<'a>(dir: &'a CampaignDir, lock: &'a CampaignLock) -> Staged<'a> {
+        let new_forces = StateFiles::from([("forces.csv".to_string(), Some(b"id,parent\n".to_vec()))]);
+        let mut staged = dir
+            .begin(lock)
+            .expect("begin")
+            .stage(new_forces, Some(Entry::manual_edit("x".into())))
+            .expect("stage");
+        staged.write("turns/T21/report.md".to_string(), b"report".to_vec()).expect("write");
+        staged
     }
 
     #[test]
@@ -352,12 +360,7 @@ mod tests {
         let (tmp, dir) = campaign();
         let before = files(tmp.path());
         let lock = dir.lock_unless_dry_run(false).expect("lock").expect("a lock");
-        let mut staged = dir
-            .begin(&lock)
-            .expect("begin")
-            .stage(new_forces(), Some(Entry::manual_edit("x".into())))
-            .expect("stage");
-        staged.write("turns/T21/report.md".to_string(), b"report".to_vec()).expect("write");
+        let staged = stage_with_a_report(&dir, &lock);
         // The state file and the report are on disk, staged: nothing of the campaign yet.
         let staged_files = files(tmp.path());
         assert!(
@@ -375,12 +378,7 @@ mod tests {
     fn a_file_staged_early_is_committed_with_the_state_and_its_entry() {
         let (tmp, dir) = campaign();
         let lock = dir.lock_unless_dry_run(false).expect("lock").expect("a lock");
-        let mut staged = dir
-            .begin(&lock)
-            .expect("begin")
-            .stage(new_forces(), Some(Entry::manual_edit("x".into())))
-            .expect("stage");
-        staged.write("turns/T21/report.md".to_string(), b"report".to_vec()).expect("write");
+        let staged = stage_with_a_report(&dir, &lock);
         let mut extra = Commit::default();
         extra.write("turns/T21/french.md", b"french".to_vec());
         assert_eq!(staged.finish(extra).expect("finish"), 1);
