@@ -165,7 +165,9 @@ pub fn advance(
         let staged = s.spawn(move || {
             let new_files = changed_files_at(&before, after, to, txn.current()?)?;
             drop(before);
-            let mut staged = txn.stage(new_files, Some(entry))?;
+            let reports = report_paths(to);
+            let reports: Vec<&str> = reports.iter().map(String::as_str).collect();
+            let mut staged = txn.stage(new_files, Some(entry), &reports)?;
             for (rel, bytes) in written {
                 staged.write(rel, bytes)?;
             }
@@ -179,7 +181,7 @@ pub fn advance(
     });
     let staged: Staged = staged?;
     take_working(&mut r, run);
-    // Nothing reads the campaign value after this: it is let go before the reports are staged.
+    // Nothing reads the campaign value after this: it is let go before the commit.
     drop(c);
     r.journal_seq = staged.finish(Commit { operation: Some(OPERATION.to_string()), ..Commit::default() })?;
     Ok(r)

@@ -52,6 +52,11 @@ impl Staging<'_> {
     /// their SHA-256 when the caller has it already; else it is taken, with the target's own,
     /// on a thread of its own while the file is written.
     pub(super) fn add(&mut self, target: String, bytes: Vec<u8>, after: Option<String>) -> Result<()> {
+        // One file, one new content: a second would leave the change two renames onto one
+        // target, which a recovery could not tell finished.
+        if self.files.iter().any(|f| f.target == target) {
+            return Err(Error::Other(format!("{target}: staged twice in one change; nothing changed")));
+        }
         let name = format!("{:06}", self.files.len());
         let at = self.dir.path(&target);
         let (after, before) = std::thread::scope(|s| {

@@ -194,14 +194,18 @@ impl<'a> StateTxn<'a> {
     /// changes, hashes and sequence number are filled in here), and the other files of
     /// `extra`, all or nothing. Returns the entry's sequence number.
     pub fn finish(self, new_files: StateFiles, entry: Option<Entry>, extra: Commit) -> Result<u64> {
-        self.stage(new_files, entry)?.finish(extra)
+        let others: Vec<String> = extra.writes.keys().chain(&extra.removes).cloned().collect();
+        let others: Vec<&str> = others.iter().map(String::as_str).collect();
+        self.stage(new_files, entry, &others)?.finish(extra)
     }
 
     /// The first half of [`Self::finish`]: the journal lines are made and the state files
     /// that change (and, with the journal's first entry, its baseline) are staged, each let go
     /// once it is on disk. Nothing of the campaign changes until [`Staged::finish`]; a command
-    /// may build its other files meanwhile.
-    pub fn stage(self, new_files: StateFiles, entry: Option<Entry>) -> Result<Staged<'a>> {
+    /// may build its other files meanwhile. `others` are the other files the change will write
+    /// or remove: they are asked after with the state's, so that every file held open (by
+    /// Excel, say) is named at once, before anything is staged.
+    pub fn stage(self, new_files: StateFiles, entry: Option<Entry>, others: &[&str]) -> Result<Staged<'a>> {
         let StateTxn { dir, lock, current, journal, baseline_new, manual, current_hashes } = self;
         let current = match current {
             Some(c) => c,
@@ -253,7 +257,12 @@ impl<'a> StateTxn<'a> {
             Vec::new()
         };
         let writes = baseline.iter().map(|(f, _)| f.as_str());
-        dir.check_targets(writes.chain(changed.keys().map(String::as_str)))?;
+        dir.check_targets(
+            writes
+                .chain(changed.keys().map(String::as_str))
+                .chain((!lines.is_empty()).then_some(HEAD))
+                .chain(others.iter().copied()),
+        )?;
         let mut staging = dir.staging()?;
         for (f, b) in baseline {
             staging.add(f, b, None)?;
@@ -349,7 +358,7 @@ mod tests {
         let mut staged = dir
             .begin(lock)
             .expect("begin")
-            .stage(new_forces, Some(Entry::manual_edit("x".into())))
+            .stage(new_forces, Some(Entry::manual_edit("x".into())), &[])
             .expect("stage");
         staged.write("turns/T21/report.md".to_string(), b"report".to_vec()).expect("write");
         staged
@@ -370,6 +379,21 @@ mod tests {
         );
         assert!(!tmp.path().join("turns").exists());
         drop(staged);
+        drop(lock);
+        assert_eq!(files(tmp.path()), before);
+    }
+
+    #[test]
+    fn a_file_staged_twice_in_one_change_is_refused_and_nothing_changes() {
+        let (tmp, dir) = campaign();
+        let before = files(tmp.path());
+        let lock = dir.lock_unless_dry_run(false).expect("lock").expect("a lock");
+        let mut staged = stage_with_a_report(&dir, &lock);
+        let e = staged.write("turns/T21/report.md".to_string(), b"again".to_vec()).expect_err("twice");
+        assert!(e.to_string().contains("turns/T21/report.md: staged twice"), "{e}");
+        let mut extra = Commit::default();
+        extra.write("forces.csv", b"id\n".to_vec());
+        assert!(staged.finish(extra).is_err(), "a state file staged again by the command");
         drop(lock);
         assert_eq!(files(tmp.path()), before);
     }

@@ -78,6 +78,29 @@ fn turn_advance_and_undo_refuse_the_same_way() {
     assert_code(&c.run(&["undo", "T20-18.28"]), 0);
 }
 
+#[test]
+fn turn_advance_names_a_held_report_and_a_held_state_file_at_once() {
+    let c = Camp::new("peninsula");
+    export_medellin(&c, &[]);
+    let dump = c.tmp.path().join("sowgb_gamedb_1.csv");
+    std::fs::write(&dump, dump_for(&c, "T20-18.28", losses)).unwrap();
+    assert_code(&c.run(&["apply", dump.to_str().unwrap()]), 0);
+    // A report the new turn writes, left open from before (the turn advanced, undone, and
+    // its report still open in Word, say): asked after with the state, not once the state
+    // is staged.
+    std::fs::create_dir_all(c.path("turns/T21")).unwrap();
+    c.write("turns/T21/report.md", "an older report\n");
+    let before = c.snapshot();
+    let _forces = hold_as_excel(&c.path("forces.csv"));
+    let _report = hold_as_excel(&c.path("turns/T21/report.md"));
+    let o = c.run(&["turn", "advance"]);
+    assert_code(&o, 1);
+    let err = stderr(&o);
+    assert!(err.contains(&format!("forces.csv {CURE}")), "{err}");
+    assert!(err.contains(&format!("report.md {CURE}")), "{err}");
+    assert!(c.snapshot() == before, "the campaign changed");
+}
+
 /// Opens a file for writing with share mode `share`: as the game's C runtime writes it
 /// (reading and writing shared, deleting and so moving denied), or sharing nothing.
 fn hold_as_the_game(path: &Path, share: u32) -> File {
