@@ -111,23 +111,7 @@ pub fn advance(
     let marches = marches?;
     let pending_battles: Vec<String> =
         dir.battles()?.into_iter().filter(|b| b.state.is_pending()).map(|b| b.id).collect();
-    let changes = run.returns.clone();
-    let mut r = Advanced {
-        returned_by_unit: changes.returned_by_unit(),
-        returned_by_kind: changes.totals_by_kind(),
-        men_returned: changes.men_returned(),
-        changes,
-        // Moved in from the run once the reports are built from it (a large campaign's
-        // phases and dice are megabytes).
-        phases: Vec::new(),
-        lost: Vec::new(),
-        dice: Vec::new(),
-        reports: report_paths(ctx.to.0).to_vec(),
-        supply: run.supply.clone(),
-        pending_battles,
-        dry_run,
-        journal_seq: 0,
-    };
+    let mut r = advanced(&run, ctx.to.0, pending_battles, dry_run);
     // A `campaign.toml` whose turn cannot be changed in place is refused, dry run or not.
     let toml = match &mut txn {
         Some(t) => t.file("campaign.toml")?,
@@ -185,6 +169,26 @@ pub fn advance(
     drop(c);
     r.journal_seq = staged.finish(Commit { operation: Some(OPERATION.to_string()), ..Commit::default() })?;
     Ok(r)
+}
+
+/// What the turn advance to `to` did, but for what is moved in from the run once the reports
+/// are built from it (a large campaign's phases and dice are megabytes; see [`take_working`]).
+fn advanced(run: &TurnRun, to: u32, pending_battles: Vec<String>, dry_run: bool) -> Advanced {
+    let changes = run.returns.clone();
+    Advanced {
+        returned_by_unit: changes.returned_by_unit(),
+        returned_by_kind: changes.totals_by_kind(),
+        men_returned: changes.men_returned(),
+        changes,
+        phases: Vec::new(),
+        lost: Vec::new(),
+        dice: Vec::new(),
+        reports: report_paths(to).to_vec(),
+        supply: run.supply.clone(),
+        pending_battles,
+        dry_run,
+        journal_seq: 0,
+    }
 }
 
 /// The phases, the men lost and the dice of the run, moved into what the turn advance did.
