@@ -29,8 +29,13 @@ macro_rules! word_enum {
         impl FromStr for $name {
             type Err = String;
             fn from_str(s: &str) -> Result<Self, Self::Err> {
+                // The word as sowbridge writes it, matched at once (a large order of battle
+                // has hundreds of thousands); then trimmed, in any case.
+                match s {
+                    $($word => return Ok($name::$var),)+
+                    _ => {}
+                }
                 let t = s.trim();
-                // The word as sowbridge writes it, matched at once; then any case.
                 match t {
                     $($word => return Ok($name::$var),)+
                     _ => {}

@@ -183,6 +183,87 @@ struct Net<'a> {
     blocked: BTreeMap<HexId, String>,
     /// Hexes with a town-sized settlement (towns and larger: not villages).
     towns: BTreeSet<HexId>,
+    /// Per hex of the grid ([`cell`]): its roads, what the searches walk, looked up once
+    /// here rather than at every step of every search.
+    roads: PerHex<(HexId, RoadClass)>,
+    /// Per hex of the grid: its town-sized settlements (their places in `settlements.csv`),
+    /// what a line's capacity counts (3.4).
+    towns_at: PerHex<usize>,
+    /// Per hex of the grid: whether it is in `blocked`.
+    blocked_at: Vec<bool>,
+    /// Per hex of the grid: whether a line may not use a secondary road there
+    /// ([`Net::secondary_refused`]).
+    secondary_closed: Vec<bool>,
+}
+
+/// Values by hex of the grid, each hex's in the order given: those of hex `i` are
+/// `list[start[i]..start[i + 1]]`.
+struct PerHex<T> {
+    start: Vec<u32>,
+    list: Vec<T>,
+}
+
+impl<T> PerHex<T> {
+    /// From values with their hex's place ([`cell`]), in the order of the places.
+    fn collect(grid: HexGrid, placed: impl IntoIterator<Item = (usize, T)>) -> PerHex<T> {
+        let n = usize::from(grid.columns) * usize::from(grid.rows);
+        let mut start = Vec::with_capacity(n + 1);
+        let mut list = Vec::new();
+        for (i, v) in placed {
+            debug_assert!(i + 1 >= start.len(), "values out of the order of their places");
+            while start.len() <= i {
+                start.push(list.len() as u32);
+            }
+            list.push(v);
+        }
+        while start.len() <= n {
+            start.push(list.len() as u32);
+        }
+        PerHex { start, list }
+    }
+
+    /// The values of `h` (none off the grid).
+    fn at(&self, grid: HexGrid, h: HexId) -> &[T] {
+        self.at_cell(cell(grid, h))
+    }
+
+    fn at_cell(&self, i: Option<usize>) -> &[T] {
+        match i {
+            Some(i) => &self.list[self.start[i] as usize..self.start[i + 1] as usize],
+            None => &[],
+        }
+    }
+}
+
+/// The roads out of every hex, each with the neighbour it leads to, in
+/// `CampaignMap::road_neighbours` order.
+fn roads(c: &Campaign) -> PerHex<(HexId, RoadClass)> {
+    let grid = c.map.grid;
+    let mut has_road = vec![false; usize::from(grid.columns) * usize::from(grid.rows)];
+    for side in c.map.roads.keys() {
+        let (a, b) = side.hexes();
+        for i in [a, b].into_iter().filter_map(|h| cell(grid, h)) {
+            has_road[i] = true;
+        }
+    }
+    let placed = has_road
+        .iter()
+        .enumerate()
+        .filter(|&(_, &road)| road)
+        .flat_map(|(i, _)| c.map.road_neighbours(hex_at(grid, i)).into_iter().map(move |r| (i, r)));
+    PerHex::collect(grid, placed)
+}
+
+/// A hex's place in the grid's per-hex tables, if it is on the grid.
+fn cell(grid: HexGrid, h: HexId) -> Option<usize> {
+    (h.col < grid.columns && h.row < grid.rows)
+        .then(|| usize::from(h.col) * usize::from(grid.rows) + usize::from(h.row))
+}
+
+/// The hex at a place of the grid's per-hex tables.
+fn hex_at(grid: HexGrid, cell: usize) -> HexId {
+    let rows = usize::from(grid.rows);
+    HexId::new((cell / rows) as u16, (cell % rows) as u16)
 }
 
 /// Where a search reached: per hex and the class of road it was reached by, the distance,
@@ -197,13 +278,12 @@ fn slot(grid: HexGrid, h: HexId, secondary: bool) -> usize {
 }
 
 fn hex_of(grid: HexGrid, slot: usize) -> (HexId, bool) {
-    let cell = slot / 2;
-    let rows = usize::from(grid.rows);
-    (HexId::new((cell / rows) as u16, (cell % rows) as u16), slot % 2 == 1)
+    (hex_at(grid, slot / 2), slot % 2 == 1)
 }
 
 impl<'a> Net<'a> {
     fn new(c: &'a Campaign, side: Side, control: &[SettlementControl], garrisons: &'a Garrisons) -> Self {
+        let grid = c.map.grid;
         let mut blocked = BTreeMap::new();
         let mut towns = BTreeSet::new();
         for (s, k) in c.map.settlements.iter().zip(control) {
@@ -224,7 +304,39 @@ impl<'a> Net<'a> {
                 .entry(s.hex)
                 .or_insert_with(|| format!("{} ({}) is hostile: {} (2.3)", s.name, s.hex, k.control_word()));
         }
-        Net { grid: c.map.grid, c, side, garrisons, blocked, towns }
+        let n = usize::from(grid.columns) * usize::from(grid.rows);
+        let mut blocked_at = vec![false; n];
+        for i in blocked.keys().filter_map(|&h| cell(grid, h)) {
+            blocked_at[i] = true;
+        }
+        let roads = roads(c);
+        let mut placed: Vec<(usize, usize)> = c
+            .map
+            .settlements
+            .iter()
+            .enumerate()
+            .filter(|(_, s)| s.kind != SettlementKind::Village)
+            .filter_map(|(i, s)| Some((cell(grid, s.hex)?, i)))
+            .collect();
+        placed.sort_unstable();
+        let mut net = Net {
+            grid,
+            c,
+            side,
+            garrisons,
+            blocked,
+            towns,
+            roads,
+            towns_at: PerHex::collect(grid, placed),
+            blocked_at,
+            secondary_closed: Vec::new(),
+        };
+        net.secondary_closed = (0..n)
+            .map(|i| {
+                !net.roads.at_cell(Some(i)).is_empty() && net.secondary_refused(hex_at(grid, i)).is_some()
+            })
+            .collect();
+        net
     }
 
     /// Why a line cannot use a secondary road at `h` (13 July 2014: "a unit (of any type) must
@@ -235,7 +347,7 @@ impl<'a> Net<'a> {
     /// there a force of any arm is enough.
     fn secondary_refused(&self, h: HexId) -> Option<String> {
         let g = self.garrisons.at(h, self.side);
-        let joins_major = self.c.map.road_neighbours(h).iter().any(|&(_, k)| k == RoadClass::Major);
+        let joins_major = self.roads.at(self.grid, h).iter().any(|&(_, k)| k == RoadClass::Major);
         if joins_major {
             return (g.forces == 0).then(|| {
                 format!("no unit of the {} at {h}, where the secondary road joins a major road", self.side)
@@ -266,12 +378,14 @@ impl<'a> Net<'a> {
         while let Some(s) = queue.pop_front() {
             let (h, via_secondary) = hex_of(self.grid, s);
             let Some((d, _, src)) = best[s] else { continue };
-            if strict && d > 0 && self.blocked.contains_key(&h) {
+            // Slots are cells twice over: the hex's cell is half its slot.
+            if strict && d > 0 && self.blocked_at[s / 2] {
                 continue;
             }
-            for (nb, class) in self.c.map.road_neighbours(h) {
+            let closed = strict && self.secondary_closed[s / 2];
+            for &(nb, class) in self.roads.at(self.grid, h) {
                 let secondary = class == RoadClass::Secondary;
-                if strict && (secondary || via_secondary) && self.secondary_refused(h).is_some() {
+                if closed && (secondary || via_secondary) {
                     continue;
                 }
                 let t = slot(self.grid, nb, secondary);
@@ -366,14 +480,14 @@ fn sources(
 
 /// Settlements on a path (the force's own hex excluded, unless it stands in its source;
 /// villages do not count, 2.1.3) and the capacity they give (3.4).
-fn capacity(c: &Campaign, control: &[SettlementControl], path: &[HexId], men: u32, guns: u32) -> Capacity {
+fn capacity(net: &Net<'_>, control: &[SettlementControl], path: &[HexId], men: u32, guns: u32) -> Capacity {
     let skip = usize::from(path.len() > 1);
-    let on: BTreeSet<HexId> = path.iter().skip(skip).copied().collect();
+    // Each hex once, however often the path comes back to it.
+    let mut on: Vec<usize> = path.iter().skip(skip).filter_map(|&h| cell(net.grid, h)).collect();
+    on.sort_unstable();
+    on.dedup();
     let (mut n, mut good) = (0u32, 0u32);
-    for (s, k) in c.map.settlements.iter().zip(control) {
-        if s.kind == SettlementKind::Village || !on.contains(&s.hex) {
-            continue;
-        }
+    for k in on.iter().flat_map(|&h| net.towns_at.at_cell(Some(h))).filter_map(|&i| control.get(i)) {
         n += 1;
         good += u32::from(k.production == Production::Good);
     }

@@ -161,7 +161,7 @@ impl<'a> SideSearch<'a> {
                 let st = if c.oob.has_men(f) { c.oob.strength(f) } else { Default::default() };
                 fs.state = Supply::In;
                 fs.source = Some(reach.srcs[i].name.clone());
-                let cap = capacity(c, control, &path, st.men(), st.guns);
+                let cap = capacity(&self.net, control, &path, st.men(), st.guns);
                 fs.capacity = Some(cap);
                 fs.path = path;
                 if let Some(p) = province.as_deref().filter(|_| f.depot().is_none()) {

@@ -345,3 +345,24 @@ fn toledo_invested_lets_the_investor_s_line_through_and_gives_no_supply() {
     assert_eq!(force(&r, "SP-A").state, Supply::In, "2.5.3: investing allows a supply line through");
     assert_eq!(force(&r, "FR-B").state, Supply::Out, "the invested Alcázar generates none");
 }
+
+#[test]
+fn the_searches_walk_each_hex_s_roads_as_the_map_gives_them() {
+    // A junction of both classes, a road at the grid's corner and a hex with no road.
+    let c = Map::new()
+        .road(&["10.15", "11.15", "12.15"], "secondary")
+        .road(&["10.15", "09.15", "08.15"], "major")
+        .road(&["00.00", "01.00"], "major")
+        .campaign();
+    let roads = roads(&c);
+    let grid = c.map.grid;
+    for col in 0..grid.columns {
+        for row in 0..grid.rows {
+            let h = HexId::new(col, row);
+            assert_eq!(roads.at(grid, h), c.map.road_neighbours(h).as_slice(), "{h}");
+        }
+    }
+    assert_eq!(roads.at(grid, h("10.15")).len(), 4);
+    assert!(roads.at(grid, h("30.30")).is_empty());
+    assert!(roads.at(grid, HexId::new(grid.columns, 0)).is_empty(), "off the grid: no roads");
+}
