@@ -181,13 +181,12 @@ struct Net<'a> {
     garrisons: &'a Garrisons,
     /// Hexes a line of this side cannot pass, with the reason (2.3).
     blocked: BTreeMap<HexId, String>,
-    /// Hexes with a town-sized settlement (towns and larger: not villages).
-    towns: BTreeSet<HexId>,
     /// Per hex of the grid ([`cell`]): its roads, what the searches walk, looked up once
     /// here rather than at every step of every search.
     roads: PerHex<(HexId, RoadClass)>,
-    /// Per hex of the grid: its town-sized settlements (their places in `settlements.csv`),
-    /// what a line's capacity counts (3.4).
+    /// Per hex of the grid: its town-sized settlements, towns and larger, not villages
+    /// (their places in `settlements.csv`): what a line's capacity counts (3.4), and where a
+    /// secondary road needs its garrison.
     towns_at: PerHex<usize>,
     /// Per hex of the grid: whether it is in `blocked`.
     blocked_at: Vec<bool>,
@@ -285,14 +284,12 @@ impl<'a> Net<'a> {
     fn new(c: &'a Campaign, side: Side, control: &[SettlementControl], garrisons: &'a Garrisons) -> Self {
         let grid = c.map.grid;
         let mut blocked = BTreeMap::new();
-        let mut towns = BTreeSet::new();
         for (s, k) in c.map.settlements.iter().zip(control) {
             // 2.1.3 and its changelog ("no functionality is changed"): a village is a label
             // on the map; it needs no garrison and never cuts a line.
             if s.kind == SettlementKind::Village {
                 continue;
             }
-            towns.insert(s.hex);
             if k.control.side() == Some(side) {
                 continue;
             }
@@ -325,7 +322,6 @@ impl<'a> Net<'a> {
             side,
             garrisons,
             blocked,
-            towns,
             roads,
             towns_at: PerHex::collect(grid, placed),
             blocked_at,
@@ -353,7 +349,7 @@ impl<'a> Net<'a> {
                 format!("no unit of the {} at {h}, where the secondary road joins a major road", self.side)
             });
         }
-        if self.towns.contains(&h) && g.units() == 0 {
+        if !self.towns_at.at(self.grid, h).is_empty() && g.units() == 0 {
             return Some(format!(
                 "no battalion or dragoon squadron of the {} in the town at {h} on the secondary road",
                 self.side
