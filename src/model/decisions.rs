@@ -64,8 +64,14 @@ impl ContactDecision {
 /// What the decisions on a contact lead to (8.1, 8.2).
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
 pub enum Outcome {
-    /// Both fight: a battle is set up (`export hex`).
-    Battle(HexId),
+    /// Both fight: a battle is set up (`export hex`), unless a rule refuses it (`refused`,
+    /// 2.5.3's bridge, 7.1.4's capitulation): then only the umpire's ruling sets it up.
+    Battle {
+        /// Where the battle is exported.
+        hex: HexId,
+        /// The rules that refuse it as the campaign stands, with what each says.
+        refused: Vec<crate::model::battle::Overruling>,
+    },
     /// A side declines: its forces in the contact must withdraw out of the enemy's zone.
     Withdrawal(Side, Vec<String>),
     /// A side has not decided yet.

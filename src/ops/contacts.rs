@@ -216,7 +216,7 @@ pub fn decide(dir: &CampaignDir, req: &DecideRequest) -> Result<(Outcome, u64)> 
             }),
         }
     }
-    let outcome = outcome_of(&c, k);
+    let outcome = outcome_of(&c, &contacts, k);
     let words = |d: Option<Decision>| d.map_or("-", Decision::word);
     let summary = format!(
         "contact at {}: French {}, Allies {} (8.1, 8.2)",
@@ -233,8 +233,9 @@ pub fn decide(dir: &CampaignDir, req: &DecideRequest) -> Result<(Outcome, u64)> 
     Ok((outcome, seq))
 }
 
-/// What the decisions of contact `k` lead to.
-fn outcome_of(c: &Campaign, k: &Contact) -> Outcome {
+/// What the decisions of contact `k` (one of `contacts`) lead to: for a battle, with the rules
+/// that refuse it as `export` would find them, on the campaign as the rules see it now.
+fn outcome_of(c: &Campaign, contacts: &[Contact], k: &Contact) -> Outcome {
     let of = |s: Side| crate::rules::decision::decision_of(c, k, s);
     for s in [Side::French, Side::Allies] {
         if of(s) == Some(Decision::Withdraw) {
@@ -244,7 +245,13 @@ fn outcome_of(c: &Campaign, k: &Contact) -> Outcome {
     let waiting: Vec<Side> = [Side::French, Side::Allies].into_iter().filter(|&s| of(s).is_none()).collect();
     if waiting.is_empty() {
         let hex = crate::rules::decision::rows_of(c, k).first().map_or(k.hexes[0], |r| r.hex);
-        Outcome::Battle(hex)
+        let (now, _) = crate::rules::supply::now(c.clone());
+        // Who fights as `export` asks it, with no option given; a battle `export` cannot set
+        // up for another reason says so itself.
+        let refused = crate::rules::battle::who_fights(&now, contacts, hex, &Default::default())
+            .map(|who| crate::rules::battle_plan::refusals(&now, &who, hex))
+            .unwrap_or_default();
+        Outcome::Battle { hex, refused }
     } else {
         Outcome::Waiting(waiting)
     }

@@ -120,6 +120,19 @@ fn choose_id(existing: &[BattleRecord], base: &str, replace: bool) -> Result<Str
     }
 }
 
+/// The rules that refuse the battle of `who` at `hex` unless the umpire overrules them, each
+/// with what it says, in the order `export` asks them: 2.5.3's bridge, 7.1.4's capitulation.
+/// What `export` refuses and what `contacts decide` advises both come from here.
+pub fn refusals(c: &Campaign, who: &Combatants, hex: HexId) -> Vec<Overruling> {
+    [
+        (alcantara::RULE, alcantara::crossing_refusal(c, &who.participants, who.attacker)),
+        (capitulation::RULE, capitulation::capitulation_refusal(c, hex, &who.participants, who.attacker)),
+    ]
+    .into_iter()
+    .filter_map(|(rule, why)| why.map(|refusal| Overruling { rule: rule.to_string(), refusal }))
+    .collect()
+}
+
 /// Decides who fights at `hex` and what the battle is, against the battles already recorded
 /// (`existing`): refused with the rule when a rule forbids it (unless overruled), when a
 /// force is already in a pending battle (one contact, one battle; `--replace` replaces that
@@ -149,19 +162,15 @@ pub fn decide(
         )));
     }
     let mut overruled = Vec::new();
-    let mut refuse = |rule: &str, why: Option<String>| -> std::result::Result<(), Error> {
-        let Some(why) = why else { return Ok(()) };
-        if overrule.contains(rule) {
-            overruled.push(Overruling { rule: rule.to_string(), refusal: why });
-            Ok(())
-        } else {
-            Err(Error::refused(format!(
-                "{why}; --overrule {rule} lets an umpire's ruling stand; nothing written"
-            )))
+    for r in refusals(c, &who, hex) {
+        if !overrule.contains(r.rule.as_str()) {
+            return Err(Error::refused(format!(
+                "{}; --overrule {} lets an umpire's ruling stand; nothing written",
+                r.refusal, r.rule
+            )));
         }
-    };
-    refuse(alcantara::RULE, alcantara::crossing_refusal(c, &who.participants, who.attacker))?;
-    refuse(capitulation::RULE, capitulation::capitulation_refusal(c, hex, &who.participants, who.attacker))?;
+        overruled.push(r);
+    }
     let all_forces: Vec<String> = who.participants.iter().map(|p| p.force.clone()).collect();
     let reserves = reserves_of(c, opts, &all_forces)?;
     let Skipped { mut skip, unavailable, no_men } = skipped(c, &all_forces, &reserves);

@@ -67,6 +67,17 @@ fn the_readme_battle_day_runs_as_written_after_demo() {
     for args in &steps {
         let o = run(args);
         assert_code(&o, 0);
+        // What `contacts decide` advises is what `export` then does: the command it gives runs.
+        if args.starts_with(&["contacts".to_string(), "decide".to_string()]) {
+            let said = stdout(&o);
+            let advised = said.split('`').nth(1).filter(|c| c.starts_with("sowbridge export hex "));
+            let Some(advised) = advised else { panic!("no export advised: {said}") };
+            let mut export: Vec<String> = words(advised).into_iter().skip(1).collect();
+            export.push("--dry-run".to_string());
+            let e = run(&export);
+            assert_code(&e, 0);
+            assert!(said.contains("2.5.3") && advised.contains("--overrule 2.5.3"), "{said}");
+        }
         if args[0] == "check" {
             assert!(
                 stdout(&o).contains("12 forces, 185 rows of order of battle, 141 settlements"),

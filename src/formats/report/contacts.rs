@@ -112,8 +112,22 @@ pub fn decided(hex: crate::model::HexId, outcome: &crate::model::decisions::Outc
     use crate::model::decisions::Outcome;
     let mut s = format!("contact at {hex}: decisions recorded (journal entry {seq})\n");
     match outcome {
-        Outcome::Battle(h) => {
+        Outcome::Battle { hex: h, refused } if refused.is_empty() => {
             let _ = writeln!(s, "both sides fight (8.1): set the battle up with `sowbridge export hex {h}`");
+        }
+        Outcome::Battle { hex: h, refused } => {
+            let _ = writeln!(
+                s,
+                "both sides fight (8.1), but the rules refuse the battle as the campaign stands:"
+            );
+            for r in refused {
+                let _ = writeln!(s, "  {}", r.refusal);
+            }
+            let rules: String = refused.iter().map(|r| format!(" --overrule {}", r.rule)).collect();
+            let _ = writeln!(
+                s,
+                "only the umpire's ruling sets it up: `sowbridge export hex {h}{rules}` (the battle record keeps the ruling)"
+            );
         }
         Outcome::Withdrawal(side, forces) => {
             let _ = writeln!(
