@@ -406,6 +406,30 @@ fn a_filled_in_template_is_applied() {
     assert!(men(&c)[&unit] < exported_men, "the losses were applied");
 }
 
+#[test]
+fn losses_above_a_unit_s_strength_name_every_column_counted_and_change_nothing() {
+    let (c, _) = medellin();
+    let text = stdout(&c.run(&["battle", "template", MEDELLIN]));
+    let mut lines: Vec<String> = text.lines().map(str::to_string).collect();
+    // The umpire types the battalion's men into `captured`: that column alone is over.
+    let mut f: Vec<String> = lines[1].split(',').map(str::to_string).collect();
+    let (unit, exported) = (f[1].clone(), f[5].clone());
+    let over = exported.parse::<u32>().unwrap() + 1;
+    f[10] = over.to_string();
+    lines[1] = f.join(",");
+    let file = c.tmp.path().join("over.result.csv");
+    std::fs::write(&file, lines.join("\r\n") + "\r\n").unwrap();
+    let before = c.snapshot();
+    let o = c.run(&["apply", file.to_str().unwrap(), "--winner", "french"]);
+    assert_code(&o, 1);
+    let want = format!(
+        "over.result.csv:2: killed+wounded+missing+captured: {over} lost (0 killed, 0 wounded, 0 missing, \
+         {over} captured) but {unit} exported only {exported} men"
+    );
+    assert!(stderr(&o).contains(&want), "{}", stderr(&o));
+    assert_eq!(c.snapshot(), before, "a refused result changes nothing");
+}
+
 // 8. Say what happened.
 
 #[test]

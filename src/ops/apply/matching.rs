@@ -217,11 +217,15 @@ pub fn match_manual(b: &BattleRecord, r: &ManualResult, allow_missing: bool) -> 
         let lost =
             u64::from(row.killed) + u64::from(row.wounded) + u64::from(row.missing) + u64::from(row.captured);
         if lost > u64::from(e.men) {
+            // The columns counted, with what each holds: any of them may be the one mistyped.
             p.push(Problem::at(
                 &r.file,
                 row.line,
-                "killed",
-                format!("{lost} lost but {} exported only {} men", row.unit, e.men),
+                "killed+wounded+missing+captured",
+                format!(
+                    "{lost} lost ({} killed, {} wounded, {} missing, {} captured) but {} exported only {} men",
+                    row.killed, row.wounded, row.missing, row.captured, row.unit, e.men
+                ),
             ));
             continue;
         }
