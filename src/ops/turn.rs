@@ -209,11 +209,13 @@ fn reports(
     mut put: impl FnMut(String, Vec<u8>),
 ) {
     let [umpire, french, allies, french_page, allies_page, _] = report_paths(r.changes.to.turn);
-    // Each side's view is of the contacts as the turn leaves them.
-    let contacts = crate::rules::zoc::contacts(c);
     put(umpire, umpire_report(run, &render_returns(r), c.config.seed, stream).into_bytes());
+    // Each side's view is of the contacts as the turn leaves them and of its supply on the new
+    // turn, worked out here, beside the staging of the new state (a dry run needs neither).
+    let contacts = crate::rules::zoc::contacts(c);
+    let supply_after = crate::rules::turn::supply_after(c, run);
     for (side, md, page) in [(Side::French, french, french_page), (Side::Allies, allies, allies_page)] {
-        let d = dispatch(run, c, &contacts, battles, side);
+        let d = dispatch(run, &supply_after, c, &contacts, battles, side);
         put(md, d.markdown.into_bytes());
         put(page, d.html);
     }

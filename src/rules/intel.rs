@@ -124,7 +124,12 @@ fn by_seniority(c: &Campaign, rows: &mut [&Unit]) {
 
 /// A formation's place in seniority (8.5), smallest first: higher level, then more men, then id.
 pub fn seniority(c: &Campaign, u: &Unit) -> (u8, Reverse<u32>, compact_str::CompactString) {
-    (u.level.rank(), Reverse(c.oob.strength(u).men()), u.id.clone())
+    seniority_with(u, c.oob.strength(u).men())
+}
+
+/// [`seniority`] of a formation whose men (its subtree's) are counted already.
+pub fn seniority_with(u: &Unit, men: u32) -> (u8, Reverse<u32>, compact_str::CompactString) {
+    (u.level.rank(), Reverse(men), u.id.clone())
 }
 
 /// The side's commander for 8.5: the commander of the senior participating formation

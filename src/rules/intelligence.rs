@@ -32,10 +32,11 @@ use compact_str::CompactString;
 
 use crate::model::battle::BattleRecord;
 use crate::model::books::Sighting;
-use crate::model::{Arm, Campaign, Commander, HexId, Side, StatusKind, Unit};
+use crate::model::oob::IdMap;
+use crate::model::{Arm, Campaign, Commander, HexId, Side, StatusKind, Strength, Unit};
 use crate::rules::dice::Dice;
 use crate::rules::effects::Effect;
-use crate::rules::intel::{Reading, reading, reported_guns, reported_men, seniority};
+use crate::rules::intel::{Reading, reading, reported_guns, reported_men, seniority_with};
 use crate::rules::movement::road_allowance;
 use crate::rules::turn::{PhaseOutcome, Section, TurnContext};
 
@@ -49,16 +50,19 @@ pub fn known_on(moved: u32, near: bool, die: u32) -> u32 {
 }
 
 /// What 9.0 needs of every top-level force, worked out once for the phase: where it stands,
-/// its own points of 8.5 (light cavalry, dragoons, light battalions of its available units)
-/// and the senior named commander in it, so that a side's points within one map move of a
-/// force are a sum over the forces there, not a walk of the order of battle for every force
-/// heard of. The sums are [`crate::rules::intel::intel_points`]'s: the forces' subtrees do not
-/// overlap, and a set's commander is the one of its most senior force that names one.
+/// its own points of 8.5 (light cavalry, dragoons, light battalions of its available units),
+/// the senior named commander in it and its strength, so that a side's points within one map
+/// move of a force are a sum over the hexes there, not a walk of the order of battle for every
+/// force heard of. The sums are [`crate::rules::intel::intel_points`]'s: the forces' subtrees
+/// do not overlap, and a set's commander is the one of its most senior force that names one.
 struct Scouting<'a> {
-    forces: HashMap<&'a str, Scout<'a>>,
-    /// Each side's forces by hex, in `forces.csv` order: one slot per side and hex of the
-    /// grid ([`Scouting::slot`]), so that a search of the hexes around a force is indexing.
-    by_hex: Vec<Vec<&'a str>>,
+    /// Each force's place among the forces (`forces.csv` order), by id.
+    numbers: IdMap<&'a str, u32>,
+    /// Each force's scouting, by its place.
+    scouts: Vec<Scout<'a>>,
+    /// What each side's forces in each hex add up to: one slot per side and hex of the grid
+    /// ([`Scouting::slot`]), so that the points within one map move are a sum over hexes.
+    cells: Vec<Cell>,
 }
 
 struct Scout<'a> {
@@ -67,6 +71,25 @@ struct Scout<'a> {
     seniority: (u8, Reverse<u32>, CompactString),
     /// The senior named commander in its subtree.
     commander: Option<&'a Commander>,
+    /// Its men and guns (all its units, as [`crate::model::OrderOfBattle::strength`] counts).
+    strength: Strength,
+}
+
+/// One side's forces in one hex, summed.
+#[derive(Clone, Copy, Default)]
+struct Cell {
+    forces: u32,
+    units: u32,
+    /// The most senior of them that names a commander, by its place.
+    senior: Option<u32>,
+}
+
+/// Points (8.5) being summed: units, and the most senior force that names a commander.
+#[derive(Clone, Copy, Default)]
+struct Tally {
+    forces: u32,
+    units: u32,
+    senior: Option<u32>,
 }
 
 impl<'a> Scouting<'a> {
@@ -74,44 +97,80 @@ impl<'a> Scouting<'a> {
         let names: HashMap<&str, &Commander> =
             c.commanders.iter().rev().map(|k| (k.name.as_str(), k)).collect();
         let turn = c.turn().0;
-        let mut forces = HashMap::new();
         let g = c.map.grid;
-        let mut by_hex: Vec<Vec<&str>> = vec![Vec::new(); 2 * usize::from(g.columns) * usize::from(g.rows)];
-        for f in c.oob.forces() {
-            let (mut units, mut best) = (0, None);
-            // Rows in the subtree with whether they or a formation above them is unavailable.
-            let mut stack = vec![(f, f.has_status(StatusKind::Unavailable, turn))];
-            while let Some((u, off)) = stack.pop() {
-                if u.is_unit() && !off {
-                    units += match u.arm {
-                        Some(Arm::LightCavalry) => 2 * u.squadrons,
-                        Some(Arm::Dragoon) => u.squadrons,
-                        Some(Arm::Light) => 1,
-                        _ => 0,
-                    };
-                }
-                if u.level.is_formation()
-                    && let Some(k) = u.commander().and_then(|n| names.get(n))
-                {
-                    let key = seniority(c, u);
-                    if best.as_ref().is_none_or(|(b, _)| key < *b) {
-                        best = Some((key, *k));
-                    }
-                }
+        let mut numbers = IdMap::default();
+        numbers.reserve(c.oob.forces().len());
+        let mut scouts: Vec<Scout<'a>> = Vec::with_capacity(c.oob.forces().len());
+        let mut cells = vec![Cell::default(); 2 * usize::from(g.columns) * usize::from(g.rows)];
+        // A force's rows, parents first: each with its parent's place here and whether it or a
+        // formation above it is unavailable.
+        let mut rows: Vec<(&Unit, usize, bool)> = Vec::new();
+        let mut men: Vec<u32> = Vec::new();
+        let mut stack: Vec<(&Unit, usize, bool)> = Vec::new();
+        for (k, f) in c.oob.forces().enumerate() {
+            let k = k as u32;
+            rows.clear();
+            stack.push((f, usize::MAX, f.has_status(StatusKind::Unavailable, turn)));
+            while let Some((u, parent, off)) = stack.pop() {
+                let here = rows.len();
+                rows.push((u, parent, off));
                 stack.extend(
-                    c.oob.children(u).map(|k| (k, off || k.has_status(StatusKind::Unavailable, turn))),
+                    c.oob
+                        .children(u)
+                        .map(|kid| (kid, here, off || kid.has_status(StatusKind::Unavailable, turn))),
                 );
             }
-            let commander = best.map(|(_, k)| k);
-            forces.insert(f.id.as_str(), Scout { units, seniority: seniority(c, f), commander });
-            if let Some(i) = f.hex.and_then(|h| Scouting::slot(c, f.side(), h)) {
-                by_hex[i].push(f.id.as_str());
+            // Men below each row, children before parents.
+            men.clear();
+            men.resize(rows.len(), 0);
+            let (mut units, mut strength) = (0, Strength::default());
+            for (i, &(u, parent, off)) in rows.iter().enumerate().rev() {
+                if u.is_unit() {
+                    if !off {
+                        units += match u.arm {
+                            Some(Arm::LightCavalry) => 2 * u.squadrons,
+                            Some(Arm::Dragoon) => u.squadrons,
+                            Some(Arm::Light) => 1,
+                            _ => 0,
+                        };
+                    }
+                    let own = Strength::of_row(u);
+                    strength.add(&own);
+                    men[i] += own.men();
+                }
+                if parent != usize::MAX {
+                    men[parent] += men[i];
+                }
             }
+            let mut best = None;
+            for (i, &(u, _, _)) in rows.iter().enumerate() {
+                if u.level.is_formation()
+                    && let Some(named) = u.commander().and_then(|n| names.get(n))
+                {
+                    let key = seniority_with(u, men[i]);
+                    if best.as_ref().is_none_or(|(b, _)| key < *b) {
+                        best = Some((key, *named));
+                    }
+                }
+            }
+            let commander = best.map(|(_, named)| named);
+            let seniority = seniority_with(f, men[0]);
+            numbers.insert(f.id.as_str(), k);
+            if let Some(i) = f.hex.and_then(|h| Scouting::slot(c, f.side(), h)) {
+                let cell = &mut cells[i];
+                cell.forces += 1;
+                cell.units += units;
+                if commander.is_some() && cell.senior.is_none_or(|s| seniority < scouts[s as usize].seniority)
+                {
+                    cell.senior = Some(k);
+                }
+            }
+            scouts.push(Scout { units, seniority, commander, strength });
         }
-        Scouting { forces, by_hex }
+        Scouting { numbers, scouts, cells }
     }
 
-    /// The slot of a side's hex in `by_hex` (none for a hex off the grid).
+    /// The slot of a side's hex in `cells` (none for a hex off the grid).
     fn slot(c: &Campaign, side: Side, h: HexId) -> Option<usize> {
         let g = c.map.grid;
         if h.col >= g.columns || h.row >= g.rows {
@@ -121,13 +180,31 @@ impl<'a> Scouting<'a> {
         Some(cell * 2 + usize::from(side == Side::Allies))
     }
 
+    /// Adds a force (by its place) to a tally.
+    fn add(&self, t: &mut Tally, forces: u32, units: u32, senior: Option<u32>) {
+        t.forces += forces;
+        t.units += units;
+        if let Some(k) = senior
+            && t.senior.is_none_or(|s| self.scouts[k as usize].seniority < self.scouts[s as usize].seniority)
+        {
+            t.senior = Some(k);
+        }
+    }
+
+    /// The points (8.5) of a tally: its units and its senior commander's battles.
+    fn points_of(&self, t: Tally) -> u32 {
+        let commander = t.senior.and_then(|k| self.scouts[k as usize].commander);
+        t.units + commander.map_or(0, |k| k.battles_fought + k.battles_won)
+    }
+
     /// The points (8.5) of a set of top-level forces.
     fn points(&self, ids: &[&str]) -> u32 {
-        let scouts: Vec<&Scout<'_>> = ids.iter().filter_map(|id| self.forces.get(id)).collect();
-        let units: u32 = scouts.iter().map(|s| s.units).sum();
-        let senior =
-            scouts.iter().filter(|s| s.commander.is_some()).min_by(|a, b| a.seniority.cmp(&b.seniority));
-        units + senior.and_then(|s| s.commander).map_or(0, |k| k.battles_fought + k.battles_won)
+        let mut t = Tally::default();
+        for k in ids.iter().filter_map(|id| self.numbers.get(id)) {
+            let s = &self.scouts[*k as usize];
+            self.add(&mut t, 1, s.units, s.commander.map(|_| *k));
+        }
+        self.points_of(t)
     }
 
     /// The accuracy the side of `scouts` hears force `f` at (9.0 read with 8.5): their points
@@ -139,30 +216,42 @@ impl<'a> Scouting<'a> {
         reading(self.points(scouts), self.points(&[f.id.as_str()]))
     }
 
-    /// The forces of `side` within `reach` hexes of one of the hexes.
-    fn near(&self, c: &Campaign, side: Side, hexes: &[HexId], reach: u32) -> Vec<&'a str> {
+    /// The forces of `side` within `reach` hexes of one of the hexes, summed (each hex once).
+    fn near(&self, c: &Campaign, side: Side, hexes: &[HexId], reach: u32) -> Tally {
         let g = c.map.grid;
-        let mut out: Vec<&'a str> = Vec::new();
+        let mut t = Tally::default();
         let r = i32::try_from(reach).unwrap_or(i32::MAX / 4);
-        for &x in hexes {
-            let (c0, r0) = (i32::from(x.col), i32::from(x.row));
-            for col in (c0 - r).max(0)..=(c0 + r).min(i32::from(g.columns) - 1) {
-                for row in (r0 - r - 1).max(0)..=(r0 + r + 1).min(i32::from(g.rows) - 1) {
-                    let h = HexId::new(col as u16, row as u16);
-                    // Most hexes hold no force of the side: the distance only for those that do.
-                    if let Some(ids) = Scouting::slot(c, side, h).map(|i| &self.by_hex[i])
-                        && !ids.is_empty()
-                        && g.distance(h, x) <= reach
-                    {
-                        out.extend(ids);
-                    }
+        // The hexes within reach of any of them lie in one box of columns and rows.
+        let cols = hexes.iter().map(|x| i32::from(x.col));
+        let rows = hexes.iter().map(|x| i32::from(x.row));
+        let (Some(c0), Some(c1), Some(r0), Some(r1)) =
+            (cols.clone().min(), cols.max(), rows.clone().min(), rows.max())
+        else {
+            return t;
+        };
+        for col in (c0.saturating_sub(r)).max(0)..=(c1.saturating_add(r)).min(i32::from(g.columns) - 1) {
+            for row in
+                (r0.saturating_sub(r + 1)).max(0)..=(r1.saturating_add(r + 1)).min(i32::from(g.rows) - 1)
+            {
+                let h = HexId::new(col as u16, row as u16);
+                // Most hexes hold no force of the side: the distance only for those that do.
+                if let Some(cell) = Scouting::slot(c, side, h).map(|i| self.cells[i])
+                    && cell.forces > 0
+                    && hexes.iter().any(|&x| g.distance(h, x) <= reach)
+                {
+                    self.add(&mut t, cell.forces, cell.units, cell.senior);
                 }
             }
         }
-        // A force near two of the hexes counts once.
-        out.sort_unstable();
-        out.dedup();
-        out
+        t
+    }
+
+    /// A force's men and guns.
+    fn strength(&self, c: &Campaign, f: &Unit) -> Strength {
+        match self.numbers.get(f.id.as_str()) {
+            Some(&k) => self.scouts[k as usize].strength,
+            None => c.oob.strength(f),
+        }
     }
 }
 
@@ -179,7 +268,10 @@ impl Scouting<'_> {
     fn look(&self, c: &Campaign, f: &Unit, hexes: &[HexId], from: crate::model::Turn) -> Look {
         let reach = road_allowance(c, &f.id, from).hexes();
         let scouts = self.near(c, f.side().enemy(), hexes, reach);
-        Look { reach, near: !scouts.is_empty(), reading: self.accuracy(f, &scouts) }
+        if scouts.forces == 0 {
+            return Look { reach, near: false, reading: Reading::TwiceFewer };
+        }
+        Look { reach, near: true, reading: reading(self.points_of(scouts), self.points(&[f.id.as_str()])) }
     }
 }
 
@@ -197,11 +289,10 @@ fn looks<T: Sync>(items: &[T], look: impl Fn(&T) -> Look + Sync) -> Vec<Look> {
 
 /// Men and guns of `f` as `side` hears them: one die for the men, another for the guns, off
 /// 8.5's table for the reading.
-fn heard(c: &Campaign, f: &Unit, side: Side, r: Reading, dice: &mut dyn Dice) -> (u32, u32, String) {
+fn heard(s: Strength, f: &Unit, side: Side, r: Reading, dice: &mut dyn Dice) -> (u32, u32, String) {
     let die = r.die();
     let m = dice.roll(die, &format!("9.0 {} men as the {side} hear them (d{die})", f.id));
     let g = dice.roll(die, &format!("9.0 {} guns as the {side} hear them (d{die})", f.id));
-    let s = c.oob.strength(f);
     let (pm, pg) = (r.error_pct(m), r.error_pct(g));
     (
         reported_men(s.men(), pm),
@@ -293,7 +384,7 @@ pub fn after_battle(c: &Campaign, b: &BattleRecord, dice: &mut dyn Dice) -> Vec<
                 continue;
             }
             let r = scouting.accuracy(f, &scouts);
-            let (men, guns, _) = heard(c, f, side, r, dice);
+            let (men, guns, _) = heard(scouting.strength(c, f), f, side, r, dice);
             out.push(Sighting {
                 known: turn,
                 side,
@@ -341,7 +432,7 @@ pub fn phase(c: &Campaign, ctx: &TurnContext, dice: &mut dyn Dice) -> PhaseOutco
         let looks = looks(&known, |&(f, at)| scouting.look(c, f, &[at], ctx.from));
         for (&(f, at), look) in known.iter().zip(looks) {
             let side = f.side().enemy();
-            let (men, guns, how) = heard(c, f, side, look.reading, dice);
+            let (men, guns, how) = heard(scouting.strength(c, f), f, side, look.reading, dice);
             sec.umpire(format!(
                 "the {side} know {} ({}) at {at}: {men} men, {guns} guns ({how})",
                 f.name, f.id
@@ -362,7 +453,7 @@ pub fn phase(c: &Campaign, ctx: &TurnContext, dice: &mut dyn Dice) -> PhaseOutco
         let learner = f.side().enemy();
         let Look { reach, near, reading } = look;
         let die = dice.roll(6, &format!("9.0 news of {} reaching the {}", f.id, learner));
-        let (men, guns, how) = heard(c, f, learner, reading, dice);
+        let (men, guns, how) = heard(scouting.strength(c, f), f, learner, reading, dice);
         let Some(s) = sighting(f, learner, Some(was), from, near, die, (men, guns)) else { continue };
         sec.umpire(format!(
             "{} ({}) moved {was} → {now}, {} one map move ({reach} hexes) of the {}: 1d6 {die} → known {}; heard at {men} men, {guns} guns ({how})",
@@ -390,7 +481,7 @@ pub fn phase(c: &Campaign, ctx: &TurnContext, dice: &mut dyn Dice) -> PhaseOutco
                     continue;
                 }
                 let r = scouting.accuracy(f, &scouts);
-                let (men, guns, how) = heard(c, f, side, r, dice);
+                let (men, guns, how) = heard(scouting.strength(c, f), f, side, r, dice);
                 sec.umpire(format!(
                     "the {side} see {} ({}) in contact at {hex}: {men} men, {guns} guns ({how})",
                     f.name, f.id
@@ -437,8 +528,9 @@ fn tell(c: &Campaign, from: u32, new: &[Sighting], sec: &mut Section) {
             sec.side(side, "No news of enemy movements this turn.");
         }
         for s in due {
-            sec.side(side, describe(s));
-            sec.umpire(format!("the {side} learn: {}", describe(s)));
+            let told = describe(s);
+            sec.umpire(format!("the {side} learn: {told}"));
+            sec.side(side, told);
         }
     }
 }
@@ -551,6 +643,65 @@ mod tests {
         c2.oob.get_mut("SP-EXT-1").unwrap().men = 0;
         assert!(!crate::rules::intel::known::reports(&c2, Side::French).contains_key("SP-EXT"));
         assert!(crate::rules::intel::known::reports(&c2, Side::Allies).contains_key("FR-I"));
+    }
+
+    #[test]
+    fn the_points_within_one_map_move_are_8_5_s_points_of_the_forces_there() {
+        // Allied forces at growing distances from 18.28: a named army with a named division
+        // inside it (the army more senior), scouts of every kind, an unavailable brigade whose
+        // light battalion scouts nothing, a division naming no one, and a lone far force.
+        let forces = "id,parent,level,name,commander,nation,arm,men,squadrons,guns,hex,status\n\
+            FR-I,,corps,Victor,,Fr,,,,,18.28,\n\
+            FR-I-1,FR-I,battalion,a,,Fr,light,900,,,,\n\
+            FR-I-2,FR-I,battery,b,,Fr,foot-artillery,120,,6,,\n\
+            SP-A,,army,Ejército,Cuesta,Sp,,,,,18.29,\n\
+            SP-A-D,SP-A,division,1ª,Palafox,Sp,,,,,,\n\
+            SP-A-D-1,SP-A-D,regiment,h,,Sp,light-cavalry,300,3,,,\n\
+            SP-A-D-2,SP-A-D,regiment,d,,Sp,dragoon,200,2,,,\n\
+            SP-A-D-3,SP-A-D,battalion,c,,Sp,light,500,,,,\n\
+            SP-A-B,SP-A,brigade,off,,Sp,,,,,,unavailable:25\n\
+            SP-A-B-1,SP-A-B,battalion,e,,Sp,light,400,,,,\n\
+            SP-B,,division,2ª,,Sp,,,,,20.30,\n\
+            SP-B-1,SP-B,battalion,f,,Sp,light,450,,,,\n\
+            SP-C,,division,3ª,Palafox,Sp,,,,,22.28,\n\
+            SP-C-1,SP-C,regiment,g,,Sp,light-cavalry,250,4,,,\n\
+            SP-FAR,,division,Far,,Sp,,,,,60.05,\n\
+            SP-FAR-1,SP-FAR,regiment,i,,Sp,light-cavalry,250,4,,,\n";
+        let commanders =
+            "name,side,battles_fought,battles_won\nCuesta,Allies,4,2\nPalafox,Allies,1,0\nRey,French,0,0\n";
+        let c = camp(20, "", "", &[("forces.csv", forces), ("commanders.csv", commanders)]);
+        let scouting = Scouting::new(&c);
+        let victor = c.oob.get("FR-I").unwrap();
+        let at: HexId = "18.28".parse().unwrap();
+        let mut seen = Vec::new();
+        for reach in 0..=8 {
+            let ids: Vec<String> = c
+                .oob
+                .forces()
+                .filter(|f| {
+                    f.side() == Side::Allies && f.hex.is_some_and(|h| c.map.grid.distance(h, at) <= reach)
+                })
+                .map(|f| f.id.to_string())
+                .collect();
+            let near = scouting.near(&c, Side::Allies, &[at], reach);
+            assert_eq!(near.forces as usize, ids.len(), "reach {reach}");
+            // The sum over hexes is 8.5's points of the forces there, as a battle counts them.
+            let points = crate::rules::intel::intel_points(&c, &ids).total;
+            assert_eq!(scouting.points_of(near), points, "reach {reach}: {ids:?}");
+            seen.push(points);
+        }
+        // Cuesta's army (2×3 + 2 + 1, not the unavailable brigade's battalion, and his record
+        // 4 + 2), then the division naming no one (+1), then Palafox's division (+8: his
+        // record is not counted beside Cuesta's, the more senior); never Far.
+        assert_eq!(seen, [0, 15, 15, 16, 24, 24, 24, 24, 24]);
+        // Seen from two hexes, a force within reach of both counts once.
+        let both = scouting.near(&c, Side::Allies, &[at, "18.29".parse().unwrap()], 1);
+        assert_eq!((both.forces, scouting.points_of(both)), (1, 15));
+        // The strength heard is the force's whole strength.
+        for f in c.oob.forces() {
+            assert_eq!(scouting.strength(&c, f), c.oob.strength(f), "{}", f.id);
+        }
+        assert_eq!(scouting.accuracy(victor, &["SP-A", "SP-B"]), reading(16, 1));
     }
 
     /// A battle at 18.28 of these forces, each fighting from the hex given.

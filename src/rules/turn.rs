@@ -109,10 +109,14 @@ pub struct TurnRun {
     pub lost: Vec<(String, u32)>,
     /// Every die rolled, in order.
     pub dice: Vec<Roll>,
-    /// Supply on the new turn as the whole turn leaves the campaign, as `supply` will show it
-    /// then: what each side's report tells it of its own forces (a garrison that capitulated
-    /// in the siege phase is no longer there; the turns out of supply count the new turn).
-    pub supply_after: super::supply::SupplyReport,
+}
+
+/// Supply on the new turn as the whole turn `run` left the campaign `c`, as `supply` will show
+/// it then: what each side's report tells it of its own forces (a garrison that capitulated in
+/// the siege phase is no longer there; the turns out of supply count the new turn). Worked out
+/// on the campaign the phases left and with the memory the supply phase keeps for it.
+pub fn supply_after(c: &Campaign, run: &TurnRun) -> super::supply::SupplyReport {
+    super::supply::compute_for_turn(c, &run.supply.records, run.returns.to.turn)
 }
 
 /// Runs the turn on `c`: supply and control first, then the returns, then each of [`PHASES`]
@@ -156,17 +160,7 @@ pub fn run_turn_from(
         }
         phases.push(out);
     }
-    // Supply on the new turn, on the campaign the phases left and with the memory the supply
-    // phase keeps for it: what `supply` will show when the turn begins.
-    let supply_after = super::supply::compute_for_turn(c, &supply.records, ctx.to.0);
-    TurnRun {
-        supply,
-        returns,
-        phases,
-        lost: lost.into_iter().collect(),
-        dice: dice.log().to_vec(),
-        supply_after,
-    }
+    TurnRun { supply, returns, phases, lost: lost.into_iter().collect(), dice: dice.log().to_vec() }
 }
 
 /// A turn of the calendar as reports show it.

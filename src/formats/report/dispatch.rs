@@ -18,7 +18,7 @@ use crate::model::carryover::UnitCarryover;
 use crate::model::{Campaign, HexId, Side, Turn};
 use crate::rules::intel::known::{ForcesView, KnownForce, side_view};
 use crate::rules::intel::{Reading, reported_guns, reported_men};
-use crate::rules::supply::ForceSupply;
+use crate::rules::supply::{ForceSupply, SupplyReport};
 use crate::rules::turn::TurnRun;
 use crate::rules::zoc::Contact;
 
@@ -53,10 +53,12 @@ fn who(side: Side) -> &'static str {
     }
 }
 
-/// The side's dispatch for the turn `run` begins, from `c` as the turn leaves it and its
-/// `contacts` (found once for both sides).
+/// The side's dispatch for the turn `run` begins, from `c` as the turn leaves it, its supply
+/// on the new turn (`rules::turn::supply_after`) and its `contacts` (each found once for both
+/// sides).
 pub fn dispatch(
     run: &TurnRun,
+    supply_after: &SupplyReport,
     c: &Campaign,
     contacts: &[Contact],
     battles: &[BattleFought],
@@ -64,7 +66,7 @@ pub fn dispatch(
 ) -> Dispatch {
     let to = run.returns.to.turn;
     let supply: HashMap<&str, &ForceSupply> =
-        run.supply_after.forces.iter().map(|f| (f.force.as_str(), f)).collect();
+        supply_after.forces.iter().map(|f| (f.force.as_str(), f)).collect();
     let view = side_view(c, contacts, side, false).with_supply(|id| supply.get(id).map(|f| f.known()));
     let title = format!("Turn {to} — {}: {}", run.returns.to.date, who(side));
     let mut s = format!("# {title}\n\n");
@@ -97,9 +99,9 @@ pub fn dispatch(
     }
     match side {
         Side::Allies => listed(&mut s, "Junta cards standing (5.1)", &junta_cards(c, to)),
-        Side::French => listed(&mut s, "Line of communications (3.5)", &communications(run)),
+        Side::French => listed(&mut s, "Line of communications (3.5)", &communications(supply_after)),
     }
-    s.push_str(&super::supply::side_section(&run.supply_after, side));
+    s.push_str(&super::supply::side_section(supply_after, side));
     score_lines(&mut s, c, side, Turn(to));
     let html = page(run, c, &view, &title, &s, &own, side);
     Dispatch { markdown: s, html }
@@ -197,8 +199,8 @@ fn junta_cards(c: &Campaign, to: u32) -> Vec<String> {
 }
 
 /// Each French force's line of communications back to France (3.5).
-fn communications(run: &TurnRun) -> Vec<String> {
-    run.supply_after
+fn communications(supply_after: &SupplyReport) -> Vec<String> {
+    supply_after
         .communications
         .iter()
         .map(|k| match k.state {

@@ -130,6 +130,26 @@ impl Strength {
     pub fn men(&self) -> u32 {
         self.infantry + self.cavalry + self.artillery
     }
+    /// One row's own: a unit's men (and guns, squadrons) by its arm; none for a formation.
+    pub fn of_row(u: &Unit) -> Strength {
+        let mut s = Strength::default();
+        if !u.is_unit() {
+            return s;
+        }
+        match u.arm_class() {
+            Some(ArmClass::Infantry) => s.infantry = u.men,
+            Some(ArmClass::Cavalry) => {
+                s.cavalry = u.men;
+                s.squadrons = u.squadrons;
+            }
+            Some(ArmClass::Artillery) => {
+                s.artillery = u.men;
+                s.guns = u.guns;
+            }
+            None => {}
+        }
+        s
+    }
     /// Adds another strength.
     pub fn add(&mut self, o: &Strength) {
         self.infantry += o.infantry;
@@ -389,19 +409,8 @@ impl OrderOfBattle {
     /// Men, guns and squadrons of a subtree.
     pub fn strength(&self, id: impl UnitKey) -> Strength {
         let mut s = Strength::default();
-        for u in self.walk(id).filter(|u| u.is_unit()) {
-            match u.arm_class() {
-                Some(ArmClass::Infantry) => s.infantry += u.men,
-                Some(ArmClass::Cavalry) => {
-                    s.cavalry += u.men;
-                    s.squadrons += u.squadrons;
-                }
-                Some(ArmClass::Artillery) => {
-                    s.artillery += u.men;
-                    s.guns += u.guns;
-                }
-                None => {}
-            }
+        for u in self.walk(id) {
+            s.add(&Strength::of_row(u));
         }
         s
     }

@@ -28,14 +28,14 @@ pub(super) fn zones(cv: &mut Canvas, frame: &Frame, view: &ForcesView, win: &Win
 /// Where each force's counter stands: its hex's centre (a little below), the French to the
 /// left and the Allies to the right where both stand in one hex, a stack of several forces
 /// of one side offset down and to the right. Keys are force ids.
-pub fn counter_positions(frame: &Frame, view: &ForcesView) -> BTreeMap<String, (f64, f64)> {
+pub fn counter_positions<'v>(frame: &Frame, view: &'v ForcesView) -> BTreeMap<&'v str, (f64, f64)> {
     let mut out = BTreeMap::new();
     for (hex, stacks) in stacks_by_hex(view) {
         for (side, stack) in &stacks {
             let (x, y) = stack_origin(frame, hex, *side, stacks.len() > 1);
             for (i, f) in stack.iter().enumerate() {
                 let k = stack_offset(i);
-                out.insert(f.id.clone(), (x + k, y + k));
+                out.insert(f.id.as_str(), (x + k, y + k));
             }
         }
     }
@@ -156,10 +156,10 @@ pub(super) fn supply_lines(cv: &mut Canvas, frame: &Frame, view: &ForcesView, wi
     cv.close();
 }
 
-pub(super) fn contacts(cv: &mut Canvas, view: &ForcesView, at: &BTreeMap<String, (f64, f64)>) {
+pub(super) fn contacts(cv: &mut Canvas, view: &ForcesView, at: &BTreeMap<&str, (f64, f64)>) {
     cv.open("g", &[("id", "contacts"), ("stroke", palette::CONTACT)]);
     for k in &view.contacts {
-        let (Some(&a), Some(&b)) = (at.get(&k.french), at.get(&k.allies)) else { continue };
+        let (Some(&a), Some(&b)) = (at.get(k.french.as_str()), at.get(k.allies.as_str())) else { continue };
         cv.line(a, b, &[("stroke-width", "3"), ("stroke-dasharray", "7 3")]);
         let mid = ((a.0 + b.0) / 2.0, (a.1 + b.1) / 2.0);
         cv.circle(mid, 4.0, &[("fill", "#ffffff"), ("stroke-width", "2")]);

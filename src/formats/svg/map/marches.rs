@@ -173,13 +173,13 @@ fn march(cv: &mut Canvas, frame: &Frame, win: &Window, m: &MarchLine) {
 
 /// Rings the middle of each contact the marches made (the link the map draws between the
 /// two counters).
-pub(super) fn new_contacts(cv: &mut Canvas, t: &TurnMarches, at: &BTreeMap<String, (f64, f64)>) {
+pub(super) fn new_contacts(cv: &mut Canvas, t: &TurnMarches, at: &BTreeMap<&str, (f64, f64)>) {
     cv.open(
         "g",
         &[("id", "new-contacts"), ("fill", "none"), ("stroke", palette::CONTACT), ("stroke-width", "2.5")],
     );
     for (f, a) in &t.new_contacts {
-        let (Some(&p), Some(&q)) = (at.get(f), at.get(a)) else { continue };
+        let (Some(&p), Some(&q)) = (at.get(f.as_str()), at.get(a.as_str())) else { continue };
         let mid = ((p.0 + q.0) / 2.0, (p.1 + q.1) / 2.0);
         let r = num(9.0);
         let (x, y) = (num(mid.0), num(mid.1));
