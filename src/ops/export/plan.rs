@@ -28,7 +28,7 @@ use crate::rules::battle::WhoFightsOptions;
 use crate::rules::battle_plan::{Decision, PlanOptions, battle_map, decide};
 use crate::rules::dice::{Dice, SeededDice};
 use crate::rules::intel::Participants;
-use crate::rules::intel::known::side_view;
+use crate::rules::intel::known::side_view_within;
 use crate::rules::supply::SupplyReport;
 use crate::rules::zoc::{Contact, contacts};
 use crate::store::profile::load_profile;
@@ -403,7 +403,7 @@ fn side_views(c: &Campaign, k: &[Contact], record: &BattleRecord) -> Vec<(Side, 
         date: c.turn().date(),
     };
     let picture = |side: Side| {
-        let view = side_view(c, k, side, true);
+        let view = side_view_within(c, k, side, true, |h| window.contains(h));
         // The roads the side knows (13 July 2014).
         let known = crate::rules::roads::map_known_to(c, side);
         campaign_map(&known, &view, &heading, MapOptions { zoc: true, supply: false, window: Some(window) })

@@ -124,7 +124,7 @@ pub struct ForcesView {
 /// The umpire's view: every top-level force on the map with its strength (and, `with_zones`,
 /// its whole zone of control), and every pair in contact.
 pub fn umpire_view(c: &Campaign, contacts: &[Contact], with_zones: bool) -> ForcesView {
-    view(c, contacts, None, with_zones)
+    view(c, contacts, None, with_zones, |_| true)
 }
 
 impl ForcesView {
@@ -163,10 +163,35 @@ impl ForcesView {
 /// What `side` knows (8.1): its own forces with their strength (and zones), the enemy
 /// forces in contact with one of them by name and hex only, and those contacts.
 pub fn side_view(c: &Campaign, contacts: &[Contact], side: Side, with_zones: bool) -> ForcesView {
-    view(c, contacts, Some(side), with_zones)
+    view(c, contacts, Some(side), with_zones, |_| true)
 }
 
-fn view(c: &Campaign, contacts: &[Contact], viewer: Option<Side>, with_zones: bool) -> ForcesView {
+/// [`side_view`] on the hexes `keep` holds, as [`ForcesView::within`] leaves it: the forces
+/// it shows elsewhere are passed over before anything is worked out for them (a battle's
+/// picture shows a few hexes of a campaign of thousands of forces).
+pub fn side_view_within(
+    c: &Campaign,
+    contacts: &[Contact],
+    side: Side,
+    with_zones: bool,
+    keep: impl Fn(HexId) -> bool,
+) -> ForcesView {
+    let v = view(c, contacts, Some(side), with_zones, &keep);
+    match v.within(&keep) {
+        Cow::Borrowed(_) => v,
+        Cow::Owned(kept) => kept,
+    }
+}
+
+/// What `viewer` (every force: the umpire) knows of the forces it shows on the hexes `keep`
+/// holds.
+fn view(
+    c: &Campaign,
+    contacts: &[Contact],
+    viewer: Option<Side>,
+    with_zones: bool,
+    keep: impl Fn(HexId) -> bool,
+) -> ForcesView {
     let pairs: Vec<KnownContact> = contacts
         .iter()
         .flat_map(|k| &k.pairs)
@@ -195,6 +220,9 @@ fn view(c: &Campaign, contacts: &[Contact], viewer: Option<Side>, with_zones: bo
             (Some(r), false) => r.hex,
             _ => hex,
         };
+        if !keep(hex) {
+            continue;
+        }
         let zone: Vec<HexId> = match (with_zones, own) {
             (false, _) => Vec::new(),
             (true, true) => zone_of_control(c, f).into_keys().collect(),
@@ -252,6 +280,28 @@ mod tests {
         let both = v.within(|hex| hex == h("10.10") || hex == h("10.11"));
         assert_eq!(ids(&both), ["fr-a", "sp-a"]);
         assert_eq!(both.contacts, v.contacts);
+    }
+
+    #[test]
+    fn a_side_s_view_within_a_window_is_its_whole_view_cut_to_the_window() {
+        let c = campaign();
+        let k = contacts(&c);
+        for side in [Side::French, Side::Allies] {
+            let whole = side_view(&c, &k, side, true);
+            let windows: [&dyn Fn(HexId) -> bool; 4] = [
+                &|_| true,
+                &|hex| hex == h("10.10"),
+                &|hex| hex == h("10.10") || hex == h("10.11"),
+                &|hex| hex.col >= 20,
+            ];
+            for keep in windows {
+                let cut = side_view_within(&c, &k, side, true, keep);
+                assert_eq!(cut, *whole.within(keep), "{side:?}");
+            }
+        }
+        // Round fr-a alone, the French see it and not the contact with sp-a outside.
+        let near = side_view_within(&c, &k, Side::French, true, |hex| hex == h("10.10"));
+        assert_eq!((ids(&near), near.contacts.len()), (vec!["fr-a"], 0));
     }
 
     #[test]
