@@ -34,3 +34,12 @@ use crate::store::CampaignDir;
 pub fn campaign_now(dir: &CampaignDir) -> Result<(Campaign, SupplyReport)> {
     Ok(crate::rules::supply::now(dir.load()?))
 }
+
+/// [`campaign_now`], with `beside` worked out beside supply and control on the campaign as
+/// loaded (`rules::supply::now_beside`): for what asks neither.
+pub fn campaign_now_beside<T: Send>(
+    dir: &CampaignDir,
+    beside: impl FnOnce(&Campaign) -> T + Send,
+) -> Result<(Campaign, SupplyReport, T)> {
+    Ok(crate::rules::supply::now_beside(dir.load()?, beside))
+}

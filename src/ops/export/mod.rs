@@ -172,9 +172,10 @@ pub fn existing_names(out: &std::path::Path, names_file: &str) -> Result<Option<
 pub fn export_hex(dir: &CampaignDir, req: &ExportRequest) -> Result<ExportOutcome> {
     let lock = dir.lock_unless_dry_run(req.options.dry_run)?;
     // The campaign as the rules see it now: who holds each place (the defender, 7.1.4, the
-    // map) and each force's supply (its ammunition, its briefing) as `supply` shows them.
-    let (c, supply) = crate::ops::campaign_now(dir)?;
-    let plan = plan::plan(dir, &c, &supply, req.hex, &req.options)?;
+    // map) and each force's supply (its ammunition, its briefing) as `supply` shows them. The
+    // contacts (8.1), which ask neither, are found beside them.
+    let (c, supply, contacts) = crate::ops::campaign_now_beside(dir, crate::rules::zoc::contacts)?;
+    let plan = plan::plan(dir, &c, &supply, &contacts, req.hex, &req.options)?;
     let Some(lock) = lock else { return Ok(ExportOutcome { plan, written: false, campaign: c }) };
     let txn = dir.begin(&lock)?;
     write(dir, &c, &plan, txn)?;

@@ -30,7 +30,7 @@ use crate::rules::dice::{Dice, SeededDice};
 use crate::rules::intel::Participants;
 use crate::rules::intel::known::side_view_within;
 use crate::rules::supply::SupplyReport;
-use crate::rules::zoc::{Contact, contacts};
+use crate::rules::zoc::Contact;
 use crate::store::profile::load_profile;
 use crate::store::{CampaignDir, join_rel};
 
@@ -248,15 +248,16 @@ pub(super) fn plan(
     dir: &CampaignDir,
     c: &Campaign,
     supply: &SupplyReport,
+    contacts: &[Contact],
     hex: HexId,
     o: &ExportOptions,
 ) -> Result<ExportPlan> {
-    // Found once for the avoiding side, a declined contact, who fights, briefings and views.
-    let contacts = contacts(c);
-    let options = plan_options(c, &contacts, hex, o)?;
+    // The contacts, found once for the avoiding side, a declined contact, who fights,
+    // briefings and views.
+    let options = plan_options(c, contacts, hex, o)?;
     let existing = dir.battles()?;
     let avoiding = options.avoiding;
-    let d = decide(c, &contacts, hex, &options, &existing)?;
+    let d = decide(c, contacts, hex, &options, &existing)?;
     let id = d.id.clone();
 
     let profile_name = o.profile.clone().unwrap_or_else(|| c.config.profile.clone());
@@ -316,7 +317,7 @@ pub(super) fn plan(
         reserves: d.reserves.iter().filter(|r| r.side == s).map(|r| r.unit.clone()).collect(),
         outside: d.outside_walls.clone(),
     };
-    let briefings = briefings(c, &contacts, supply, &id, hex, &part, &mut dice);
+    let briefings = briefings(c, contacts, supply, &id, hex, &part, &mut dice);
 
     let Decision {
         who, overruled, reserves, unavailable, no_men, outside_walls, replaces, army_index, ..
@@ -356,7 +357,7 @@ pub(super) fn plan(
     };
     let summary = summary(&record, &out);
     let picture = battle_picture(&BattleScene { record: &record, map: &c.map, world });
-    let side_views = side_views(c, &contacts, &record);
+    let side_views = side_views(c, contacts, &record);
     Ok(ExportPlan { record, files, briefings, out, new_map, replaces, picture, side_views, summary })
 }
 

@@ -20,7 +20,7 @@ mod side;
 pub mod trail;
 
 pub use depot::{Depot, DepotProblem, DepotState, depot_problems, depots};
-pub use phase::{ControlChange, SupplyChange, SupplyPhase, apply_phase, now, phase};
+pub use phase::{ControlChange, SupplyChange, SupplyPhase, apply_phase, now, now_beside, phase};
 pub use share::HALT;
 
 use super::control::{Garrisons, Production, SettlementControl, compute_at};

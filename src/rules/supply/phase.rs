@@ -141,8 +141,23 @@ fn apply_report(c: &mut Campaign, report: &SupplyReport) {
 /// `supply`, `map`, the briefings, `export`, `apply` and every rule they call read the campaign
 /// this returns, so that none of them sees a typed column where another sees the computation.
 /// The state columns are only written by `turn advance`.
-pub fn now(mut c: Campaign) -> (Campaign, SupplyReport) {
-    let report = compute(&c, &c.supply);
-    apply_report(&mut c, &report);
+pub fn now(c: Campaign) -> (Campaign, SupplyReport) {
+    let (c, report, ()) = now_beside(c, |_| ());
     (c, report)
+}
+
+/// [`now`], with `beside` worked out on a thread of its own while supply and control are, on
+/// the campaign as it was read: for what asks nothing of either (the contacts of 8.1, which
+/// ask where the forces stand and what men they have), so that it is the same on both.
+pub fn now_beside<T: Send>(
+    mut c: Campaign,
+    beside: impl FnOnce(&Campaign) -> T + Send,
+) -> (Campaign, SupplyReport, T) {
+    let (report, other) = std::thread::scope(|s| {
+        let other = s.spawn(|| beside(&c));
+        let report = compute(&c, &c.supply);
+        (report, other.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic)))
+    });
+    apply_report(&mut c, &report);
+    (c, report, other)
 }

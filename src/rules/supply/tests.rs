@@ -366,3 +366,21 @@ fn the_searches_walk_each_hex_s_roads_as_the_map_gives_them() {
     assert!(roads.at(grid, h("30.30")).is_empty());
     assert!(roads.at(grid, HexId::new(grid.columns, 0)).is_empty(), "off the grid: no roads");
 }
+
+#[test]
+fn the_contacts_found_beside_supply_are_those_of_the_campaign_it_leaves() {
+    // FR-A cut off by an Allied town (out of supply, its column saying in), the town held by
+    // the Spanish beside it (control computed), and the two in contact.
+    let m =
+        french_line().place("Villa,10.15,town,,,Castile,south,Sp,,").force("SP-A", "Sp", "10.11", 3, 0, "");
+    let c = m.campaign();
+    let (after, report, found) = now_beside(c.clone(), crate::rules::zoc::contacts);
+    assert_eq!(force(&report, "FR-A").state, Supply::Out);
+    assert_eq!(after.oob.get("FR-A").unwrap().supply, Supply::Out);
+    assert!(!found.is_empty(), "the two forces are in contact");
+    assert_eq!(found, crate::rules::zoc::contacts(&after));
+    let (alone, report_alone) = now(c);
+    assert_eq!(after.oob, alone.oob);
+    assert_eq!(after.map.settlements, alone.map.settlements);
+    assert_eq!(format!("{report:?}"), format!("{report_alone:?}"));
+}
