@@ -180,7 +180,8 @@ impl<'a> Scouting<'a> {
         Some(cell * 2 + usize::from(side == Side::Allies))
     }
 
-    /// Adds a force (by its place) to a tally.
+    /// Adds forces to a tally: how many, their units, and the most senior of them that names
+    /// a commander (by its place), if any.
     fn add(&self, t: &mut Tally, forces: u32, units: u32, senior: Option<u32>) {
         t.forces += forces;
         t.units += units;
