@@ -62,7 +62,7 @@ struct Scouting<'a> {
     scouts: Vec<Scout<'a>>,
     /// What each side's forces in each hex add up to: one slot per side and hex of the grid
     /// ([`Scouting::slot`]), so that the points within one map move are a sum over hexes.
-    cells: Vec<Cell>,
+    cells: Vec<Tally>,
 }
 
 struct Scout<'a> {
@@ -75,21 +75,33 @@ struct Scout<'a> {
     strength: Strength,
 }
 
-/// One side's forces in one hex, summed.
+/// Forces summed for their points (8.5): one force, one side's forces in a hex, or those
+/// within one map move.
 #[derive(Clone, Copy, Default)]
-struct Cell {
+struct Tally {
     forces: u32,
     units: u32,
     /// The most senior of them that names a commander, by its place.
     senior: Option<u32>,
 }
 
-/// Points (8.5) being summed: units, and the most senior force that names a commander.
-#[derive(Clone, Copy, Default)]
-struct Tally {
-    forces: u32,
-    units: u32,
-    senior: Option<u32>,
+impl Tally {
+    /// One force (by its place) of `scouts`.
+    fn of(scouts: &[Scout<'_>], k: u32) -> Tally {
+        let s = &scouts[k as usize];
+        Tally { forces: 1, units: s.units, senior: s.commander.map(|_| k) }
+    }
+
+    /// Adds `more` (forces of `scouts`): the most senior named force of the two stays.
+    fn add(&mut self, scouts: &[Scout<'_>], more: Tally) {
+        self.forces += more.forces;
+        self.units += more.units;
+        if let Some(k) = more.senior
+            && self.senior.is_none_or(|s| scouts[k as usize].seniority < scouts[s as usize].seniority)
+        {
+            self.senior = Some(k);
+        }
+    }
 }
 
 impl<'a> Scouting<'a> {
@@ -101,7 +113,7 @@ impl<'a> Scouting<'a> {
         let mut numbers = IdMap::default();
         numbers.reserve(c.oob.forces().len());
         let mut scouts: Vec<Scout<'a>> = Vec::with_capacity(c.oob.forces().len());
-        let mut cells = vec![Cell::default(); 2 * usize::from(g.columns) * usize::from(g.rows)];
+        let mut cells = vec![Tally::default(); 2 * usize::from(g.columns) * usize::from(g.rows)];
         // A force's rows, parents first: each with its parent's place here and whether it or a
         // formation above it is unavailable.
         let mut rows: Vec<(&Unit, usize, bool)> = Vec::new();
@@ -156,16 +168,10 @@ impl<'a> Scouting<'a> {
             let commander = best.map(|(_, named)| named);
             let seniority = seniority_with(f, men[0]);
             numbers.insert(f.id.as_str(), k);
-            if let Some(i) = f.hex.and_then(|h| Scouting::slot(c, f.side(), h)) {
-                let cell = &mut cells[i];
-                cell.forces += 1;
-                cell.units += units;
-                if commander.is_some() && cell.senior.is_none_or(|s| seniority < scouts[s as usize].seniority)
-                {
-                    cell.senior = Some(k);
-                }
-            }
             scouts.push(Scout { units, seniority, commander, strength });
+            if let Some(i) = f.hex.and_then(|h| Scouting::slot(c, f.side(), h)) {
+                cells[i].add(&scouts, Tally::of(&scouts, k));
+            }
         }
         Scouting { numbers, scouts, cells }
     }
@@ -180,18 +186,6 @@ impl<'a> Scouting<'a> {
         Some(cell * 2 + usize::from(side == Side::Allies))
     }
 
-    /// Adds forces to a tally: how many, their units, and the most senior of them that names
-    /// a commander (by its place), if any.
-    fn add(&self, t: &mut Tally, forces: u32, units: u32, senior: Option<u32>) {
-        t.forces += forces;
-        t.units += units;
-        if let Some(k) = senior
-            && t.senior.is_none_or(|s| self.scouts[k as usize].seniority < self.scouts[s as usize].seniority)
-        {
-            t.senior = Some(k);
-        }
-    }
-
     /// The points (8.5) of a tally: its units and its senior commander's battles.
     fn points_of(&self, t: Tally) -> u32 {
         let commander = t.senior.and_then(|k| self.scouts[k as usize].commander);
@@ -201,9 +195,8 @@ impl<'a> Scouting<'a> {
     /// The points (8.5) of a set of top-level forces.
     fn points(&self, ids: &[&str]) -> u32 {
         let mut t = Tally::default();
-        for k in ids.iter().filter_map(|id| self.numbers.get(id)) {
-            let s = &self.scouts[*k as usize];
-            self.add(&mut t, 1, s.units, s.commander.map(|_| *k));
+        for &k in ids.iter().filter_map(|id| self.numbers.get(id)) {
+            t.add(&self.scouts, Tally::of(&self.scouts, k));
         }
         self.points_of(t)
     }
@@ -240,7 +233,7 @@ impl<'a> Scouting<'a> {
                     && cell.forces > 0
                     && hexes.iter().any(|&x| g.distance(h, x) <= reach)
                 {
-                    self.add(&mut t, cell.forces, cell.units, cell.senior);
+                    t.add(&self.scouts, cell);
                 }
             }
         }
