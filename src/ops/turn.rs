@@ -73,11 +73,15 @@ pub fn advance(
     pending(&waiting);
     let dry_run = req.dry_run;
     let lock = dir.lock_unless_dry_run(dry_run)?;
-    let mut txn = match &lock {
-        Some(l) => Some(dir.begin(l)?),
-        None => None,
+    // The campaign is loaded while the change reads and compares the journal and state files.
+    let (mut txn, c) = match &lock {
+        Some(l) => {
+            let (txn, c) = dir.begin_beside(l, || dir.load())?;
+            (Some(txn), c)
+        }
+        None => (None, dir.load()),
     };
-    let mut c = dir.load()?;
+    let mut c = c?;
     let from = c.turn();
     if from.0 >= crate::model::limits::MAX_TURN {
         return Err(Error::refused(format!(
@@ -126,7 +130,7 @@ pub fn advance(
     // campaign on the turn that ended, as they always have. The journal entry is made before
     // either, from the run.
     let to = r.changes.to.turn;
-    let battles = fought(dir)?;
+    let battles = fought(dir, &txn.journal)?;
     r.lost.clone_from(&run.lost);
     let entry = Entry::turn_advance(
         to,
@@ -165,9 +169,12 @@ pub fn advance(
     });
     let staged: Staged = staged?;
     take_working(&mut r, run);
-    // Nothing reads the campaign value after this: it is let go before the commit.
-    drop(c);
-    r.journal_seq = staged.finish(Commit { operation: Some(OPERATION.to_string()), ..Commit::default() })?;
+    // Nothing reads the campaign value after this: it is let go while the change commits.
+    let commit = Commit { operation: Some(OPERATION.to_string()), ..Commit::default() };
+    r.journal_seq = std::thread::scope(|s| {
+        s.spawn(move || drop(c));
+        staged.finish(commit)
+    })?;
     Ok(r)
 }
 
@@ -214,18 +221,22 @@ fn reports(
     // turn, worked out here, beside the staging of the new state (a dry run needs neither).
     let contacts = crate::rules::zoc::contacts(c);
     let supply_after = crate::rules::turn::supply_after(c, run);
-    for (side, md, page) in [(Side::French, french, french_page), (Side::Allies, allies, allies_page)] {
-        let d = dispatch(run, &supply_after, c, &contacts, battles, side);
-        put(md, d.markdown.into_bytes());
-        put(page, d.html);
-    }
+    // The two sides' dispatches are built side by side, the Allies' on a thread of its own.
+    std::thread::scope(|s| {
+        let allies_dispatch = s.spawn(|| dispatch(run, &supply_after, c, &contacts, battles, Side::Allies));
+        let d = dispatch(run, &supply_after, c, &contacts, battles, Side::French);
+        put(french, d.markdown.into_bytes());
+        put(french_page, d.html);
+        let d = allies_dispatch.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+        put(allies, d.markdown.into_bytes());
+        put(allies_page, d.html);
+    });
 }
 
 /// The battles whose result was applied since the last turn advance (the turn that ends),
 /// with their carry-over, report and each side's picture.
-fn fought(dir: &CampaignDir) -> Result<Vec<BattleFought>> {
+fn fought(dir: &CampaignDir, journal: &crate::store::journal::Journal) -> Result<Vec<BattleFought>> {
     use crate::store::battles::{report_path, side_view_path};
-    let journal = dir.read_journal()?;
     let since = journal.last_standing_turn_advance().map_or(0, |i| journal.entries[i].seq);
     let mut out = Vec::new();
     for e in journal.standing_applies().into_iter().filter(|e| e.seq > since) {

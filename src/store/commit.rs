@@ -191,7 +191,7 @@ impl CampaignDir {
         self.check_can_commit(&c)?;
         let mut staging = self.staging()?;
         for (rel, bytes) in c.writes {
-            staging.add(rel, bytes, None)?;
+            staging.add(rel, bytes, None, None)?;
         }
         staging.commit(c.removes, c.journal, c.operation, lock)
     }

@@ -22,7 +22,7 @@ struct Staged {
     target: String,
     /// SHA-256 of the staged bytes.
     after: String,
-    /// SHA-256 of the target as it was when staged ("" for none).
+    /// SHA-256 of the target as the change found it ("" for none).
     before: String,
 }
 
@@ -49,9 +49,16 @@ impl CampaignDir {
 
 impl Staging<'_> {
     /// Stages `bytes` as the new `target`, written and synced, and lets them go. `after` is
-    /// their SHA-256 when the caller has it already; else it is taken, with the target's own,
-    /// on a thread of its own while the file is written.
-    pub(super) fn add(&mut self, target: String, bytes: Vec<u8>, after: Option<String>) -> Result<()> {
+    /// their SHA-256 and `before` the target's as the change read it, when the caller has
+    /// them already; else each is taken (the target's as it is now) on a thread of its own
+    /// while the file is written.
+    pub(super) fn add(
+        &mut self,
+        target: String,
+        bytes: Vec<u8>,
+        after: Option<String>,
+        before: Option<String>,
+    ) -> Result<()> {
         // One file, one new content: a second would leave the change two renames onto one
         // target, which a recovery could not tell finished.
         if self.files.iter().any(|f| f.target == target) {
@@ -62,7 +69,11 @@ impl Staging<'_> {
         let (after, before) = std::thread::scope(|s| {
             let hashes = s.spawn(|| -> Result<(String, String)> {
                 let after = after.unwrap_or_else(|| sha256_hex(&bytes));
-                Ok((after, file_hash(&at)?))
+                let before = match before {
+                    Some(h) => h,
+                    None => file_hash(&at)?,
+                };
+                Ok((after, before))
             });
             let written = write_synced(&self.path.join(&name), &bytes);
             let hashes = hashes.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic));
@@ -121,6 +132,14 @@ impl Drop for Staging<'_> {
             let _ = std::fs::remove_dir_all(&self.path);
             let _ = std::fs::remove_dir(self.dir.path(WORK_DIR));
         }
+    }
+}
+
+#[cfg(test)]
+impl Staging<'_> {
+    /// The SHA-256 recorded as what `target` held before the change.
+    pub(super) fn before_of(&self, target: &str) -> Option<&str> {
+        self.files.iter().find(|f| f.target == target).map(|f| f.before.as_str())
     }
 }
 

@@ -90,6 +90,31 @@ impl CampaignDir {
     /// such a gap is never journalled as a manual edit.
     pub fn begin<'a>(&'a self, lock: &'a CampaignLock) -> Result<StateTxn<'a>> {
         self.recover(lock)?;
+        self.open_txn(lock)
+    }
+
+    /// [`Self::begin`], with `beside` run on a thread of its own once an interrupted commit is
+    /// recovered, while the journal and the state files are read and compared: what `beside`
+    /// reads of the campaign is what the change finds (a turn advance loads the campaign
+    /// there). An error of the change's opening is the one returned; `beside`'s own is the
+    /// caller's to look at.
+    pub fn begin_beside<'a, T: Send>(
+        &'a self,
+        lock: &'a CampaignLock,
+        beside: impl FnOnce() -> T + Send,
+    ) -> Result<(StateTxn<'a>, T)> {
+        self.recover(lock)?;
+        std::thread::scope(|s| {
+            let beside = s.spawn(beside);
+            let txn = self.open_txn(lock);
+            let t = beside.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+            Ok((txn?, t))
+        })
+    }
+
+    /// The change opened once nothing is left to recover: the journal read and checked against
+    /// the files, and a manual edit found.
+    fn open_txn<'a>(&'a self, lock: &'a CampaignLock) -> Result<StateTxn<'a>> {
         let journal = self.read_journal()?;
         if let Some(gap) = self.journal_gap(&journal)? {
             return Err(crate::error::Error::refused(format!("{gap}; nothing changed")));
@@ -265,14 +290,15 @@ impl<'a> StateTxn<'a> {
         )?;
         let mut staging = dir.staging()?;
         for (f, b) in baseline {
-            staging.add(f, b, None)?;
+            staging.add(f, b, None, None)?;
         }
         let mut removes = Vec::new();
         for (f, v) in changed {
             match v {
                 Some(b) => {
                     let hash = hashes.get(&f).cloned();
-                    staging.add(f, b, hash)?;
+                    let before = current_hashes.get(&f).cloned();
+                    staging.add(f, b, hash, before)?;
                 }
                 None => removes.push(f),
             }
@@ -300,7 +326,7 @@ impl Staged<'_> {
     /// its bytes go.
     pub fn write(&mut self, rel: String, bytes: Vec<u8>) -> Result<()> {
         self.dir.check_targets(std::iter::once(rel.as_str()))?;
-        self.staging.add(rel, bytes, None)
+        self.staging.add(rel, bytes, None, None)
     }
 
     /// Stages the other files of `extra` and commits the change, all or nothing. Returns the
@@ -313,7 +339,7 @@ impl Staged<'_> {
         removes.append(&mut extra.removes);
         dir.check_targets(extra.writes.keys().chain(&removes).map(String::as_str))?;
         for (f, b) in extra.writes {
-            staging.add(f, b, None)?;
+            staging.add(f, b, None, None)?;
         }
         staging.commit(removes, journal, extra.operation, lock)?;
         Ok(seq)
@@ -396,6 +422,49 @@ mod tests {
         assert!(staged.finish(extra).is_err(), "a state file staged again by the command");
         drop(lock);
         assert_eq!(files(tmp.path()), before);
+    }
+
+    /// A campaign with one entry in its journal, so that opening a change reads and hashes
+    /// the state files.
+    fn journalled() -> (tempfile::TempDir, CampaignDir) {
+        let (tmp, dir) = campaign();
+        let lock = dir.lock_unless_dry_run(false).expect("lock").expect("a lock");
+        stage_with_a_report(&dir, &lock).finish(Commit::default()).expect("finish");
+        (tmp, dir)
+    }
+
+    #[test]
+    fn what_runs_beside_the_opening_of_a_change_sees_the_files_it_finds_and_its_refusal_comes_first() {
+        let (tmp, dir) = journalled();
+        let lock = dir.lock_unless_dry_run(false).expect("lock").expect("a lock");
+        let (txn, read) = dir.begin_beside(&lock, || dir.read("forces.csv")).expect("begin");
+        assert_eq!(read.expect("read").as_deref(), Some(&b"id,parent\n"[..]));
+        assert_eq!(txn.next_seq(), 2);
+        assert!(txn.manual_edit().is_none());
+        drop(txn);
+        // A manual edit is found as `begin` finds it.
+        std::fs::write(tmp.path().join("forces.csv"), b"id,parent\nF,\n").expect("edit");
+        let (txn, ()) = dir.begin_beside(&lock, || ()).expect("begin");
+        assert_eq!(txn.manual_edit().map(|e| e.summary.as_str()), Some("manual edit of forces.csv"));
+        drop(txn);
+        // A journal that stops short of the files is refused, whatever ran beside.
+        std::fs::write(tmp.path().join(HEAD), b"7\n").expect("head");
+        let e = dir.begin_beside(&lock, || 1).expect_err("a gap");
+        assert!(e.to_string().contains("journal.jsonl ends at entry 1"), "{e}");
+    }
+
+    #[test]
+    fn a_staged_file_records_what_its_target_held_when_the_change_read_it() {
+        let (tmp, dir) = journalled();
+        let lock = dir.lock_unless_dry_run(false).expect("lock").expect("a lock");
+        let txn = dir.begin(&lock).expect("begin");
+        let found = sha256_hex(b"id,parent\n");
+        // Changed on disk after the change read it (a spreadsheet saving over it): what the
+        // change replaces is what it read, and a recovery tells the later edit apart.
+        std::fs::write(tmp.path().join("forces.csv"), b"id,parent\nX,\n").expect("edit");
+        let new_forces = StateFiles::from([("forces.csv".to_string(), Some(b"id\n".to_vec()))]);
+        let staged = txn.stage(new_forces, Some(Entry::manual_edit("y".into())), &[]).expect("stage");
+        assert_eq!(staged.staging.before_of("forces.csv"), Some(found.as_str()));
     }
 
     #[test]

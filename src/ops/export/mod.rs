@@ -174,10 +174,18 @@ pub fn export_hex(dir: &CampaignDir, req: &ExportRequest) -> Result<ExportOutcom
     // The campaign as the rules see it now: who holds each place (the defender, 7.1.4, the
     // map) and each force's supply (its ammunition, its briefing) as `supply` shows them. The
     // contacts (8.1), which ask neither, are found beside them.
-    let (c, supply, contacts) = crate::ops::campaign_now_beside(dir, crate::rules::zoc::contacts)?;
-    let plan = plan::plan(dir, &c, &supply, &contacts, req.hex, &req.options)?;
-    let Some(lock) = lock else { return Ok(ExportOutcome { plan, written: false, campaign: c }) };
-    let txn = dir.begin(&lock)?;
+    let planned = || -> Result<(Campaign, ExportPlan)> {
+        let (c, supply, contacts) = crate::ops::campaign_now_beside(dir, crate::rules::zoc::contacts)?;
+        let plan = plan::plan(dir, &c, &supply, &contacts, req.hex, &req.options)?;
+        Ok((c, plan))
+    };
+    let Some(lock) = lock else {
+        let (c, plan) = planned()?;
+        return Ok(ExportOutcome { plan, written: false, campaign: c });
+    };
+    // The battle is planned while the change reads and compares the journal and state files.
+    let (txn, planned) = dir.begin_beside(&lock, planned)?;
+    let (c, plan) = planned?;
     write(dir, &c, &plan, txn)?;
     Ok(ExportOutcome { plan, written: true, campaign: c })
 }
