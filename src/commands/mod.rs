@@ -108,12 +108,12 @@ pub fn operation(command: &Command) -> Option<String> {
     }
 }
 
-/// Lets go of a campaign a one-shot command is done with, without freeing it row by row:
-/// the process ends right after, and the operating system takes its memory back at once
-/// (a large order of battle is hundreds of thousands of rows). Never for `watch`, which
-/// loads a campaign for every result it applies.
-pub(crate) fn done_with(c: crate::model::Campaign) {
-    std::mem::forget(c);
+/// Lets go of a campaign (or a turn's outcome) a one-shot command is done with, without
+/// freeing it row by row: the process ends right after, and the operating system takes its
+/// memory back at once (a large order of battle is hundreds of thousands of rows). Never for
+/// `watch`, which loads a campaign for every result it applies.
+pub(crate) fn done_with<T>(value: T) {
+    std::mem::forget(value);
 }
 
 /// Prints a value as pretty JSON on stdout.

@@ -24,5 +24,6 @@ pub fn run(dir: &CampaignDir, a: &crate::cli::TurnAdvanceArgs) -> anyhow::Result
             crate::errln!("{}", begun(&r, &reports_dir(r.changes.to.turn)));
         }
     }
+    super::done_with(r);
     Ok(())
 }

@@ -27,6 +27,13 @@ use crate::model::Campaign;
 use crate::rules::supply::SupplyReport;
 use crate::store::CampaignDir;
 
+/// Lets a large value go on a thread of its own: a use case (or the command printing its
+/// outcome) done with a campaign of many thousand forces, or a turn's working, need not wait
+/// while its memory is given back; a process that ends first simply ends.
+pub fn let_go<T: Send + 'static>(value: T) {
+    std::thread::spawn(move || drop(value));
+}
+
 /// The campaign as the rules see it now, with the supply working behind it: loaded once from
 /// the folder, each settlement's control computed (or overruled) and each force's supply
 /// state taken from its line today (`rules::supply::now`). Every command that shows, exports

@@ -152,7 +152,7 @@ pub fn advance(
     let staged = std::thread::scope(|s| {
         let staged = s.spawn(move || {
             let new_files = changed_files_at(&before, after, to, txn.current()?)?;
-            drop(before);
+            super::let_go(before);
             let reports = report_paths(to);
             let reports: Vec<&str> = reports.iter().map(String::as_str).collect();
             let mut staged = txn.stage(new_files, Some(entry), &reports)?;
@@ -170,11 +170,8 @@ pub fn advance(
     let staged: Staged = staged?;
     take_working(&mut r, run);
     // Nothing reads the campaign value after this: it is let go while the change commits.
-    let commit = Commit { operation: Some(OPERATION.to_string()), ..Commit::default() };
-    r.journal_seq = std::thread::scope(|s| {
-        s.spawn(move || drop(c));
-        staged.finish(commit)
-    })?;
+    super::let_go(c);
+    r.journal_seq = staged.finish(Commit { operation: Some(OPERATION.to_string()), ..Commit::default() })?;
     Ok(r)
 }
 
@@ -199,10 +196,11 @@ fn advanced(run: &TurnRun, to: u32, pending_battles: Vec<String>, dry_run: bool)
 }
 
 /// The phases, the men lost and the dice of the run, moved into what the turn advance did.
-fn take_working(r: &mut Advanced, run: TurnRun) {
-    r.phases = run.phases;
-    r.lost = run.lost;
-    r.dice = run.dice;
+fn take_working(r: &mut Advanced, mut run: TurnRun) {
+    r.phases = std::mem::take(&mut run.phases);
+    r.lost = std::mem::take(&mut run.lost);
+    r.dice = std::mem::take(&mut run.dice);
+    super::let_go(run);
 }
 
 /// The turn's reports, for the umpire and each side, each handed to `put` (its path and
@@ -231,6 +229,7 @@ fn reports(
         put(allies, d.markdown.into_bytes());
         put(allies_page, d.html);
     });
+    super::let_go(supply_after);
 }
 
 /// The battles whose result was applied since the last turn advance (the turn that ends),

@@ -177,6 +177,7 @@ pub fn export_hex(dir: &CampaignDir, req: &ExportRequest) -> Result<ExportOutcom
     let planned = || -> Result<(Campaign, ExportPlan)> {
         let (c, supply, contacts) = crate::ops::campaign_now_beside(dir, crate::rules::zoc::contacts)?;
         let plan = plan::plan(dir, &c, &supply, &contacts, req.hex, &req.options)?;
+        crate::ops::let_go((supply, contacts));
         Ok((c, plan))
     };
     let Some(lock) = lock else {
