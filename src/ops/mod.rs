@@ -27,9 +27,11 @@ use crate::model::Campaign;
 use crate::rules::supply::SupplyReport;
 use crate::store::CampaignDir;
 
-/// Lets a large value go on a thread of its own: a use case (or the command printing its
-/// outcome) done with a campaign of many thousand forces, or a turn's working, need not wait
-/// while its memory is given back; a process that ends first simply ends.
+/// Lets a large value go on a thread of its own: a use case done with the supply report of
+/// many thousand forces need not wait while its memory is given back (a process that ends
+/// first simply ends). Not where more is allocated after it: memory freed on another thread
+/// while the use case goes on leaves its peak higher (a turn advance frees its values where
+/// it is).
 pub fn let_go<T: Send + 'static>(value: T) {
     std::thread::spawn(move || drop(value));
 }

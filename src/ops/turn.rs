@@ -152,7 +152,7 @@ pub fn advance(
     let staged = std::thread::scope(|s| {
         let staged = s.spawn(move || {
             let new_files = changed_files_at(&before, after, to, txn.current()?)?;
-            super::let_go(before);
+            drop(before);
             let reports = report_paths(to);
             let reports: Vec<&str> = reports.iter().map(String::as_str).collect();
             let mut staged = txn.stage(new_files, Some(entry), &reports)?;
@@ -169,8 +169,9 @@ pub fn advance(
     });
     let staged: Staged = staged?;
     take_working(&mut r, run);
-    // Nothing reads the campaign value after this: it is let go while the change commits.
-    super::let_go(c);
+    // Nothing reads the campaign value after this: it is let go before the commit (freed here,
+    // not on a thread of its own, which would leave the peak of a large turn higher).
+    drop(c);
     r.journal_seq = staged.finish(Commit { operation: Some(OPERATION.to_string()), ..Commit::default() })?;
     Ok(r)
 }
@@ -196,11 +197,10 @@ fn advanced(run: &TurnRun, to: u32, pending_battles: Vec<String>, dry_run: bool)
 }
 
 /// The phases, the men lost and the dice of the run, moved into what the turn advance did.
-fn take_working(r: &mut Advanced, mut run: TurnRun) {
-    r.phases = std::mem::take(&mut run.phases);
-    r.lost = std::mem::take(&mut run.lost);
-    r.dice = std::mem::take(&mut run.dice);
-    super::let_go(run);
+fn take_working(r: &mut Advanced, run: TurnRun) {
+    r.phases = run.phases;
+    r.lost = run.lost;
+    r.dice = run.dice;
 }
 
 /// The turn's reports, for the umpire and each side, each handed to `put` (its path and
@@ -219,17 +219,11 @@ fn reports(
     // turn, worked out here, beside the staging of the new state (a dry run needs neither).
     let contacts = crate::rules::zoc::contacts(c);
     let supply_after = crate::rules::turn::supply_after(c, run);
-    // The two sides' dispatches are built side by side, the Allies' on a thread of its own.
-    std::thread::scope(|s| {
-        let allies_dispatch = s.spawn(|| dispatch(run, &supply_after, c, &contacts, battles, Side::Allies));
-        let d = dispatch(run, &supply_after, c, &contacts, battles, Side::French);
-        put(french, d.markdown.into_bytes());
-        put(french_page, d.html);
-        let d = allies_dispatch.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic));
-        put(allies, d.markdown.into_bytes());
-        put(allies_page, d.html);
-    });
-    super::let_go(supply_after);
+    for (side, md, page) in [(Side::French, french, french_page), (Side::Allies, allies, allies_page)] {
+        let d = dispatch(run, &supply_after, c, &contacts, battles, side);
+        put(md, d.markdown.into_bytes());
+        put(page, d.html);
+    }
 }
 
 /// The battles whose result was applied since the last turn advance (the turn that ends),
