@@ -146,6 +146,8 @@ pub fn advance(
     // until every file is staged; a failure on either side leaves the campaign as it was.
     let after = &c;
     let (put, written) = std::sync::mpsc::channel::<(String, Vec<u8>)>();
+    // Said once the new state is staged (or the staging thread gave up): see `reports`.
+    let (state_staged, once_staged) = std::sync::mpsc::channel::<()>();
     if let Some(marches) = marches {
         let _ = put.send((report_paths(to)[5].clone(), marches));
     }
@@ -156,6 +158,7 @@ pub fn advance(
             let reports = report_paths(to);
             let reports: Vec<&str> = reports.iter().map(String::as_str).collect();
             let mut staged = txn.stage(new_files, Some(entry), &reports)?;
+            drop(state_staged);
             for (rel, bytes) in written {
                 staged.write(rel, bytes)?;
             }
@@ -163,7 +166,7 @@ pub fn advance(
         });
         // A report the staging thread no longer takes (it failed) is dropped: its error is
         // the one returned.
-        reports(&run, &c, &r, &stream, &battles, |rel, bytes| drop(put.send((rel, bytes))));
+        reports(&run, &c, &r, &stream, &battles, once_staged, |rel, bytes| drop(put.send((rel, bytes))));
         drop(put);
         staged.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic))
     });
@@ -204,13 +207,17 @@ fn take_working(r: &mut Advanced, run: TurnRun) {
 }
 
 /// The turn's reports, for the umpire and each side, each handed to `put` (its path and
-/// bytes) as soon as it is written.
+/// bytes) as soon as it is written. The Allies' dispatch is built beside the French one once
+/// `once_staged` says the new state is staged (its sender let go): the campaign as it was and
+/// the state files, old and new, are let go by then, and two dispatches at once stay within
+/// the memory one took beside them.
 fn reports(
     run: &TurnRun,
     c: &Campaign,
     r: &Advanced,
     stream: &str,
     battles: &[BattleFought],
+    once_staged: std::sync::mpsc::Receiver<()>,
     mut put: impl FnMut(String, Vec<u8>),
 ) {
     let [umpire, french, allies, french_page, allies_page, _] = report_paths(r.changes.to.turn);
@@ -219,11 +226,20 @@ fn reports(
     // turn, worked out here, beside the staging of the new state (a dry run needs neither).
     let contacts = crate::rules::zoc::contacts(c);
     let supply_after = crate::rules::turn::supply_after(c, run);
-    for (side, md, page) in [(Side::French, french, french_page), (Side::Allies, allies, allies_page)] {
-        let d = dispatch(run, &supply_after, c, &contacts, battles, side);
-        put(md, d.markdown.into_bytes());
-        put(page, d.html);
-    }
+    let (supply, seen) = (&supply_after, &contacts);
+    std::thread::scope(|s| {
+        let allies_dispatch = s.spawn(move || {
+            // Nothing is ever sent: the sender let go is the signal.
+            let _ = once_staged.recv();
+            dispatch(run, supply, c, seen, battles, Side::Allies)
+        });
+        let d = dispatch(run, &supply_after, c, &contacts, battles, Side::French);
+        put(french, d.markdown.into_bytes());
+        put(french_page, d.html);
+        let d = allies_dispatch.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+        put(allies, d.markdown.into_bytes());
+        put(allies_page, d.html);
+    });
 }
 
 /// The battles whose result was applied since the last turn advance (the turn that ends),
