@@ -454,6 +454,34 @@ mod tests {
     }
 
     #[test]
+    fn what_runs_beside_the_opening_of_a_change_reads_the_campaign_an_interrupted_commit_left() {
+        use super::super::commit::{MANIFEST, Manifest, new_staging};
+        let (tmp, dir) = journalled();
+        // Taking the lock finishes what it finds: the change is cut short under it.
+        let lock = dir.lock_unless_dry_run(false).expect("lock").expect("a lock");
+        // A change cut short after its commit point: its manifest written, its new
+        // forces.csv still in its staging folder.
+        let staging = new_staging();
+        std::fs::create_dir_all(dir.path(&staging)).expect("staging");
+        let new = b"id,parent\nR,\n";
+        std::fs::write(dir.path(&staging).join("000000"), new).expect("staged");
+        let m = Manifest {
+            moves: vec![("000000".into(), "forces.csv".into())],
+            removes: Vec::new(),
+            journal: Vec::new(),
+            operation: None,
+            staging,
+            after: vec![sha256_hex(new)],
+            before: vec![sha256_hex(b"id,parent\n")],
+            journal_len: std::fs::metadata(tmp.path().join("journal.jsonl")).ok().map(|m| m.len()),
+        };
+        std::fs::write(dir.path(MANIFEST), serde_json::to_vec(&m).expect("json")).expect("manifest");
+        let (_txn, read) = dir.begin_beside(&lock, || dir.read("forces.csv")).expect("begin");
+        assert_eq!(read.expect("read").as_deref(), Some(&new[..]), "read before the change was finished");
+        assert!(!dir.path(MANIFEST).exists());
+    }
+
+    #[test]
     fn a_staged_file_records_what_its_target_held_when_the_change_read_it() {
         let (tmp, dir) = journalled();
         let lock = dir.lock_unless_dry_run(false).expect("lock").expect("a lock");
