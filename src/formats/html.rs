@@ -64,20 +64,15 @@ impl Page {
         Page { body, pictures: 0 }
     }
 
-    /// A Markdown text (a report, a briefing) as HTML, with its tables. Any HTML the text
-    /// holds (a name from a campaign file, say) is shown as text, never taken as markup.
+    /// A Markdown text (a report, a briefing) as HTML, with its tables (see [`Text`]).
     pub fn markdown(&mut self, md: &str) {
-        let parser = Parser::new_ext(md, Options::ENABLE_TABLES).map(|e| match e {
-            Event::Html(t) | Event::InlineHtml(t) => Event::Text(t),
-            e => e,
-        });
-        self.body.push_str("<div class=\"text\">\n");
-        // A report's HTML is about as long as its Markdown (a tenth longer, its tables' tags
-        // and escapes): room for a quarter more, exactly, so that a report of megabytes is
-        // not held at twice its size.
-        self.body.reserve_exact(md.len() + md.len() / 4 + 256);
-        html::push_html(&mut self.body, parser);
-        self.body.push_str("</div>\n");
+        self.body.reserve_exact(room_for(md));
+        push_text(&mut self.body, md);
+    }
+
+    /// A text rendered apart (see [`Text::render`]).
+    pub fn text(&mut self, t: &Text) {
+        self.body.push_str(&t.0);
     }
 
     /// Plain text kept as it is written (monospaced lines).
@@ -136,6 +131,39 @@ impl Page {
         self.body.push_str("</body>\n</html>\n");
         self.body.into_bytes()
     }
+}
+
+/// A Markdown text rendered as a page's section on its own, to be put on a page later
+/// ([`Page::text`]): what lets a text be rendered beside the drawing of the page's picture.
+#[derive(Debug)]
+pub struct Text(String);
+
+impl Text {
+    /// The text `md` as HTML, as [`Page::markdown`] renders it.
+    pub fn render(md: &str) -> Text {
+        let mut out = String::with_capacity(room_for(md));
+        push_text(&mut out, md);
+        Text(out)
+    }
+}
+
+/// Room for a Markdown text as HTML. A report's HTML is about as long as its Markdown (a
+/// tenth longer, its tables' tags and escapes): room for a quarter more, exactly, so that a
+/// report of megabytes is not held at twice its size.
+fn room_for(md: &str) -> usize {
+    md.len() + md.len() / 4 + 256
+}
+
+/// The Markdown text `md` as HTML, with its tables, in its section. Any HTML the text holds
+/// (a name from a campaign file, say) is shown as text, never taken as markup.
+fn push_text(out: &mut String, md: &str) {
+    let parser = Parser::new_ext(md, Options::ENABLE_TABLES).map(|e| match e {
+        Event::Html(t) | Event::InlineHtml(t) => Event::Text(t),
+        e => e,
+    });
+    out.push_str("<div class=\"text\">\n");
+    html::push_html(out, parser);
+    out.push_str("</div>\n");
 }
 
 /// A page titled `title` holding the SVG document `svg` alone.

@@ -10,7 +10,7 @@ use std::collections::BTreeMap;
 
 use crate::error::{Error, Result};
 use crate::formats::campaign::set_turn;
-use crate::formats::report::dispatch::{BattleFought, dispatch};
+use crate::formats::report::dispatch::{BattleFought, MapDrawn, dispatch};
 use crate::formats::report::turn::{render_returns, summary, umpire_report};
 use crate::model::battle::BattleRecord;
 use crate::model::{Campaign, HexId, Side};
@@ -106,7 +106,7 @@ pub fn advance(
     });
     // The turn's marches on the map, as they left the forces before the turn's phases: drawn
     // on a thread of its own while the phases run (none on a dry run, which writes nothing).
-    let (run, marches) = std::thread::scope(|s| {
+    let (mut run, marches) = std::thread::scope(|s| {
         let marches = (!dry_run).then(|| s.spawn(|| super::map::turn_marches_picture(dir, &before)));
         let run = run_turn_from(&mut c, supply, &ctx, &mut dice);
         let marches = marches.map(|m| m.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic)));
@@ -115,7 +115,7 @@ pub fn advance(
     let marches = marches?;
     let pending_battles: Vec<String> =
         dir.battles()?.into_iter().filter(|b| b.state.is_pending()).map(|b| b.id).collect();
-    let mut r = advanced(&run, ctx.to.0, pending_battles, dry_run);
+    let mut r = advanced(&mut run, ctx.to.0, pending_battles, dry_run);
     // A `campaign.toml` whose turn cannot be changed in place is refused, dry run or not.
     let toml = match &mut txn {
         Some(t) => t.file("campaign.toml")?,
@@ -171,17 +171,22 @@ pub fn advance(
         staged.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic))
     });
     let staged: Staged = staged?;
-    take_working(&mut r, run);
-    // Nothing reads the campaign value after this: it is let go before the commit (freed here,
-    // not on a thread of its own, which would leave the peak of a large turn higher).
-    drop(c);
-    r.journal_seq = staged.finish(Commit { operation: Some(OPERATION.to_string()), ..Commit::default() })?;
+    let leftover = take_working(&mut r, run);
+    // Nothing reads the campaign value after this: it is freed beside the commit, which only
+    // renames and syncs what is staged (nothing more is allocated while it is given back, so
+    // the peak stays where the reports left it).
+    let seq = std::thread::scope(|s| {
+        s.spawn(move || drop((c, leftover)));
+        staged.finish(Commit { operation: Some(OPERATION.to_string()), ..Commit::default() })
+    })?;
+    r.journal_seq = seq;
     Ok(r)
 }
 
-/// What the turn advance to `to` did, but for what is moved in from the run once the reports
-/// are built from it (a large campaign's phases and dice are megabytes; see [`take_working`]).
-fn advanced(run: &TurnRun, to: u32, pending_battles: Vec<String>, dry_run: bool) -> Advanced {
+/// What the turn advance to `to` did, with the run's supply phase moved in (a large
+/// campaign's is megabytes: the run is left without it), but for what is moved in from the run
+/// once the reports are built from it (see [`take_working`]).
+fn advanced(run: &mut TurnRun, to: u32, pending_battles: Vec<String>, dry_run: bool) -> Advanced {
     let changes = run.returns.clone();
     Advanced {
         returned_by_unit: changes.returned_by_unit(),
@@ -192,25 +197,30 @@ fn advanced(run: &TurnRun, to: u32, pending_battles: Vec<String>, dry_run: bool)
         lost: Vec::new(),
         dice: Vec::new(),
         reports: report_paths(to).to_vec(),
-        supply: run.supply.clone(),
+        supply: std::mem::take(&mut run.supply),
         pending_battles,
         dry_run,
         journal_seq: 0,
     }
 }
 
-/// The phases, the men lost and the dice of the run, moved into what the turn advance did.
-fn take_working(r: &mut Advanced, run: TurnRun) {
-    r.phases = run.phases;
-    r.lost = run.lost;
-    r.dice = run.dice;
+/// The phases, the men lost and the dice of the run, moved into what the turn advance did;
+/// what is left of the run, to be let go.
+fn take_working(r: &mut Advanced, mut run: TurnRun) -> TurnRun {
+    // Swapped, not assigned: what `r` held before (its copy of the men lost) goes with the run.
+    std::mem::swap(&mut r.phases, &mut run.phases);
+    std::mem::swap(&mut r.lost, &mut run.lost);
+    std::mem::swap(&mut r.dice, &mut run.dice);
+    run
 }
 
 /// The turn's reports, for the umpire and each side, each handed to `put` (its path and
 /// bytes) as soon as it is written. The Allies' dispatch is built beside the French one once
 /// `once_staged` says the new state is staged (its sender let go): the campaign as it was and
 /// the state files, old and new, are let go by then, and two dispatches at once stay within
-/// the memory one took beside them.
+/// the memory one took beside them. The French one, the first, is built one part after the
+/// other; the Allies' map is drawn beside its text, since the French dispatch is done before
+/// it and leaves a core to spare.
 fn reports(
     run: &TurnRun,
     c: &Campaign,
@@ -225,15 +235,15 @@ fn reports(
     // Each side's view is of the contacts as the turn leaves them and of its supply on the new
     // turn, worked out here, beside the staging of the new state (a dry run needs neither).
     let contacts = crate::rules::zoc::contacts(c);
-    let supply_after = crate::rules::turn::supply_after(c, run);
+    let supply_after = crate::rules::turn::supply_after(c, &r.supply, r.changes.to.turn);
     let (supply, seen) = (&supply_after, &contacts);
     std::thread::scope(|s| {
         let allies_dispatch = s.spawn(move || {
             // Nothing is ever sent: the sender let go is the signal.
             let _ = once_staged.recv();
-            dispatch(run, supply, c, seen, battles, Side::Allies)
+            dispatch(run, supply, c, seen, battles, Side::Allies, MapDrawn::Beside)
         });
-        let d = dispatch(run, &supply_after, c, &contacts, battles, Side::French);
+        let d = dispatch(run, &supply_after, c, &contacts, battles, Side::French, MapDrawn::InTurn);
         put(french, d.markdown.into_bytes());
         put(french_page, d.html);
         let d = allies_dispatch.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic));

@@ -111,12 +111,16 @@ pub struct TurnRun {
     pub dice: Vec<Roll>,
 }
 
-/// Supply on the new turn as the whole turn `run` left the campaign `c`, as `supply` will show
+/// Supply on the new turn `to` as the whole turn left the campaign `c`, as `supply` will show
 /// it then: what each side's report tells it of its own forces (a garrison that capitulated in
 /// the siege phase is no longer there; the turns out of supply count the new turn). Worked out
-/// on the campaign the phases left and with the memory the supply phase keeps for it.
-pub fn supply_after(c: &Campaign, run: &TurnRun) -> super::supply::SupplyReport {
-    super::supply::compute_for_turn(c, &run.supply.records, run.returns.to.turn)
+/// on the campaign the phases left and with the memory the turn's supply phase keeps for it.
+pub fn supply_after(
+    c: &Campaign,
+    phase: &super::supply::SupplyPhase,
+    to: u32,
+) -> super::supply::SupplyReport {
+    super::supply::compute_for_turn(c, &phase.records, to)
 }
 
 /// Runs the turn on `c`: supply and control first, then the returns, then each of [`PHASES`]

@@ -11,7 +11,7 @@
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 use std::fmt::Write as _;
 
-use crate::formats::html::Page;
+use crate::formats::html::{Page, Text};
 use crate::formats::svg::map::{MapHeading, MapOptions, Window, campaign_map};
 use crate::model::battle::BattleRecord;
 use crate::model::carryover::UnitCarryover;
@@ -53,9 +53,19 @@ fn who(side: Side) -> &'static str {
     }
 }
 
+/// How a dispatch's map is drawn.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum MapDrawn {
+    /// After the text, on the caller's thread.
+    InTurn,
+    /// On a thread of its own while the text is written: for a caller with a core to spare
+    /// (the text and the map are each a few megabytes at scale, held at once).
+    Beside,
+}
+
 /// The side's dispatch for the turn `run` begins, from `c` as the turn leaves it, its supply
 /// on the new turn (`rules::turn::supply_after`) and its `contacts` (each found once for both
-/// sides).
+/// sides). The bytes are the same however the map is drawn.
 pub fn dispatch(
     run: &TurnRun,
     supply_after: &SupplyReport,
@@ -63,12 +73,77 @@ pub fn dispatch(
     contacts: &[Contact],
     battles: &[BattleFought],
     side: Side,
+    drawn: MapDrawn,
 ) -> Dispatch {
     let to = run.returns.to.turn;
     let supply: HashMap<&str, &ForceSupply> =
         supply_after.forces.iter().map(|f| (f.force.as_str(), f)).collect();
     let view = side_view(c, contacts, side, false).with_supply(|id| supply.get(id).map(|f| f.known()));
-    let title = format!("Turn {to} — {}: {}", run.returns.to.date, who(side));
+    let heading = MapHeading { title: c.config.name.clone(), turn: to, date: run.returns.to.date.clone() };
+    let title = title(run, side);
+    // The page begun with its map; the text, and the text as HTML.
+    let map_page = || {
+        let mut p = Page::new(&title);
+        p.picture(
+            "Your map: your forces and lines of supply, the enemy where last seen",
+            &side_map(c, &view, side, &heading),
+        );
+        p
+    };
+    let markdown = || text(run, supply_after, c, &view, battles, side);
+    // The page's text, under the page's own title.
+    let render = |s: &str| Text::render(s.split_once('\n').map_or(s, |(_, rest)| rest));
+    let (mut p, markdown, html) = match drawn {
+        MapDrawn::InTurn => {
+            let s = markdown();
+            let p = map_page();
+            let html = render(&s);
+            (p, s, html)
+        }
+        MapDrawn::Beside => std::thread::scope(|scope| {
+            let map = scope.spawn(map_page);
+            let s = markdown();
+            let html = render(&s);
+            (map.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic)), s, html)
+        }),
+    };
+    p.text(&html);
+    drop(html);
+    for b in own_battles(battles, side) {
+        if let Some(svg) = b.pictures.get(&side) {
+            p.picture(
+                &format!(
+                    "Battle {} at {}: your view of the field before the battle",
+                    b.record.id, b.record.place
+                ),
+                svg,
+            );
+        }
+    }
+    Dispatch { markdown, html: p.finish() }
+}
+
+/// The dispatch's title.
+fn title(run: &TurnRun, side: Side) -> String {
+    format!("Turn {} — {}: {}", run.returns.to.turn, run.returns.to.date, who(side))
+}
+
+/// The battles of the turn the side fought in.
+fn own_battles(battles: &[BattleFought], side: Side) -> Vec<&BattleFought> {
+    battles.iter().filter(|b| b.record.participants.iter().any(|p| p.side == side)).collect()
+}
+
+/// The dispatch's text (Markdown).
+fn text(
+    run: &TurnRun,
+    supply_after: &SupplyReport,
+    c: &Campaign,
+    view: &ForcesView,
+    battles: &[BattleFought],
+    side: Side,
+) -> String {
+    let to = run.returns.to.turn;
+    let title = title(run, side);
     let mut s = format!("# {title}\n\n");
     let _ = writeln!(
         s,
@@ -76,9 +151,8 @@ pub fn dispatch(
          where they were last seen, with the turn of the report.\n",
         who(side)
     );
-    forces_lines(&mut s, &view, side, to);
-    let own: Vec<&BattleFought> =
-        battles.iter().filter(|b| b.record.participants.iter().any(|p| p.side == side)).collect();
+    forces_lines(&mut s, view, side, to);
+    let own = own_battles(battles, side);
     let _ = writeln!(s, "\n## Battles fought on turn {}", run.returns.from.turn);
     if own.is_empty() {
         let _ = writeln!(s, "\nNone.");
@@ -103,8 +177,7 @@ pub fn dispatch(
     }
     s.push_str(&super::supply::side_section(supply_after, side));
     score_lines(&mut s, c, side, Turn(to));
-    let html = page(run, c, &view, &title, &s, &own, side);
-    Dispatch { markdown: s, html }
+    s
 }
 
 /// A section of bullet lines, "None." when it has none.
@@ -478,41 +551,6 @@ fn fainter(svg: &[u8], older: &HashMap<String, String>) -> Vec<u8> {
     }
     out.push_str(rest);
     out.into_bytes()
-}
-
-/// The page: the map, the text, each battle's picture the side was handed.
-fn page(
-    run: &TurnRun,
-    c: &Campaign,
-    v: &ForcesView,
-    title: &str,
-    md: &str,
-    battles: &[&BattleFought],
-    side: Side,
-) -> Vec<u8> {
-    let heading = MapHeading {
-        title: c.config.name.clone(),
-        turn: run.returns.to.turn,
-        date: run.returns.to.date.clone(),
-    };
-    let mut p = Page::new(title);
-    p.picture(
-        "Your map: your forces and lines of supply, the enemy where last seen",
-        &side_map(c, v, side, &heading),
-    );
-    p.markdown(md.split_once('\n').map_or(md, |(_, rest)| rest));
-    for b in battles {
-        if let Some(svg) = b.pictures.get(&side) {
-            p.picture(
-                &format!(
-                    "Battle {} at {}: your view of the field before the battle",
-                    b.record.id, b.record.place
-                ),
-                svg,
-            );
-        }
-    }
-    p.finish()
 }
 
 #[cfg(test)]

@@ -119,7 +119,7 @@ pub struct Communication {
 }
 
 /// Everything of supply and control on one turn.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
 pub struct SupplyReport {
     /// The turn it was computed for.
     pub turn: u32,

@@ -40,7 +40,7 @@ pub struct SupplyChange {
 /// the campaign (`settlements.csv`'s control, `forces.csv`'s supply, `supply.csv`), decided
 /// before anything is changed, so that the later phases (ammunition made good, returns) see
 /// the campaign as this one leaves it.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
 pub struct SupplyPhase {
     /// The whole computation.
     #[serde(skip)]
