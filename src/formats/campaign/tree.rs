@@ -5,7 +5,7 @@ use std::collections::BTreeSet;
 
 use crate::error::{Problem, Problems};
 use crate::model::oob::IdMap;
-use crate::model::{CampaignMap, Commander, OrderOfBattle};
+use crate::model::{CampaignMap, Commander, OrderOfBattle, Unit};
 
 use super::names;
 
@@ -47,98 +47,162 @@ pub(super) fn validate_tree(
             .filter(|x| x.file == file && x.field.as_deref() == Some("hex"))
             .filter_map(|x| x.line)
             .collect();
-    // Ids made of digits, by their number: built at the first unknown parent, if any.
-    let mut lost_zeros: Option<IdMap<&str, &str>> = None;
     // Commanders and settlements by name: one lookup per row, not a walk over the list.
     let mut commander_by_name: IdMap<&str, &Commander> =
         IdMap::with_capacity_and_hasher(commanders.len(), Default::default());
     for c in commanders {
         commander_by_name.entry(c.name.as_str()).or_insert(c);
     }
-    for (i, u) in rows.iter().enumerate() {
-        let line = u64::from(lines[i]);
-        match &u.parent {
-            Some(pid) => match oob.parent_row(i).map(|k| &rows[k]) {
-                None => {
-                    let zeros = lost_zeros.get_or_insert_with(|| ids_by_number(oob));
-                    let hint = match zeros.get(pid.trim_start_matches('0')) {
-                        Some(id) if pid.bytes().all(|b| b.is_ascii_digit()) => format!(
-                            " (there is a row '{id}': Excel drops the leading zeros of ids that look like \
-                             numbers; format the id and parent columns as Text)"
-                        ),
-                        _ => String::new(),
-                    };
-                    p.push(Problem::at(file, line, "parent", format!("unknown parent '{pid}'{hint}")));
-                }
-                Some(parent) => {
-                    if !parent.level.is_formation() {
-                        p.push(Problem::at(
-                            file,
-                            line,
-                            "parent",
-                            format!("parent '{pid}' is a {}, which cannot command other rows", parent.level),
-                        ));
-                    } else if u.level.is_formation() && u.level.rank() <= parent.level.rank() {
-                        p.push(Problem::at(
-                            file,
-                            line,
-                            "level",
-                            format!("a {} cannot stand under a {} ('{pid}')", u.level, parent.level),
-                        ));
-                    }
-                    if parent.side() != u.side() {
-                        p.push(Problem::at(
-                            file,
-                            line,
-                            "nation",
-                            format!("{} ({}) is under '{pid}' of the other side", u.id, u.nation),
-                        ));
-                    }
-                }
-            },
-            None => {
-                // A hex refused as written already has its problem.
-                if u.hex.is_none() && !hex_refused.contains(&line) {
-                    p.push(Problem::at(file, line, "hex", format!("force '{}' has no hex", u.id)));
-                }
-                // A march off road halts with its next hex as `moving_to` too (`move`).
-                if let (Some(h), Some(m)) = (u.hex, u.moving_to)
-                    && !map.grid.adjacent(h, m)
-                {
-                    p.push(Problem::at(file, line, "moving_to", format!("{m} is not adjacent to {h}")));
-                }
-                if let Some(d) = u.depot()
-                    && listed.settlements.as_ref().is_some_and(|names| !names.contains(d))
-                {
-                    p.push(Problem::at(file, line, "depot", format!("unknown settlement '{d}'")));
-                }
+    let rows =
+        Rows { oob, lines, map, listed, endless: &endless, hex_refused: &hex_refused, commander_by_name };
+    // The rows are checked one by one, each on its own: a large order of battle in two halves
+    // at once (problems are put in order once the whole campaign is read).
+    let n = oob.units().len();
+    if n < CHECKED_IN_HALVES_FROM {
+        rows.check(0..n, p);
+        return;
+    }
+    let mut second = std::thread::scope(|s| {
+        let rows = &rows;
+        let half = s.spawn(move || {
+            let mut second = Problems::default();
+            rows.check(n / 2..n, &mut second);
+            second
+        });
+        rows.check(0..n / 2, p);
+        half.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic))
+    });
+    p.0.append(&mut second.0);
+}
+
+/// An order of battle of this many rows or more is checked in two halves at once.
+const CHECKED_IN_HALVES_FROM: usize = 1 << 14;
+
+/// What checking a row of the order of battle reads.
+struct Rows<'a> {
+    oob: &'a OrderOfBattle,
+    lines: &'a [u32],
+    map: &'a CampaignMap,
+    listed: &'a Listed,
+    /// Rows on or into a cycle of parents.
+    endless: &'a [bool],
+    /// Lines whose hex was refused as written.
+    hex_refused: &'a BTreeSet<u64>,
+    commander_by_name: IdMap<&'a str, &'a Commander>,
+}
+
+impl<'a> Rows<'a> {
+    /// Checks the rows of `range` against their parents, the map and the other files.
+    fn check(&self, range: std::ops::Range<usize>, p: &mut Problems) {
+        let rows = self.oob.units();
+        // Ids made of digits, by their number: built at the first unknown parent, if any.
+        let mut lost_zeros: Option<IdMap<&str, &str>> = None;
+        for (i, u) in rows.iter().enumerate().take(range.end).skip(range.start) {
+            let line = u64::from(self.lines[i]);
+            match &u.parent {
+                Some(pid) => self.under_parent(i, u, pid, line, &mut lost_zeros, p),
+                None => self.on_the_map(u, line, p),
             }
-        }
-        if let Some(c) = u.commander() {
-            match commander_by_name.get(c) {
-                None if listed.commanders.as_ref().is_none_or(|names| names.contains(c)) => {}
-                None => {
-                    p.push(Problem::at(file, line, "commander", format!("'{c}' is not in commanders.csv")))
-                }
-                Some(cm) if cm.side != u.side() => p.push(Problem::at(
-                    file,
-                    line,
-                    "commander",
-                    format!("'{c}' fights for the {} but commands a unit of the {}", cm.side, u.side()),
-                )),
-                Some(_) => {}
+            if let Some(c) = u.commander() {
+                self.commander(u, c, line, p);
             }
-            if u.is_unit() {
+            if self.endless[i] {
                 p.push(Problem::at(
-                    file,
+                    names::FORCES,
                     line,
-                    "commander",
-                    "units have no commanding general; leave it empty",
+                    "parent",
+                    format!("'{}' is its own ancestor (a cycle)", u.id),
                 ));
             }
         }
-        if endless[i] {
-            p.push(Problem::at(file, line, "parent", format!("'{}' is its own ancestor (a cycle)", u.id)));
+    }
+
+    /// Row `i` (`u`, on `line`) under its parent `pid`: one that exists, can command it, and
+    /// fights for its side.
+    fn under_parent(
+        &self,
+        i: usize,
+        u: &Unit,
+        pid: &str,
+        line: u64,
+        lost_zeros: &mut Option<IdMap<&'a str, &'a str>>,
+        p: &mut Problems,
+    ) {
+        let file = names::FORCES;
+        let Some(parent) = self.oob.parent_row(i).map(|k| &self.oob.units()[k]) else {
+            let zeros = lost_zeros.get_or_insert_with(|| ids_by_number(self.oob));
+            let hint = match zeros.get(pid.trim_start_matches('0')) {
+                Some(id) if pid.bytes().all(|b| b.is_ascii_digit()) => format!(
+                    " (there is a row '{id}': Excel drops the leading zeros of ids that look like \
+                     numbers; format the id and parent columns as Text)"
+                ),
+                _ => String::new(),
+            };
+            p.push(Problem::at(file, line, "parent", format!("unknown parent '{pid}'{hint}")));
+            return;
+        };
+        if !parent.level.is_formation() {
+            p.push(Problem::at(
+                file,
+                line,
+                "parent",
+                format!("parent '{pid}' is a {}, which cannot command other rows", parent.level),
+            ));
+        } else if u.level.is_formation() && u.level.rank() <= parent.level.rank() {
+            p.push(Problem::at(
+                file,
+                line,
+                "level",
+                format!("a {} cannot stand under a {} ('{pid}')", u.level, parent.level),
+            ));
+        }
+        if parent.side() != u.side() {
+            p.push(Problem::at(
+                file,
+                line,
+                "nation",
+                format!("{} ({}) is under '{pid}' of the other side", u.id, u.nation),
+            ));
+        }
+    }
+
+    /// A top-level force (`u`, on `line`): its hex, where it marches, its depot.
+    fn on_the_map(&self, u: &Unit, line: u64, p: &mut Problems) {
+        let file = names::FORCES;
+        // A hex refused as written already has its problem.
+        if u.hex.is_none() && !self.hex_refused.contains(&line) {
+            p.push(Problem::at(file, line, "hex", format!("force '{}' has no hex", u.id)));
+        }
+        // A march off road halts with its next hex as `moving_to` too (`move`).
+        if let (Some(h), Some(m)) = (u.hex, u.moving_to)
+            && !self.map.grid.adjacent(h, m)
+        {
+            p.push(Problem::at(file, line, "moving_to", format!("{m} is not adjacent to {h}")));
+        }
+        if let Some(d) = u.depot()
+            && self.listed.settlements.as_ref().is_some_and(|names| !names.contains(d))
+        {
+            p.push(Problem::at(file, line, "depot", format!("unknown settlement '{d}'")));
+        }
+    }
+
+    /// The commanding general `c` of row `u` (on `line`): listed, of its side, and over a
+    /// formation.
+    fn commander(&self, u: &Unit, c: &str, line: u64, p: &mut Problems) {
+        let file = names::FORCES;
+        match self.commander_by_name.get(c) {
+            None if self.listed.commanders.as_ref().is_none_or(|names| names.contains(c)) => {}
+            None => p.push(Problem::at(file, line, "commander", format!("'{c}' is not in commanders.csv"))),
+            Some(cm) if cm.side != u.side() => p.push(Problem::at(
+                file,
+                line,
+                "commander",
+                format!("'{c}' fights for the {} but commands a unit of the {}", cm.side, u.side()),
+            )),
+            Some(_) => {}
+        }
+        if u.is_unit() {
+            p.push(Problem::at(file, line, "commander", "units have no commanding general; leave it empty"));
         }
     }
 }
@@ -187,4 +251,89 @@ pub(super) fn endless_ancestry(oob: &OrderOfBattle) -> Vec<bool> {
         }
     }
     state.into_iter().map(|s| s == State::Endless).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::{CampaignFiles, names, parse_campaign_with};
+
+    /// The problems of a campaign of `divisions` French divisions of one battalion each, with
+    /// the rows `bad` made wrong: a division without a hex; a battalion of an unknown parent
+    /// (an even division) or a brigade under a battalion with a commander of the other side
+    /// (an odd one).
+    fn problems(divisions: usize, bad: &[usize]) -> Vec<String> {
+        let mut files = CampaignFiles::default();
+        let mut put = |name: &'static str, text: String| {
+            files.files.insert(name, text.into_bytes());
+        };
+        put(
+            names::CAMPAIGN,
+            "name = \"Test\"\nseed = 1808\nturn = 20\n[map]\ncolumns = 40\nrows = 40\n".into(),
+        );
+        put(names::HEXES, "hex,terrain\n".into());
+        put(names::ROADS, "from,to,class\n".into());
+        put(names::RIVERS, "from,to,name\n".into());
+        put(names::SETTLEMENTS, "name,hex,kind,control\n".into());
+        put(names::COMMANDERS, "name,side\nWellesley,Allies\n".into());
+        let mut forces = String::from("id,parent,level,name,commander,nation,arm,men,hex\n");
+        for d in 0..divisions {
+            let i = 2 * d;
+            let hex = if bad.contains(&i) { "" } else { "10.10" };
+            forces.push_str(&format!("D{d},,division,Division {d},,Fr,,,{hex}\n"));
+            let (parent, commander) = match bad.contains(&(i + 1)) {
+                true if d % 2 == 0 => (format!("D{d}-x"), ""),
+                true => (format!("D{}-1", d - 1), "Wellesley"),
+                false => (format!("D{d}"), ""),
+            };
+            let row = match commander {
+                "" => "battalion,Battalion {d},,Fr,line,500",
+                _ => "brigade,Brigade {d},Wellesley,Fr,,",
+            };
+            let row = row.replace("{d}", &d.to_string());
+            forces.push_str(&format!("D{d}-1,{parent},{row},\n"));
+        }
+        put(names::FORCES, forces);
+        match parse_campaign_with(&files, None) {
+            Ok(_) => Vec::new(),
+            Err(p) => p.0.iter().map(ToString::to_string).collect(),
+        }
+    }
+
+    #[test]
+    fn a_large_order_of_battle_checked_in_halves_reports_the_problems_of_both() {
+        let divisions = super::CHECKED_IN_HALVES_FROM;
+        let rows = 2 * divisions;
+        // Rows (0-based) near the start and near the end, and their lines (1-based, header first).
+        let bad = [2, 5, 7, rows - 4, rows - 3, rows - 1];
+        let got = problems(divisions, &bad);
+        let line = |row: usize| row + 2;
+        assert_eq!(
+            got,
+            [
+                format!("forces.csv:{}: hex: force 'D1' has no hex", line(2)),
+                format!("forces.csv:{}: parent: unknown parent 'D2-x'", line(5)),
+                format!(
+                    "forces.csv:{}: commander: 'Wellesley' fights for the Allies but commands a unit of the French",
+                    line(7)
+                ),
+                format!(
+                    "forces.csv:{}: parent: parent 'D2-1' is a battalion, which cannot command other rows",
+                    line(7)
+                ),
+                format!("forces.csv:{}: hex: force 'D{}' has no hex", line(rows - 4), divisions - 2),
+                format!("forces.csv:{}: parent: unknown parent 'D{}-x'", line(rows - 3), divisions - 2),
+                format!(
+                    "forces.csv:{}: commander: 'Wellesley' fights for the Allies but commands a unit of the French",
+                    line(rows - 1)
+                ),
+                format!(
+                    "forces.csv:{}: parent: parent 'D{}-1' is a battalion, which cannot command other rows",
+                    line(rows - 1),
+                    divisions - 2
+                ),
+            ]
+        );
+        // A small one, checked on one thread, the same way.
+        assert_eq!(problems(4, &[2, 5, 7]), got[..4]);
+    }
 }

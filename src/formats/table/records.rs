@@ -220,10 +220,16 @@ impl<'b, R: std::io::Read> Records<'b, R> {
         let end_pos = self.rdr.position().clone();
         let end = self.line_at(Some(&end_pos));
         let line_end = if self.cr_lines.is_some() { b'\r' } else { b'\n' };
-        let inside = rec.as_slice().bytes().filter(|&b| b == line_end).count() as u64;
         let src = self.rdr.get_ref();
         let open_end = src.done && end_pos.byte() == src.read && src.last != Some(line_end);
-        start + end.saturating_sub(start).saturating_sub(inside + u64::from(!open_end))
+        let spans = end.saturating_sub(start);
+        // A record that ends its one line (nearly every record) starts where it is placed:
+        // its fields are not searched for line ends.
+        if spans <= 1 && !open_end {
+            return start;
+        }
+        let inside = rec.as_slice().bytes().filter(|&b| b == line_end).count() as u64;
+        start + spans.saturating_sub(inside + u64::from(!open_end))
     }
 
     /// True when reading stopped at a record whose encoding only the whole file can decide
