@@ -4,7 +4,7 @@
 //! secondary-road rule of 13 July 2014). The withdrawal after a battle (8.4) is measured in
 //! these hexes.
 
-use crate::model::{ArmClass, Campaign, HexId, Level, Nation, RoadClass, Season, Turn};
+use crate::model::{ArmClass, Campaign, HexId, Level, Nation, RoadClass, Season, Turn, Unit};
 
 /// What a force is made of, as far as its road speed goes (rule 6.3).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
@@ -84,14 +84,17 @@ pub fn post_june_1809(turn: Turn) -> bool {
 /// else any infantry an infantry force, else (cavalry only) a cavalry force. A force with no
 /// units at all marches as infantry.
 pub fn composition(c: &Campaign, force_id: &str) -> Composition {
-    let classes: Vec<ArmClass> = c.oob.units_under(force_id).iter().filter_map(|u| u.arm_class()).collect();
-    if classes.contains(&ArmClass::Artillery) {
-        Composition::Artillery
-    } else if classes.contains(&ArmClass::Infantry) || classes.is_empty() {
-        Composition::Infantry
-    } else {
-        Composition::CavalryOnly
+    // One walk of the force's units: any artillery settles it.
+    let (mut infantry, mut any) = (false, false);
+    for class in c.oob.walk(force_id).filter(|u| u.is_unit()).filter_map(Unit::arm_class) {
+        any = true;
+        match class {
+            ArmClass::Artillery => return Composition::Artillery,
+            ArmClass::Infantry => infantry = true,
+            ArmClass::Cavalry => {}
+        }
     }
+    if infantry || !any { Composition::Infantry } else { Composition::CavalryOnly }
 }
 
 /// Hexes a division-size force loses per major river crossed (rule 6.5.1): 2 when the force,
@@ -103,11 +106,8 @@ pub fn river_crossing_penalty(c: &Campaign, force_id: &str, turn: Turn) -> u32 {
         return 0;
     }
     let slow = |n: Nation| n == Nation::Sp || (n == Nation::Po && !post_june_1809(turn));
-    let slow_contingent = c
-        .oob
-        .subtree(force_id)
-        .into_iter()
-        .any(|u| u.level.is_formation() && is_division_size(u.level) && slow(u.nation));
+    let slow_contingent =
+        c.oob.walk(force_id).any(|u| u.level.is_formation() && is_division_size(u.level) && slow(u.nation));
     if slow_contingent { 2 } else { 1 }
 }
 
