@@ -53,23 +53,23 @@ pub(super) fn validate_tree(
     for c in commanders {
         commander_by_name.entry(c.name.as_str()).or_insert(c);
     }
-    let rows =
+    let tree =
         Rows { oob, lines, map, listed, endless: &endless, hex_refused: &hex_refused, commander_by_name };
     // The rows are checked one by one, each on its own: a large order of battle in two halves
     // at once (problems are put in order once the whole campaign is read).
     let n = oob.units().len();
     if n < CHECKED_IN_HALVES_FROM {
-        rows.check(0..n, p);
+        tree.check(0..n, p);
         return;
     }
     let mut second = std::thread::scope(|s| {
-        let rows = &rows;
+        let tree = &tree;
         let half = s.spawn(move || {
             let mut second = Problems::default();
-            rows.check(n / 2..n, &mut second);
+            tree.check(n / 2..n, &mut second);
             second
         });
-        rows.check(0..n / 2, p);
+        tree.check(0..n / 2, p);
         half.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic))
     });
     p.0.append(&mut second.0);

@@ -397,11 +397,6 @@ impl OrderOfBattle {
     /// by row number, no lookup by id below the root and nothing gathered (for what asks one
     /// thing of each row and may stop at the first that answers).
     pub fn walk(&self, id: impl UnitKey) -> impl Iterator<Item = &Unit> {
-        self.walk_rows(id)
-    }
-
-    /// [`Self::walk`], as the walk itself.
-    fn walk_rows(&self, id: impl UnitKey) -> Walk<'_> {
         let mut stack = Vec::with_capacity(16);
         stack.extend(id.row_in(self));
         Walk { oob: self, stack, left: self.units.len() + 1 }
