@@ -252,6 +252,18 @@ impl<'a> StateTxn<'a> {
             None => content(&current, f),
         };
         let journalled = entry.is_some();
+        // Each state file's hash as the change read it, taken once (when the opening of the
+        // change did not) for the entry, the baseline's copy and the target a new file
+        // replaces: the entry's and the baseline's files are every file read, the rest only
+        // the files that change.
+        let mut read_hashes = current_hashes;
+        let to_hash: Vec<&String> =
+            if journalled { current.keys().collect() } else { changed.keys().collect() };
+        for f in to_hash {
+            if !read_hashes.contains_key(f.as_str()) {
+                read_hashes.insert(f.clone(), content(&current, f).map(sha256_hex).unwrap_or_default());
+            }
+        }
         // The hashes of the files that change, taken once for the entry and the staging.
         let mut hashes: BTreeMap<&str, String> = BTreeMap::new();
         if let Some(mut e) = entry {
@@ -262,7 +274,7 @@ impl<'a> StateTxn<'a> {
             e.state = files
                 .into_iter()
                 .map(|f| {
-                    let hash = match current_hashes.get(f) {
+                    let hash = match read_hashes.get(f) {
                         Some(h) if !changed.contains_key(f) => h.clone(),
                         _ => after(f).map(sha256_hex).unwrap_or_default(),
                     };
@@ -276,12 +288,16 @@ impl<'a> StateTxn<'a> {
         }
         let hashes: BTreeMap<String, String> = hashes.into_iter().map(|(f, h)| (f.to_string(), h)).collect();
         // The baseline is taken with the journal's first entry, not before.
-        let baseline: Vec<(String, Vec<u8>)> = if baseline_new && journalled {
-            current.into_iter().filter_map(|(f, c)| Some((format!("{BASELINE_DIR}/{f}"), c?))).collect()
+        // Each with its hash: the copy is of the file as read.
+        let baseline: Vec<(String, Option<String>, Vec<u8>)> = if baseline_new && journalled {
+            current
+                .into_iter()
+                .filter_map(|(f, c)| Some((format!("{BASELINE_DIR}/{f}"), read_hashes.get(&f).cloned(), c?)))
+                .collect()
         } else {
             Vec::new()
         };
-        let writes = baseline.iter().map(|(f, _)| f.as_str());
+        let writes = baseline.iter().map(|(f, _, _)| f.as_str());
         dir.check_targets(
             writes
                 .chain(changed.keys().map(String::as_str))
@@ -289,15 +305,15 @@ impl<'a> StateTxn<'a> {
                 .chain(others.iter().copied()),
         )?;
         let mut staging = dir.staging()?;
-        for (f, b) in baseline {
-            staging.add(f, b, None, None)?;
+        for (f, hash, b) in baseline {
+            staging.add(f, b, hash, None)?;
         }
         let mut removes = Vec::new();
         for (f, v) in changed {
             match v {
                 Some(b) => {
                     let hash = hashes.get(&f).cloned();
-                    let before = current_hashes.get(&f).cloned();
+                    let before = read_hashes.get(&f).cloned();
                     staging.add(f, b, hash, before)?;
                 }
                 None => removes.push(f),

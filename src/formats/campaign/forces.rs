@@ -235,6 +235,9 @@ pub(super) struct UnitBuilder<'g> {
     /// For each field of a record: whether it is one of the umpire's own columns.
     pub(super) is_extra: Vec<bool>,
     pub(super) extras: usize,
+    /// Every field of a record is the known column of its place (the header is the first
+    /// of `FORCE_COLUMNS`, in order, as sowbridge writes it): placed without looking up.
+    pub(super) in_place: bool,
 }
 
 impl<'g> UnitBuilder<'g> {
@@ -247,7 +250,8 @@ impl<'g> UnitBuilder<'g> {
         }
         let is_extra: Vec<bool> = headers.iter().map(|h| !FORCE_COLUMNS.contains(&h.as_str())).collect();
         let extras = is_extra.iter().filter(|&&x| x).count();
-        UnitBuilder { grid, slot, is_extra, extras }
+        let in_place = slot.iter().enumerate().all(|(i, &k)| k == Some(i));
+        UnitBuilder { grid, slot, is_extra, extras, in_place }
     }
 
     /// A record's fields placed: the known columns by their place in `FORCE_COLUMNS`, trimmed,
@@ -255,6 +259,12 @@ impl<'g> UnitBuilder<'g> {
     fn split_record<'r>(&self, rec: &'r csv::StringRecord) -> ([&'r str; FORCE_COLUMNS.len()], Vec<String>) {
         let mut known = [""; FORCE_COLUMNS.len()];
         let mut extra = Vec::new();
+        if self.in_place {
+            for (k, field) in known.iter_mut().zip(rec.iter()) {
+                *k = field.trim_ascii();
+            }
+            return (known, extra);
+        }
         for (i, field) in rec.iter().map(str::trim_ascii).enumerate() {
             if let Some(&Some(k)) = self.slot.get(i) {
                 known[k] = field;
@@ -340,9 +350,13 @@ impl<'g> UnitBuilder<'g> {
             _ => squadrons.unwrap_or(0),
         };
         let optional = |s: &str| (!s.is_empty()).then(|| CompactString::from(s));
-        let given = |s: &str| (!s.is_empty()).then(|| s.to_string());
-        let rare =
-            Rare { commander: given(f.text(c_commander)), depot: given(f.text(c_depot)), status, extra };
+        let (commander, depot) = (f.text(c_commander), f.text(c_depot));
+        // Most rows (battalions, batteries) have none of the rare fields: no box to weigh.
+        let rare = if commander.is_empty() && depot.is_empty() && status.is_empty() && extra.is_empty() {
+            None
+        } else {
+            Rare { commander: optional(commander), depot: optional(depot), status, extra }.boxed()
+        };
         out.units.push(Unit {
             id: CompactString::from(id),
             parent: optional(parent),
@@ -359,7 +373,7 @@ impl<'g> UnitBuilder<'g> {
             supply_column: supply,
             quality,
             ammo: ammo.map(|a| a.min(100) as u8),
-            rare: rare.boxed(),
+            rare,
         });
         // A file of more than 4 billion lines cannot be held in memory in the first place.
         out.lines.push(u32::try_from(line).unwrap_or(u32::MAX));
@@ -461,6 +475,46 @@ mod tests {
         assert_eq!(rows.units.iter().map(|u| u.id.as_str()).collect::<Vec<_>>(), ["F", "F-1", "F-2"]);
         assert_eq!(rows.units[1].men, 0, "every man lost: kept, with no men present");
         assert_eq!(problems, ["forces.csv:4: men: a battalion without men"]);
+    }
+
+    #[test]
+    fn columns_in_their_own_order_or_another_give_the_same_units() {
+        // The header as sowbridge writes it (every field read in place) and the same columns
+        // in another order (each field placed by its column).
+        let head = FORCE_COLUMNS.join(",");
+        let rows = [
+            "F,,division,Division F,General A,Fr,,,,, 10.10 ,10.11,Villa,out,veteran,,",
+            "F-1,F,battalion,1er léger,,Fr,light,612,,,,,,,,80,",
+            "F-2,F,regiment,2e hussards,,Fr,light-cavalry,300,3,,,,,,elite,,",
+            "F-3,F,battery,Foot battery,,Fr,foot-artillery,120,,6,,,,,,,",
+        ];
+        let in_place = format!("{head}\n{}\n", rows.join("\n"));
+        let order: Vec<usize> = vec![3, 0, 7, 1, 2, 6, 8, 9, 10, 4, 5, 13, 14, 15, 12, 11, 16];
+        let shuffle = |line: &str| {
+            let f: Vec<&str> = line.split(',').collect();
+            order.iter().map(|&i| f[i]).collect::<Vec<_>>().join(",")
+        };
+        let shuffled = format!(
+            "{}\n{}\n",
+            shuffle(&head),
+            rows.iter().map(|r| shuffle(r)).collect::<Vec<_>>().join("\n")
+        );
+        let (a, a_problems) = read(&in_place, 0);
+        let (b, b_problems) = read(&shuffled, 0);
+        let (a, b) = (a.unwrap(), b.unwrap());
+        assert_eq!((a_problems, b_problems), (Vec::<String>::new(), Vec::<String>::new()));
+        assert_eq!(a.units.len(), 4);
+        assert_eq!(a.units, b.units);
+        let f = &a.units[0];
+        assert_eq!(
+            (f.hex.map(|h| h.to_string()), f.commander(), f.depot()),
+            (Some("10.10".into()), Some("General A"), Some("Villa"))
+        );
+        assert_eq!(
+            (a.units[1].men, a.units[1].ammo, a.units[2].squadrons, a.units[3].guns),
+            (612, Some(80), 3, 6)
+        );
+        assert!(a.units[1].rare.is_none(), "nothing rare on a battalion's row: no box");
     }
 
     #[test]

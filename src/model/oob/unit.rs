@@ -51,9 +51,9 @@ pub struct Unit {
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct Rare {
     /// Commanding general of a formation (a `commanders.csv` name), if named.
-    pub commander: Option<String>,
+    pub commander: Option<CompactString>,
     /// Depot settlement (top-level forces only).
-    pub depot: Option<String>,
+    pub depot: Option<CompactString>,
     /// Penalties with the turn they end.
     pub status: Vec<Status>,
     /// Values of columns sowbridge does not know, kept as the umpire wrote them.

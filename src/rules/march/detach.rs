@@ -73,7 +73,7 @@ pub fn detach(c: &mut Campaign, orders: &[Order]) -> (Vec<Detached>, Vec<Refusal
         u.supply_column = supply;
         u.quality = Some(quality);
         if depot.is_some() {
-            u.rare.get_or_insert_with(Box::default).depot = depot;
+            u.rare.get_or_insert_with(Box::default).depot = depot.map(Into::into);
         }
     }
     c.oob = OrderOfBattle::new(units, c.oob.extra_columns.clone());
