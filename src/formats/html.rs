@@ -94,7 +94,7 @@ impl Page {
     /// never point into each other.
     pub fn picture(&mut self, caption: &str, svg: &[u8]) {
         self.pictures += 1;
-        let svg = String::from_utf8_lossy(svg);
+        let svg = crate::formats::text::utf8_or_lossy(svg);
         let body = match svg.strip_prefix("<?xml") {
             Some(rest) => rest.split_once("?>").map_or(rest, |(_, after)| after).trim_start(),
             None => svg.as_ref(),

@@ -22,6 +22,15 @@ pub fn decode(bytes: &[u8]) -> (Cow<'_, str>, Encoding) {
     }
 }
 
+/// Bytes as text: borrowed when they are UTF-8 (a picture sowbridge drew always is, and the
+/// check is several times quicker than the lossy reading's), else read lossily.
+pub fn utf8_or_lossy(bytes: &[u8]) -> Cow<'_, str> {
+    match std::str::from_utf8(bytes) {
+        Ok(s) => Cow::Borrowed(s),
+        Err(_) => String::from_utf8_lossy(bytes),
+    }
+}
+
 /// Encodes text as ISO-8859-1 for SoW: characters outside Latin-1 become their nearest
 /// ASCII letter where one is obvious, else `?`. Line ends become CRLF.
 pub fn encode_sow(text: &str) -> Vec<u8> {
@@ -68,6 +77,14 @@ pub fn sow_field(name: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn utf8_is_borrowed_and_anything_else_read_lossily() {
+        assert!(matches!(utf8_or_lossy("Ejército".as_bytes()), Cow::Borrowed("Ejército")));
+        let lossy = utf8_or_lossy(b"Ej\xe9rcito");
+        assert!(matches!(lossy, Cow::Owned(_)));
+        assert_eq!(lossy, "Ej\u{FFFD}rcito");
+    }
 
     #[test]
     fn decodes_the_three_input_encodings() {

@@ -10,11 +10,13 @@
 
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 use std::fmt::Write as _;
+use std::hash::BuildHasherDefault;
 
 use crate::formats::html::{Page, Text};
 use crate::formats::svg::map::{MapHeading, MapOptions, Window, campaign_map};
 use crate::model::battle::BattleRecord;
 use crate::model::carryover::UnitCarryover;
+use crate::model::oob::{IdHasher, IdMap};
 use crate::model::{Campaign, HexId, Side, Turn};
 use crate::rules::intel::known::{ForcesView, KnownForce, side_view};
 use crate::rules::intel::{Reading, reported_guns, reported_men};
@@ -76,7 +78,7 @@ pub fn dispatch(
     drawn: MapDrawn,
 ) -> Dispatch {
     let to = run.returns.to.turn;
-    let supply: HashMap<&str, &ForceSupply> =
+    let supply: IdMap<&str, &ForceSupply> =
         supply_after.forces.iter().map(|f| (f.force.as_str(), f)).collect();
     let view = side_view(c, contacts, side, false).with_supply(|id| supply.get(id).map(|f| f.known()));
     let heading = MapHeading { title: c.config.name.clone(), turn: to, date: run.returns.to.date.clone() };
@@ -252,7 +254,7 @@ fn forces_lines(s: &mut String, v: &ForcesView, side: Side, now: u32) {
 }
 
 /// The forces of the view in contact with one of the other side's.
-fn in_contact(v: &ForcesView) -> HashSet<&str> {
+fn in_contact(v: &ForcesView) -> HashSet<&str, BuildHasherDefault<IdHasher>> {
     v.contacts.iter().flat_map(|k| [k.french.as_str(), k.allies.as_str()]).collect()
 }
 
@@ -511,7 +513,7 @@ fn side_map(c: &Campaign, v: &ForcesView, side: Side, heading: &MapHeading) -> V
     let shown = crate::rules::roads::map_known_to(c, side);
     let opts = MapOptions { zoc: false, supply: true, window: Some(window(c, v)) };
     let svg = campaign_map(&shown, v, heading, opts);
-    let mut older: HashMap<String, String> = HashMap::new();
+    let mut older: IdMap<String, String> = IdMap::default();
     let touching = in_contact(v);
     for f in v.forces.iter().filter(|f| f.side() != side && !touching.contains(f.id.as_str())) {
         let Some(r) = &f.reported else { continue };
@@ -532,12 +534,12 @@ fn side_map(c: &Campaign, v: &ForcesView, side: Side, heading: &MapHeading) -> V
 
 /// The picture with each counter group `<g data-force="ID"` whose id `older` holds given
 /// that entry's attributes, in one pass over the picture.
-fn fainter(svg: &[u8], older: &HashMap<String, String>) -> Vec<u8> {
+fn fainter(svg: &[u8], older: &IdMap<String, String>) -> Vec<u8> {
     const KEY: &str = "<g data-force=\"";
     if older.is_empty() {
         return svg.to_vec();
     }
-    let text = String::from_utf8_lossy(svg);
+    let text = crate::formats::text::utf8_or_lossy(svg);
     let mut out = String::with_capacity(text.len() + 40 * older.len());
     let mut rest: &str = &text;
     while let Some(i) = rest.find(KEY) {
@@ -560,7 +562,8 @@ mod tests {
     #[test]
     fn older_reports_are_made_fainter_in_one_pass() {
         let svg = b"<g data-force=\"SP-EXT\" data-side=\"allies\"><g data-force=\"SP-EXT-VAN\" data-side=\"allies\">";
-        let older = HashMap::from([("SP-EXT".to_string(), " opacity=\"0.75\" data-age=\"2\"".to_string())]);
+        let older: IdMap<String, String> =
+            [("SP-EXT".to_string(), " opacity=\"0.75\" data-age=\"2\"".to_string())].into_iter().collect();
         let out = String::from_utf8(fainter(svg, &older)).unwrap();
         assert_eq!(
             out,

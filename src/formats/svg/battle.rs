@@ -151,7 +151,7 @@ fn neighbourhood(cv: &mut Canvas, scene: &BattleScene<'_>, frame: &Frame, d: u32
         symbols::arrow(cv, Frame::toward(centre, l.bearing, 0.6 * HEX_RADIUS), tip, colour, 3.0, true);
         // Below the arrow's tip, kept inside the panel.
         let text = format!("retreat toward {} (8.2)", l.toward);
-        let half = 3.1 * text.chars().count() as f64;
+        let half = 3.1 * super::char_len(&text) as f64;
         let (w, _) = neighbourhood_size(d);
         let x = tip.0.clamp(MARGIN + half, (MARGIN + w - half).max(MARGIN + half));
         cv.label((x, tip.1 + 16.0), 10.5, "middle", true, colour, &text);

@@ -7,9 +7,8 @@
 //! given: the more important first, so that the less important give way. The same labels in
 //! the same order always land at the same spots.
 
-use std::collections::HashMap;
-
 use super::{Canvas, num};
+use crate::model::oob::IdMap;
 
 /// Width of a character of regular text, as a fraction of its font size: a generous
 /// average for DejaVu Sans, Verdana and Arial (capitals and digits are wider than most
@@ -53,7 +52,7 @@ impl Rect {
 /// The estimated width of a line of text.
 pub fn text_width(text: &str, size: f64, bold: bool) -> f64 {
     let k = if bold { CHAR_BOLD } else { CHAR };
-    k * size * text.chars().count() as f64
+    k * size * super::char_len(text) as f64
 }
 
 /// How a label's lines stand to its spot's x: as SVG's `text-anchor`.
@@ -150,7 +149,7 @@ impl Label {
 #[derive(Debug, Default)]
 pub struct Placer {
     boxes: Vec<Rect>,
-    cells: HashMap<(i32, i32), Vec<usize>>,
+    cells: IdMap<(i32, i32), Vec<usize>>,
     placed: Vec<(Label, Spot, bool)>,
     /// The picture's room for labels: a label never runs off it.
     bounds: Option<Rect>,

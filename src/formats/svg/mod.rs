@@ -26,19 +26,30 @@ pub fn num(v: f64) -> String {
     s
 }
 
+/// The characters of a text, as its width on a picture is reckoned: most names are ASCII,
+/// whose characters are its bytes, counted at once (a picture measures tens of thousands).
+pub fn char_len(text: &str) -> usize {
+    if text.is_ascii() { text.len() } else { text.chars().count() }
+}
+
 /// Appends [`num`]`(v)` to `s`.
 pub fn push_num(s: &mut String, v: f64) {
     let mut digits = [0u8; 24];
-    s.push_str(&num_text(v, &mut digits));
+    match num_digits(v, &mut digits) {
+        // ASCII digits, point and sign: each byte is its own character.
+        Some(at) => s.extend(digits[at..].iter().map(|&b| char::from(b))),
+        None => s.push_str(&format!("{v:.1}")),
+    }
 }
 
-/// [`num`]`(v)` written into `buf`. Written with integer arithmetic: a picture has tens of
-/// thousands of numbers, and formatting floats is the slow part of drawing one.
-fn num_text(v: f64, buf: &mut [u8; 24]) -> std::borrow::Cow<'_, str> {
+/// [`num`]`(v)` written at the end of `buf` in ASCII, from the index returned; `None` for a
+/// value beyond any picture's size (up to 1e15 tenths fit the buffer), written as it comes.
+/// Written with integer arithmetic: a picture has tens of thousands of numbers, and
+/// formatting floats is the slow part of drawing one.
+fn num_digits(v: f64, buf: &mut [u8; 24]) -> Option<usize> {
     let tenths = (v * 10.0).round();
-    // Beyond any picture's size: written as it comes (up to 1e15 tenths fit the buffer).
     if !tenths.is_finite() || tenths.abs() > 1e15 {
-        return std::borrow::Cow::Owned(format!("{v:.1}"));
+        return None;
     }
     let t = tenths as i64;
     let a = t.unsigned_abs();
@@ -62,7 +73,7 @@ fn num_text(v: f64, buf: &mut [u8; 24]) -> std::borrow::Cow<'_, str> {
         at -= 1;
         buf[at] = b'-';
     }
-    std::borrow::Cow::Borrowed(std::str::from_utf8(&buf[at..]).unwrap_or("0"))
+    Some(at)
 }
 
 /// An SVG document being written, element by element, into memory: each tag on a line of
@@ -162,7 +173,10 @@ impl Canvas {
         self.buf.push(b' ');
         self.buf.extend_from_slice(k.as_bytes());
         self.buf.extend_from_slice(b"=\"");
-        self.buf.extend_from_slice(num_text(v, &mut digits).as_bytes());
+        match num_digits(v, &mut digits) {
+            Some(at) => self.buf.extend_from_slice(&digits[at..]),
+            None => self.buf.extend_from_slice(format!("{v:.1}").as_bytes()),
+        }
         self.buf.push(b'"');
     }
 
@@ -341,6 +355,14 @@ mod tests {
         let bytes = cv.finish();
         assert!(bytes.len() < 1 << 10);
         assert_eq!(bytes.capacity(), bytes.len());
+    }
+
+    #[test]
+    fn a_text_is_as_wide_as_its_characters_not_its_bytes() {
+        assert_eq!(char_len("Talavera"), 8);
+        assert_eq!(char_len("Ejército de Extremadura"), 23);
+        assert_eq!("Ejército de Extremadura".len(), 24);
+        assert_eq!(char_len(""), 0);
     }
 
     #[test]

@@ -110,7 +110,7 @@ const ID_FONT_MIN: f64 = 6.5;
 /// The size of a counter for `text`: `size`, widened so that the id fits at a readable size.
 pub fn counter_size(size: (f64, f64), text: &str) -> (f64, f64) {
     let (w, h) = size;
-    let need = 0.62 * ID_FONT_MIN * text.chars().count() as f64 + 4.0;
+    let need = 0.62 * ID_FONT_MIN * super::char_len(text) as f64 + 4.0;
     (w.max(need), h)
 }
 
@@ -132,7 +132,7 @@ pub fn counter(cv: &mut Canvas, c: (f64, f64), size: (f64, f64), fill: &str, tex
 /// lower half, so that its centre stays the side's colour, small enough to fit.
 pub fn counter_id(c: (f64, f64), size: (f64, f64), text: &str) -> ((f64, f64), f64) {
     let (w, h) = counter_size(size, text);
-    let font = (h * 0.5).min((w - 4.0) / (0.62 * text.chars().count().max(1) as f64));
+    let font = (h * 0.5).min((w - 4.0) / (0.62 * super::char_len(text).max(1) as f64));
     ((c.0, c.1 + h / 2.0 - 0.22 * h), font)
 }
 /// An arrow from `a` to `b` with a head at `b`.

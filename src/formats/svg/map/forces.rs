@@ -6,7 +6,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use crate::formats::svg::labels::{Label, Line, Placer, Rect, compass};
 use crate::formats::svg::palette;
 use crate::formats::svg::symbols;
-use crate::formats::svg::{Canvas, Frame, num, points_attr, thousands};
+use crate::formats::svg::{Canvas, Frame, char_len, num, points_attr, thousands};
 use crate::model::{CampaignMap, Direction, HexId, Side};
 use crate::rules::intel::known::{ForcesView, KnownForce};
 
@@ -364,7 +364,7 @@ pub fn wrap(text: &str, width: usize) -> Vec<String> {
     let mut lines: Vec<String> = Vec::new();
     for word in text.split_whitespace() {
         match lines.last_mut() {
-            Some(l) if l.chars().count() + 1 + word.chars().count() <= width => {
+            Some(l) if char_len(l) + 1 + char_len(word) <= width => {
                 l.push(' ');
                 l.push_str(word);
             }
