@@ -350,12 +350,11 @@ impl<'g> UnitBuilder<'g> {
             _ => squadrons.unwrap_or(0),
         };
         let optional = |s: &str| (!s.is_empty()).then(|| CompactString::from(s));
-        let (commander, depot) = (f.text(c_commander), f.text(c_depot));
-        // Most rows (battalions, batteries) have none of the rare fields: no box to weigh.
-        let rare = if commander.is_empty() && depot.is_empty() && status.is_empty() && extra.is_empty() {
-            None
-        } else {
-            Rare { commander: optional(commander), depot: optional(depot), status, extra }.boxed()
+        let rare = Rare {
+            commander: optional(f.text(c_commander)),
+            depot: optional(f.text(c_depot)),
+            status,
+            extra,
         };
         out.units.push(Unit {
             id: CompactString::from(id),
@@ -373,7 +372,7 @@ impl<'g> UnitBuilder<'g> {
             supply_column: supply,
             quality,
             ammo: ammo.map(|a| a.min(100) as u8),
-            rare,
+            rare: rare.boxed(),
         });
         // A file of more than 4 billion lines cannot be held in memory in the first place.
         out.lines.push(u32::try_from(line).unwrap_or(u32::MAX));

@@ -8,15 +8,14 @@
 //! battles it fought on the turn that ended as after-action reports from its side, the Junta
 //! cards (Allies), the line of communications (French) and the campaign score so far (4.0).
 
-use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::fmt::Write as _;
-use std::hash::BuildHasherDefault;
 
 use crate::formats::html::{Page, Text};
 use crate::formats::svg::map::{MapHeading, MapOptions, Window, campaign_map};
 use crate::model::battle::BattleRecord;
 use crate::model::carryover::UnitCarryover;
-use crate::model::oob::{IdHasher, IdMap};
+use crate::model::oob::{IdMap, IdSet};
 use crate::model::{Campaign, HexId, Side, Turn};
 use crate::rules::intel::known::{ForcesView, KnownForce, side_view};
 use crate::rules::intel::{Reading, reported_guns, reported_men};
@@ -254,7 +253,7 @@ fn forces_lines(s: &mut String, v: &ForcesView, side: Side, now: u32) {
 }
 
 /// The forces of the view in contact with one of the other side's.
-fn in_contact(v: &ForcesView) -> HashSet<&str, BuildHasherDefault<IdHasher>> {
+fn in_contact(v: &ForcesView) -> IdSet<&str> {
     v.contacts.iter().flat_map(|k| [k.french.as_str(), k.allies.as_str()]).collect()
 }
 

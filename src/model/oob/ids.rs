@@ -1,11 +1,14 @@
 //! The hashing of unit ids for the order of battle's indexes.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::hash::{BuildHasherDefault, Hasher};
 
-/// A hash map keyed by unit ids. Only ever looked up, never walked, so its order reaches no
-/// output.
+/// A hash map keyed by unit ids (or other keys of the campaign's own, such as a picture's
+/// grid cells). Only ever looked up, never walked, so its order reaches no output.
 pub type IdMap<K, V> = HashMap<K, V, BuildHasherDefault<IdHasher>>;
+
+/// A hash set of unit ids, as [`IdMap`]: only ever asked, never walked.
+pub type IdSet<K> = HashSet<K, BuildHasherDefault<IdHasher>>;
 
 /// A small, fast hasher for the unit ids of one campaign (the Fx multiply-rotate hash of
 /// rustc). The ids are the umpire's own, so no defence against chosen collisions is needed.

@@ -13,7 +13,7 @@ mod tests;
 mod unit;
 
 use ids::hash_id;
-pub use ids::{IdHasher, IdMap};
+pub use ids::{IdHasher, IdMap, IdSet};
 pub use unit::{Rare, Unit};
 
 /// How a row of the order of battle is named to its queries: by its id (looked up in the

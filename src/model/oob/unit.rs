@@ -61,9 +61,16 @@ pub struct Rare {
 }
 
 impl Rare {
+    /// True when every field is empty (most rows: battalions, batteries). Each field is
+    /// named, so that a field added is asked about here too.
+    pub fn is_empty(&self) -> bool {
+        let Rare { commander, depot, status, extra } = self;
+        commander.is_none() && depot.is_none() && status.is_empty() && extra.is_empty()
+    }
+
     /// The box for a row: `None` when every field is empty.
     pub fn boxed(self) -> Option<Box<Rare>> {
-        (self != Rare::default()).then(|| Box::new(self))
+        (!self.is_empty()).then(|| Box::new(self))
     }
 }
 
