@@ -114,6 +114,11 @@ pub(super) fn parse_forces(src: ForcesSource<'_>, grid: &HexGrid, p: &mut Proble
     }
 }
 
+/// About the fewest bytes a row of `forces.csv` takes as sowbridge writes it: room is made
+/// for `size / ROW_BYTES` rows of a file of `size` bytes.
+const ROW_BYTES: u64 = 72;
+/// Room is made ahead for at most this many rows (the vectors grow beyond, if need be).
+const MOST_ROWS_EXPECTED: u64 = 1 << 22;
 /// Rows of `forces.csv` handed from the reading thread to the building one at a time.
 pub(super) const BATCH_ROWS: usize = 256;
 /// A file smaller than this (bytes) is read and built on one thread: handing batches
@@ -151,6 +156,11 @@ pub(super) fn build_forces<R: std::io::Read + Send>(
     p: &mut Problems,
 ) -> Option<ForceRows> {
     let mut out = ForceRows { dialect: records.dialect(), ..ForceRows::default() };
+    // Room for the rows the file's size promises, taken at once: growing the vectors by
+    // doubling would copy the rows (and touch their memory) again at every step.
+    let rows = usize::try_from((size / ROW_BYTES).min(MOST_ROWS_EXPECTED)).unwrap_or(0);
+    out.units.reserve(rows);
+    out.lines.reserve(rows);
     let headers = records.headers.clone();
     out.extra_cols = headers.iter().filter(|h| !FORCE_COLUMNS.contains(&h.as_str())).cloned().collect();
     let sep = out.dialect.separator;

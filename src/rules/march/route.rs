@@ -2,9 +2,10 @@
 //! allowance, by the map alone (rules 6.3, 6.5.1, 2.5.3).
 
 use std::cmp::Reverse;
-use std::collections::{BTreeMap, BTreeSet, BinaryHeap};
+use std::collections::{BTreeSet, BinaryHeap};
 
 use super::{Ground, Rates, step_kind};
+use crate::model::oob::IdMap;
 use crate::model::{Campaign, HexId, Side2};
 
 /// Most rivers a route search tells apart (a route over more is costed as over this many
@@ -47,7 +48,8 @@ pub fn find_route(
         }
         Some(total)
     };
-    let mut best: BTreeMap<Key, Label> = BTreeMap::new();
+    // Only ever looked up, never walked: its order reaches no route.
+    let mut best: IdMap<Key, Label> = IdMap::default();
     let mut heap = BinaryHeap::new();
     let start: Key = (from, 0, false);
     best.insert(start, Label { cost: 0, steps: 0, counts: [0; 4], prev: None });

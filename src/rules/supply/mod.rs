@@ -547,20 +547,37 @@ pub fn compute_for_turn(c: &Campaign, records: &[SupplyRecord], turn: u32) -> Su
             Err(panic) => std::panic::resume_unwind(panic),
         }
     });
-    let (mut at, mut forces, mut communications) = french;
-    at.extend(allies.0);
-    forces.extend(allies.1);
-    communications.extend(allies.2);
+    let (french_at, french_forces, mut communications) = french;
+    let (allies_at, allies_forces, allies_communications) = allies;
+    communications.extend(allies_communications);
     // Forces in forces.csv order, whichever side was searched first.
-    let mut placed: Vec<(usize, ForceSupply)> = at.into_iter().zip(forces).collect();
-    placed.sort_by_key(|(i, _)| *i);
-    let mut forces: Vec<ForceSupply> = placed.into_iter().map(|(_, f)| f).collect();
-    share::share_lines(&mut forces, &prev_out);
+    let forces =
+        in_file_order(french_at.into_iter().zip(french_forces), allies_at.into_iter().zip(allies_forces));
     SupplyReport { turn, forces, settlements: control, communications, depots }
 }
 
-/// One side's forces on the map, each with its place in `forces.csv`, its line and its line of
-/// communications, in `forces.csv` order.
+/// Two lists, each in `forces.csv` order (by the place each item's force has in it), merged
+/// into one in that order.
+fn in_file_order<T>(
+    a: impl IntoIterator<Item = (usize, T)>,
+    b: impl IntoIterator<Item = (usize, T)>,
+) -> Vec<T> {
+    let (mut a, mut b) = (a.into_iter().peekable(), b.into_iter().peekable());
+    let mut out = Vec::with_capacity(a.size_hint().0 + b.size_hint().0);
+    loop {
+        let next = match (a.peek(), b.peek()) {
+            (Some((i, _)), Some((j, _))) if i < j => a.next(),
+            (Some(_), Some(_)) | (None, Some(_)) => b.next(),
+            (Some(_), None) => a.next(),
+            (None, None) => break,
+        };
+        out.extend(next.map(|(_, item)| item));
+    }
+    out
+}
+
+/// One side's forces on the map, each with its place in `forces.csv`, its line (with the
+/// capacity of the lines shared, 3.4) and its line of communications, in `forces.csv` order.
 fn side_lines(
     c: &Campaign,
     side: Side,
@@ -583,6 +600,8 @@ fn side_lines(
         }
         forces.push(fs);
     }
+    // A line is one side's: its capacity is shared among that side's forces alone (3.4).
+    share::share_lines(&mut forces, prev_out);
     (at, forces, communications)
 }
 

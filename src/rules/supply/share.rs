@@ -18,7 +18,8 @@ use super::{ForceSupply, HexId, Side, Supply};
 pub const HALT: &str = "must halt or withdraw, no offensive (3.4)";
 
 /// Shares each line's capacity among the forces on it (3.4): the forces beyond it are put out
-/// of supply, with their turns out counted from `prev_out`.
+/// of supply, with their turns out counted from `prev_out`. `forces` are in `forces.csv` order
+/// (one side's, or both sides'), which breaks ties of distance from the source.
 pub(super) fn share_lines(forces: &mut [ForceSupply], prev_out: &BTreeMap<&str, u32>) {
     let mut lines: BTreeMap<(Side, String, Option<HexId>), Vec<usize>> = BTreeMap::new();
     for (i, f) in forces.iter().enumerate() {

@@ -384,3 +384,13 @@ fn the_contacts_found_beside_supply_are_those_of_the_campaign_it_leaves() {
     assert_eq!(after.map.settlements, alone.map.settlements);
     assert_eq!(format!("{report:?}"), format!("{report_alone:?}"));
 }
+
+#[test]
+fn two_sides_forces_are_put_back_in_file_order() {
+    let french = [(0, "F1"), (3, "F2"), (4, "F3"), (9, "F4")];
+    let allies = [(1, "A1"), (2, "A2"), (7, "A3")];
+    assert_eq!(super::in_file_order(french, allies), ["F1", "A1", "A2", "F2", "F3", "A3", "F4"]);
+    assert_eq!(super::in_file_order(allies, french), ["F1", "A1", "A2", "F2", "F3", "A3", "F4"]);
+    assert_eq!(super::in_file_order(french, []), ["F1", "F2", "F3", "F4"]);
+    assert_eq!(super::in_file_order([], allies), ["A1", "A2", "A3"]);
+}
