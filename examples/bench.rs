@@ -745,8 +745,9 @@ fn standing_slot(
 /// from stepping nearer an enemy (3.3, 3.4) is left out. Returns the file and the forces
 /// ordered.
 fn move_orders(camp: &Path, path: &Path) -> Option<(PathBuf, usize)> {
-    use sowbridge::rules::march::{Order, Rates, Route, plan_order, step_ground, supply_refusals};
+    use sowbridge::rules::march::{Order, Rates, Route, Steps, plan_order, step_ground, supply_refusals};
     let c = sowbridge::store::CampaignDir::new(camp).load().ok()?;
+    let legal = Steps::of(&c);
     let turn = c.turn();
     let french = sowbridge::rules::roads::known_secondary(&c, sowbridge::model::Side::French);
     let mut lines: Vec<(String, String)> = Vec::new();
@@ -788,7 +789,7 @@ fn move_orders(camp: &Path, path: &Path) -> Option<(PathBuf, usize)> {
                 line: 0,
             };
             let known = if f.side() == sowbridge::model::Side::French { french.as_ref() } else { None };
-            if let Ok(plan) = plan_order(&c, &order, turn, 0, known) {
+            if let Ok(plan) = plan_order(&c, &legal, &order, turn, 0, known) {
                 let cells: Vec<String> = walk[1..].iter().map(ToString::to_string).collect();
                 let line = match order.route {
                     Route::Path(_) => format!("{},,{}\n", f.id, cells.join(" ")),

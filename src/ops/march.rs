@@ -218,7 +218,8 @@ fn plan_all(
     for r in refusals {
         problems.push(Problem::at(&r.file, r.line, r.field, r.to_string()));
     }
-    let mut plans = match plan_orders(c, orders, c.turn(), used) {
+    let legal = crate::rules::march::Steps::of(c);
+    let mut plans = match plan_orders(c, &legal, orders, c.turn(), used) {
         Ok(plans) => plans,
         Err(refusals) => {
             for r in refusals {
@@ -228,7 +229,7 @@ fn plan_all(
         }
     };
     for o in standing {
-        match plan_orders(c, std::slice::from_ref(o), c.turn(), used) {
+        match plan_orders(c, &legal, std::slice::from_ref(o), c.turn(), used) {
             Ok(p) => plans.extend(p),
             Err(r) => pending.notes.extend(r.iter().map(not_continued)),
         }

@@ -24,7 +24,7 @@ mod warn;
 
 pub use hold::supply_refusals;
 
-pub use route::find_route;
+pub use route::{Steps, find_route};
 pub use standing::{STANDING_TURNS, after_move, continuing, remaining};
 pub use step::{Halt, Marched, march};
 pub use warn::warnings;
@@ -416,12 +416,13 @@ fn beyond(rates: &Rates, grounds: &[Ground], penalty: u32, rivers: &[String], us
 /// for a destination (13 July 2014).
 pub fn plan_order(
     c: &Campaign,
+    legal: &Steps,
     o: &Order,
     turn: Turn,
     used_before: u64,
     known: Option<&BTreeSet<Side2>>,
 ) -> Result<Plan, Box<Refusal>> {
-    let plan = plan_route(c, o, turn, used_before, known)?;
+    let plan = plan_route(c, legal, o, turn, used_before, known)?;
     // Holding where it stands is never a march the Juntas forbid.
     if plan.path.len() > 1 {
         junta::junta_allows(c, o, &plan.path, turn)?;
@@ -433,6 +434,7 @@ pub fn plan_order(
 /// Junta's order (5.1) is asked.
 fn plan_route(
     c: &Campaign,
+    legal: &Steps,
     o: &Order,
     turn: Turn,
     used_before: u64,
@@ -485,13 +487,13 @@ fn plan_route(
                 ));
             }
             if let Some(route) =
-                find_route(c, rates, from, *to, TURN_UNITS - used_before.min(TURN_UNITS), known)
+                find_route(legal, rates, from, *to, TURN_UNITS - used_before.min(TURN_UNITS), known)
             {
                 return check_path(c, o, rates, from, &route, used_before);
             }
             // Beyond this turn: the cheapest legal route at any cost, marched as far as the
             // turn allows, the rest kept as a standing order.
-            match find_route(c, rates, from, *to, u64::from(STANDING_TURNS) * TURN_UNITS, known) {
+            match find_route(legal, rates, from, *to, u64::from(STANDING_TURNS) * TURN_UNITS, known) {
                 Some(route) => standing::fit(c, o, rates, from, &route, used_before),
                 None => Err(refusal(
                     o,
@@ -509,9 +511,11 @@ fn plan_route(
 }
 
 /// Plans every order, judging the whole set before anything moves: each order on its own,
-/// and no force ordered twice. `used` is what each force has marched earlier this turn.
+/// and no force ordered twice. `used` is what each force has marched earlier this turn;
+/// `legal` the map's steps (`Steps::of` the campaign, worked out once for every plan).
 pub fn plan_orders(
     c: &Campaign,
+    legal: &Steps,
     orders: &[Order],
     turn: Turn,
     used: &BTreeMap<String, u64>,
@@ -540,7 +544,7 @@ pub fn plan_orders(
             Some(Side::French) => french.as_ref(),
             _ => None,
         };
-        match plan_order(c, o, turn, used.get(&o.force).copied().unwrap_or(0), known) {
+        match plan_order(c, legal, o, turn, used.get(&o.force).copied().unwrap_or(0), known) {
             Ok(p) => plans.push(p),
             Err(r) => refusals.push(*r),
         }

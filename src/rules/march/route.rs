@@ -6,7 +6,50 @@ use std::collections::{BTreeSet, BinaryHeap};
 
 use super::{Ground, Rates, step_kind};
 use crate::model::oob::IdMap;
-use crate::model::{Campaign, HexId, Side2};
+use crate::model::{Campaign, Direction, HexGrid, HexId, Side2};
+
+/// Every step of the map a route may take, worked out once for all the route searches of a
+/// command (a search tries hundreds of thousands of steps, each asking the map for terrain,
+/// road and river): for each hex and direction, how the step is taken and whether it crosses
+/// a major river, or `None` when [`step_kind`] refuses it.
+#[derive(Debug, Clone)]
+pub struct Steps {
+    grid: HexGrid,
+    /// By hex (column-major), the six directions in [`Direction::ALL`] order.
+    cells: Vec<[Option<(Ground, bool)>; 6]>,
+}
+
+impl Steps {
+    /// The steps of the campaign's map.
+    pub fn of(c: &Campaign) -> Steps {
+        let grid = c.map.grid;
+        let mut cells = Vec::with_capacity(usize::from(grid.columns) * usize::from(grid.rows));
+        for col in 0..grid.columns {
+            for row in 0..grid.rows {
+                let h = HexId::new(col, row);
+                cells.push(Direction::ALL.map(|d| {
+                    let n = grid.step(h, d)?;
+                    step_kind(c, h, n).ok().map(|(g, river)| (g, river.is_some()))
+                }));
+            }
+        }
+        Steps { grid, cells }
+    }
+
+    /// The steps out of `h` the map allows: each neighbour, how, and whether across a river,
+    /// in [`HexGrid::neighbours`] order.
+    pub(super) fn out_of(&self, h: HexId) -> impl Iterator<Item = (HexId, Ground, bool)> + '_ {
+        let cell = self
+            .grid
+            .contains(h)
+            .then(|| usize::from(h.col) * usize::from(self.grid.rows) + usize::from(h.row))
+            .and_then(|i| self.cells.get(i));
+        Direction::ALL.into_iter().zip(cell.into_iter().flatten()).filter_map(move |(d, step)| {
+            let (g, river) = (*step)?;
+            Some((self.grid.step(h, d)?, g, river))
+        })
+    }
+}
 
 /// Most rivers a route search tells apart (a route over more is costed as over this many
 /// while searching, then judged exactly).
@@ -22,7 +65,7 @@ const SEARCH_RIVERS: u32 = 3;
 /// `known` holds the secondary roads the force's side knows (`None`: every road); a step along
 /// a secondary road it does not know is not taken (13 July 2014).
 pub fn find_route(
-    c: &Campaign,
+    legal: &Steps,
     rates: Rates,
     from: HexId,
     to: HexId,
@@ -65,15 +108,14 @@ pub fn find_route(
             found = Some(key);
             break;
         }
-        for n in c.map.grid.neighbours(h) {
-            let Ok((g, river)) = step_kind(c, h, n) else { continue };
+        for (n, g, river) in legal.out_of(h) {
             if g == Ground::SecondaryRoad && known.is_some_and(|k| !k.contains(&Side2::new(h, n))) {
                 continue;
             }
             if rates.rate(g, 0).is_none() {
                 continue;
             }
-            let nr = (r + u32::from(river.is_some())).min(SEARCH_RIVERS);
+            let nr = (r + u32::from(river)).min(SEARCH_RIVERS);
             let ns = s || g == Ground::SecondaryRoad;
             let mut counts = label.counts;
             counts[g as usize] += 1;

@@ -24,7 +24,7 @@ fn order(force: &str, path: &[&str]) -> Order {
 }
 
 fn plan(c: &Campaign, o: &Order, turn: Turn) -> Result<Plan, Box<Refusal>> {
-    plan_order(c, o, turn, 0, None)
+    plan_order(c, &Steps::of(c), o, turn, 0, None)
 }
 
 #[test]
@@ -117,7 +117,7 @@ fn simultaneous_marches_do_not_depend_on_the_order_of_the_lines() {
     let fr = order("fr", &down.iter().map(String::as_str).collect::<Vec<_>>());
     let br = order("br", &up.iter().map(String::as_str).collect::<Vec<_>>());
     let run = |orders: Vec<Order>| {
-        let plans = plan_orders(&c, &orders, SUMMER, &BTreeMap::new()).unwrap();
+        let plans = plan_orders(&c, &Steps::of(&c), &orders, SUMMER, &BTreeMap::new()).unwrap();
         let mut out: Vec<(String, HexId, Option<HexId>)> =
             march(&c, &plans).into_iter().map(|m| (m.force.clone(), m.end(), m.moving_to)).collect();
         out.sort();
@@ -143,7 +143,7 @@ fn a_cavalry_screen_on_a_road_halts_an_enemy_two_hexes_ahead() {
         .build();
     let cav = order("cav", &["10.01", "10.02", "10.03", "10.04"]);
     let br = order("br", &["11.05", "10.05", "09.06"]);
-    let plans = plan_orders(&c, &[cav, br], SUMMER, &BTreeMap::new()).unwrap();
+    let plans = plan_orders(&c, &Steps::of(&c), &[cav, br], SUMMER, &BTreeMap::new()).unwrap();
     let m = march(&c, &plans);
     // The cavalry (15 a turn) is at 10.03 heading for 10.04 from 3/15 of the turn; the column
     // (8 a turn off road) enters 10.05 at 2/8.
@@ -169,7 +169,8 @@ fn the_puente_de_alcantara_is_closed_while_an_enemy_brigade_holds_the_other_end(
         .force("sp", "division", "Sp", "28.24", &["line", "line", "line"])
         .force("fr2", "brigade", "Fr", "27.24", &["line"])
         .build();
-    let plans = plan_orders(&c, &[order("fr", &["28.24"])], SUMMER, &BTreeMap::new()).unwrap();
+    let plans =
+        plan_orders(&c, &Steps::of(&c), &[order("fr", &["28.24"])], SUMMER, &BTreeMap::new()).unwrap();
     let m = march(&c, &plans);
     assert_eq!(m[0].end(), h("28.23"));
     assert!(matches!(m[0].halt, Some(Halt::Bridge { .. })), "{:?}", m[0].halt);
@@ -185,7 +186,7 @@ fn a_force_in_contact_may_step_away_but_halts_on_a_step_that_keeps_it_in_contact
         .force("sp", "division", "Sp", "10.06", &["line"])
         .build();
     let run = |o: Order| {
-        let plans = plan_orders(&c, &[o], SUMMER, &BTreeMap::new()).unwrap();
+        let plans = plan_orders(&c, &Steps::of(&c), &[o], SUMMER, &BTreeMap::new()).unwrap();
         march(&c, &plans).remove(0)
     };
     let away = run(order("sp", &["10.07", "10.08"]));
@@ -229,7 +230,7 @@ proptest::proptest! {
             (b.build(), orders)
         };
         let run = |(c, orders): (Campaign, Vec<Order>)| {
-            let plans = plan_orders(&c, &orders, SUMMER, &BTreeMap::new()).unwrap();
+            let plans = plan_orders(&c, &Steps::of(&c), &orders, SUMMER, &BTreeMap::new()).unwrap();
             let mut out: Vec<(String, HexId, Option<HexId>, Option<Halt>)> =
                 march(&c, &plans).into_iter().map(|m| (m.force.clone(), m.end(), m.moving_to, m.halt)).collect();
             out.sort_by(|a, b| a.0.cmp(&b.0));
@@ -257,8 +258,44 @@ fn a_force_with_no_men_present_halts_no_march_and_is_halted_by_none() {
         "br",
         &["10.19", "10.18", "10.17", "10.16", "10.15", "10.14", "10.13", "10.12", "10.11", "10.10"],
     );
-    let plans = plan_orders(&c, &[fr, br], SUMMER, &BTreeMap::new()).unwrap();
+    let plans = plan_orders(&c, &Steps::of(&c), &[fr, br], SUMMER, &BTreeMap::new()).unwrap();
     let ends: Vec<(String, HexId)> =
         march(&c, &plans).into_iter().map(|m| (m.force.clone(), m.end())).collect();
     assert_eq!(ends, [("fr".to_string(), h("10.09")), ("br".to_string(), h("10.10"))]);
+}
+
+#[test]
+fn the_map_s_steps_worked_out_once_are_the_steps_asked_one_by_one() {
+    // Roads of both classes, a river crossed by a road and one crossed off it, sea, high
+    // ground and the map's edges.
+    let mut c = Builder::default()
+        .road(&["05.05", "06.05", "07.05", "08.05"], "major")
+        .road(&["05.06", "05.07", "05.08"], "secondary")
+        .river("06.05", "07.05", "Tagus")
+        .river("05.07", "06.07", "Guadiana")
+        .force("inf", "division", "Br", "05.05", &["line"])
+        .build();
+    let terrain = |t| crate::model::map::HexInfo { terrain: t, ..Default::default() };
+    c.map.hexes.insert(h("06.06"), terrain(crate::model::Terrain::Sea));
+    c.map.hexes.insert(h("07.06"), terrain(crate::model::Terrain::High));
+    let legal = Steps::of(&c);
+    let grid = c.map.grid;
+    let mut asked = 0;
+    for col in 0..grid.columns {
+        for row in 0..grid.rows {
+            let here = HexId::new(col, row);
+            let one_by_one: Vec<(HexId, Ground, bool)> = grid
+                .neighbours(here)
+                .filter_map(|n| step_kind(&c, here, n).ok().map(|(g, river)| (n, g, river.is_some())))
+                .collect();
+            asked += grid.neighbours(here).count();
+            assert_eq!(legal.out_of(here).collect::<Vec<_>>(), one_by_one, "out of {here}");
+        }
+    }
+    assert!(asked > 5000);
+    let from = |a: &str| legal.out_of(h(a)).map(|(n, g, r)| (n.to_string(), g, r)).collect::<Vec<_>>();
+    assert!(from("06.05").contains(&("07.05".into(), Ground::Road, true)), "a bridge");
+    assert!(!from("05.07").iter().any(|(n, ..)| n == "06.07"), "a river off a road");
+    assert!(!from("05.06").iter().any(|(n, ..)| n == "06.06"), "the sea");
+    assert!(legal.out_of(h("40.40")).next().is_none(), "off the map");
 }
