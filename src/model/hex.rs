@@ -243,6 +243,17 @@ impl HexGrid {
         h.col < self.columns && h.row < self.rows
     }
 
+    /// A hex's place in a per-hex table of the grid (column by column, row by row), if the
+    /// hex lies on the map.
+    pub fn cell(&self, h: HexId) -> Option<usize> {
+        self.contains(h).then(|| usize::from(h.col) * usize::from(self.rows) + usize::from(h.row))
+    }
+
+    /// How many hexes the grid has: the length of a per-hex table.
+    pub fn cells(&self) -> usize {
+        usize::from(self.columns) * usize::from(self.rows)
+    }
+
     fn shifted(&self, col: i32) -> bool {
         let even = col.rem_euclid(2) == 0;
         match self.layout {
@@ -327,6 +338,25 @@ mod tests {
     }
     fn h(s: &str) -> HexId {
         s.parse().unwrap()
+    }
+
+    #[test]
+    fn each_hex_on_the_map_has_its_own_cell_and_none_off_it() {
+        let g = grid();
+        let mut seen = vec![false; g.cells()];
+        for col in 0..g.columns {
+            for row in 0..g.rows {
+                let i = g.cell(HexId::new(col, row)).unwrap();
+                assert!(!seen[i], "{col}.{row} shares its cell");
+                seen[i] = true;
+            }
+        }
+        assert!(seen.iter().all(|&s| s));
+        assert_eq!(
+            (g.cell(h("00.00")), g.cell(h("00.01")), g.cell(h("01.00"))),
+            (Some(0), Some(1), Some(48))
+        );
+        assert_eq!((g.cell(h("64.00")), g.cell(h("00.48"))), (None, None));
     }
 
     #[test]

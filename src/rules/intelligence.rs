@@ -113,7 +113,7 @@ impl<'a> Scouting<'a> {
         let mut numbers = IdMap::default();
         numbers.reserve(c.oob.forces().len());
         let mut scouts: Vec<Scout<'a>> = Vec::with_capacity(c.oob.forces().len());
-        let mut cells = vec![Tally::default(); 2 * usize::from(g.columns) * usize::from(g.rows)];
+        let mut cells = vec![Tally::default(); 2 * g.cells()];
         // A force's rows, parents first: each with its parent's place here and whether it or a
         // formation above it is unavailable.
         let mut rows: Vec<(&Unit, usize, bool)> = Vec::new();
@@ -178,12 +178,7 @@ impl<'a> Scouting<'a> {
 
     /// The slot of a side's hex in `cells` (none for a hex off the grid).
     fn slot(c: &Campaign, side: Side, h: HexId) -> Option<usize> {
-        let g = c.map.grid;
-        if h.col >= g.columns || h.row >= g.rows {
-            return None;
-        }
-        let cell = usize::from(h.col) * usize::from(g.rows) + usize::from(h.row);
-        Some(cell * 2 + usize::from(side == Side::Allies))
+        c.map.grid.cell(h).map(|cell| cell * 2 + usize::from(side == Side::Allies))
     }
 
     /// The points (8.5) of a tally: its units and its senior commander's battles.

@@ -157,7 +157,7 @@ pub fn contacts(c: &Campaign) -> Vec<Contact> {
     // Forces by hex (a counting sort over the map's hexes), so that the search looks only
     // near each force.
     let cell = |h: HexId| usize::from(h.col) * usize::from(grid.rows) + usize::from(h.row);
-    let cells = usize::from(grid.columns) * usize::from(grid.rows);
+    let cells = grid.cells();
     let mut start = vec![0usize; cells + 1];
     for &(_, h, _) in &reach {
         start[cell(h) + 1] += 1;

@@ -15,7 +15,7 @@ use crate::model::{Campaign, Direction, HexGrid, HexId, Side2};
 #[derive(Debug, Clone)]
 pub struct Steps {
     grid: HexGrid,
-    /// By hex (column-major), the six directions in [`Direction::ALL`] order.
+    /// By hex ([`HexGrid::cell`]), the six directions in [`Direction::ALL`] order.
     cells: Vec<[Option<(Ground, bool)>; 6]>,
 }
 
@@ -23,7 +23,7 @@ impl Steps {
     /// The steps of the campaign's map.
     pub fn of(c: &Campaign) -> Steps {
         let grid = c.map.grid;
-        let mut cells = Vec::with_capacity(usize::from(grid.columns) * usize::from(grid.rows));
+        let mut cells = Vec::with_capacity(grid.cells());
         for col in 0..grid.columns {
             for row in 0..grid.rows {
                 let h = HexId::new(col, row);
@@ -39,11 +39,7 @@ impl Steps {
     /// The steps out of `h` the map allows: each neighbour, how, and whether across a river,
     /// in [`HexGrid::neighbours`] order.
     pub(super) fn out_of(&self, h: HexId) -> impl Iterator<Item = (HexId, Ground, bool)> + '_ {
-        let cell = self
-            .grid
-            .contains(h)
-            .then(|| usize::from(h.col) * usize::from(self.grid.rows) + usize::from(h.row))
-            .and_then(|i| self.cells.get(i));
+        let cell = self.grid.cell(h).and_then(|i| self.cells.get(i));
         Direction::ALL.into_iter().zip(cell.into_iter().flatten()).filter_map(move |(d, step)| {
             let (g, river) = (*step)?;
             Some((self.grid.step(h, d)?, g, river))

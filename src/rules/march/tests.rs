@@ -295,6 +295,9 @@ fn the_map_s_steps_worked_out_once_are_the_steps_asked_one_by_one() {
     assert!(asked > 5000);
     let from = |a: &str| legal.out_of(h(a)).map(|(n, g, r)| (n.to_string(), g, r)).collect::<Vec<_>>();
     assert!(from("06.05").contains(&("07.05".into(), Ground::Road, true)), "a bridge");
+    for (a, b) in [("05.07", "06.07"), ("05.06", "06.06")] {
+        assert!(grid.adjacent(h(a), h(b)), "{a} and {b} are neighbours");
+    }
     assert!(!from("05.07").iter().any(|(n, ..)| n == "06.07"), "a river off a road");
     assert!(!from("05.06").iter().any(|(n, ..)| n == "06.06"), "the sea");
     assert!(legal.out_of(h("40.40")).next().is_none(), "off the map");

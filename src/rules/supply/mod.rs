@@ -205,7 +205,7 @@ struct PerHex<T> {
 impl<T> PerHex<T> {
     /// From values with their hex's place ([`cell`]), in the order of the places.
     fn collect(grid: HexGrid, placed: impl IntoIterator<Item = (usize, T)>) -> PerHex<T> {
-        let n = usize::from(grid.columns) * usize::from(grid.rows);
+        let n = grid.cells();
         let mut start = Vec::with_capacity(n + 1);
         let mut list = Vec::new();
         for (i, v) in placed {
@@ -223,7 +223,7 @@ impl<T> PerHex<T> {
 
     /// The values of `h` (none off the grid).
     fn at(&self, grid: HexGrid, h: HexId) -> &[T] {
-        self.at_cell(cell(grid, h))
+        self.at_cell(grid.cell(h))
     }
 
     fn at_cell(&self, i: Option<usize>) -> &[T] {
@@ -238,10 +238,10 @@ impl<T> PerHex<T> {
 /// `CampaignMap::road_neighbours` order.
 fn roads(c: &Campaign) -> PerHex<(HexId, RoadClass)> {
     let grid = c.map.grid;
-    let mut has_road = vec![false; usize::from(grid.columns) * usize::from(grid.rows)];
+    let mut has_road = vec![false; grid.cells()];
     for side in c.map.roads.keys() {
         let (a, b) = side.hexes();
-        for i in [a, b].into_iter().filter_map(|h| cell(grid, h)) {
+        for i in [a, b].into_iter().filter_map(|h| grid.cell(h)) {
             has_road[i] = true;
         }
     }
@@ -251,12 +251,6 @@ fn roads(c: &Campaign) -> PerHex<(HexId, RoadClass)> {
         .filter(|&(_, &road)| road)
         .flat_map(|(i, _)| c.map.road_neighbours(hex_at(grid, i)).into_iter().map(move |r| (i, r)));
     PerHex::collect(grid, placed)
-}
-
-/// A hex's place in the grid's per-hex tables, if it is on the grid.
-fn cell(grid: HexGrid, h: HexId) -> Option<usize> {
-    (h.col < grid.columns && h.row < grid.rows)
-        .then(|| usize::from(h.col) * usize::from(grid.rows) + usize::from(h.row))
 }
 
 /// The hex at a place of the grid's per-hex tables.
@@ -301,9 +295,9 @@ impl<'a> Net<'a> {
                 .entry(s.hex)
                 .or_insert_with(|| format!("{} ({}) is hostile: {} (2.3)", s.name, s.hex, k.control_word()));
         }
-        let n = usize::from(grid.columns) * usize::from(grid.rows);
+        let n = grid.cells();
         let mut blocked_at = vec![false; n];
-        for i in blocked.keys().filter_map(|&h| cell(grid, h)) {
+        for i in blocked.keys().filter_map(|&h| grid.cell(h)) {
             blocked_at[i] = true;
         }
         let roads = roads(c);
@@ -313,7 +307,7 @@ impl<'a> Net<'a> {
             .iter()
             .enumerate()
             .filter(|(_, s)| s.kind != SettlementKind::Village)
-            .filter_map(|(i, s)| Some((cell(grid, s.hex)?, i)))
+            .filter_map(|(i, s)| Some((grid.cell(s.hex)?, i)))
             .collect();
         placed.sort_unstable();
         let mut net = Net {
@@ -479,7 +473,7 @@ fn sources(
 fn capacity(net: &Net<'_>, control: &[SettlementControl], path: &[HexId], men: u32, guns: u32) -> Capacity {
     let skip = usize::from(path.len() > 1);
     // Each hex once, however often the path comes back to it.
-    let mut on: Vec<usize> = path.iter().skip(skip).filter_map(|&h| cell(net.grid, h)).collect();
+    let mut on: Vec<usize> = path.iter().skip(skip).filter_map(|&h| net.grid.cell(h)).collect();
     on.sort_unstable();
     on.dedup();
     let (mut n, mut good) = (0u32, 0u32);
