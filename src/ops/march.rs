@@ -16,7 +16,8 @@ use crate::formats::standing::STANDING;
 use crate::model::Campaign;
 use crate::rules::march::detach::{attach, attach_refusals, detach};
 use crate::rules::march::{
-    Marched, Order, TURN_UNITS, after_move, continuing, march, plan_orders, supply_refusals, warnings,
+    Marched, Order, TURN_UNITS, after_move, continuing, march, plan_each, plan_orders, supply_refusals,
+    warnings,
 };
 use crate::rules::zoc::{Contact, contacts};
 use crate::store::files::changed_files;
@@ -228,10 +229,11 @@ fn plan_all(
             Vec::new()
         }
     };
-    for o in standing {
-        match plan_orders(c, &legal, std::slice::from_ref(o), c.turn(), used) {
-            Ok(p) => plans.extend(p),
-            Err(r) => pending.notes.extend(r.iter().map(not_continued)),
+    let standing_orders: Vec<&Order> = standing.iter().collect();
+    for planned in plan_each(c, &legal, &standing_orders, c.turn(), used) {
+        match planned {
+            Ok(p) => plans.push(p),
+            Err(r) => pending.notes.push(not_continued(&r)),
         }
     }
     // 3.3, 3.4: a force out of supply does not advance towards a known enemy.

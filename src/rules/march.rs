@@ -520,36 +520,80 @@ pub fn plan_orders(
     turn: Turn,
     used: &BTreeMap<String, u64>,
 ) -> Result<Vec<Plan>, Vec<Refusal>> {
-    let mut refusals = Vec::new();
-    let mut plans = Vec::new();
+    // A force ordered a second time is refused; every other order is judged on its own.
     let mut first: BTreeMap<&str, &Order> = BTreeMap::new();
-    // The secondary roads the French know, for the routes found for them (13 July 2014).
-    let french_to = orders.iter().any(|o| {
-        matches!(o.route, Route::To(_)) && c.oob.get(&o.force).is_some_and(|f| f.side() == Side::French)
-    });
-    let french = if french_to { crate::rules::roads::known_secondary(c, Side::French) } else { None };
-    for o in orders {
-        if let Some(prev) = first.get(o.force.as_str()) {
-            refusals.push(*refusal(
+    let twice: Vec<Option<&Order>> = orders
+        .iter()
+        .map(|o| match first.entry(o.force.as_str()) {
+            std::collections::btree_map::Entry::Occupied(e) => Some(*e.get()),
+            std::collections::btree_map::Entry::Vacant(e) => {
+                e.insert(o);
+                None
+            }
+        })
+        .collect();
+    let judged: Vec<&Order> =
+        orders.iter().zip(&twice).filter(|(_, t)| t.is_none()).map(|(o, _)| o).collect();
+    let mut planned = plan_each(c, legal, &judged, turn, used).into_iter();
+    let (mut plans, mut refusals) = (Vec::new(), Vec::new());
+    for (o, twice) in orders.iter().zip(twice) {
+        match twice {
+            Some(prev) => refusals.push(*refusal(
                 o,
                 "force",
                 None,
                 "",
                 format!("ordered twice: also at {}:{} (one order a force a move)", prev.file, prev.line),
-            ));
-            continue;
+            )),
+            // One outcome for each order judged, in the same order.
+            None => match planned.next() {
+                Some(Ok(p)) => plans.push(p),
+                Some(Err(r)) => refusals.push(*r),
+                None => {}
+            },
         }
-        first.insert(&o.force, o);
+    }
+    if refusals.is_empty() { Ok(plans) } else { Err(refusals) }
+}
+
+/// Plans each order on its own, nothing judged across them (a force's standing order beside
+/// the turn's orders is weighed by the caller): the plan or the refusal of each, in the
+/// orders' order. The orders are planned on two threads, half each.
+pub fn plan_each(
+    c: &Campaign,
+    legal: &Steps,
+    orders: &[&Order],
+    turn: Turn,
+    used: &BTreeMap<String, u64>,
+) -> Vec<Result<Plan, Box<Refusal>>> {
+    // The secondary roads the French know, for the routes found for them (13 July 2014).
+    let french_to = orders.iter().any(|o| {
+        matches!(o.route, Route::To(_)) && c.oob.get(&o.force).is_some_and(|f| f.side() == Side::French)
+    });
+    let french = if french_to { crate::rules::roads::known_secondary(c, Side::French) } else { None };
+    in_two_halves(orders, |o| {
         let known = match c.oob.get(&o.force).map(|f| f.side()) {
             Some(Side::French) => french.as_ref(),
             _ => None,
         };
-        match plan_order(c, legal, o, turn, used.get(&o.force).copied().unwrap_or(0), known) {
-            Ok(p) => plans.push(p),
-            Err(r) => refusals.push(*r),
-        }
+        plan_order(c, legal, o, turn, used.get(&o.force).copied().unwrap_or(0), known)
+    })
+}
+
+/// `f` of each item, in the items' order, worked out on two threads (half the items each)
+/// when there are two or more.
+fn in_two_halves<T: Sync, R: Send>(items: &[T], f: impl Fn(&T) -> R + Sync) -> Vec<R> {
+    if items.len() < 2 {
+        return items.iter().map(f).collect();
     }
-    if refusals.is_empty() { Ok(plans) } else { Err(refusals) }
+    let (first, second) = items.split_at(items.len() / 2);
+    std::thread::scope(|s| {
+        let first = s.spawn(|| first.iter().map(&f).collect::<Vec<R>>());
+        let second: Vec<R> = second.iter().map(&f).collect();
+        let mut all = first.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+        all.extend(second);
+        all
+    })
 }
 
 #[cfg(test)]

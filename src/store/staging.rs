@@ -59,12 +59,7 @@ impl Staging<'_> {
         after: Option<String>,
         before: Option<String>,
     ) -> Result<()> {
-        // One file, one new content: a second would leave the change two renames onto one
-        // target, which a recovery could not tell finished.
-        if self.files.iter().any(|f| f.target == target) {
-            return Err(Error::Other(format!("{target}: staged twice in one change; nothing changed")));
-        }
-        let name = format!("{:06}", self.files.len());
+        self.refuse_twice(&target)?;
         let at = self.dir.path(&target);
         let (after, before) = std::thread::scope(|s| {
             let hashes = s.spawn(|| -> Result<(String, String)> {
@@ -75,14 +70,41 @@ impl Staging<'_> {
                 };
                 Ok((after, before))
             });
-            let written = write_synced(&self.path.join(&name), &bytes);
+            let written = self.write_all(&[&bytes]);
             let hashes = hashes.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic));
             written.and(hashes)
         })?;
         drop(bytes);
+        self.record(target, after, before)
+    }
+
+    /// Writes the next files to be staged, each synced, under the names [`Self::record`] gives
+    /// them in the same order. Only reads the staging, so that the caller may work on the
+    /// same bytes meanwhile (their hashes, the journal's lines) while they go to disk.
+    pub(super) fn write_all(&self, files: &[&[u8]]) -> Result<()> {
+        for (k, bytes) in files.iter().enumerate() {
+            write_synced(&self.path.join(staged_name(self.files.len() + k)), bytes)?;
+        }
+        Ok(())
+    }
+
+    /// Records the next file written by [`Self::write_all`] as the new `target`: `after` the
+    /// SHA-256 of its bytes, `before` the target's as the change found it.
+    pub(super) fn record(&mut self, target: String, after: String, before: String) -> Result<()> {
+        self.refuse_twice(&target)?;
+        let name = staged_name(self.files.len());
         self.files.push(Staged { name, target, after, before });
         if self.files.len() == 1 {
             crash_point("staging");
+        }
+        Ok(())
+    }
+
+    /// One file, one new content: a second would leave the change two renames onto one
+    /// target, which a recovery could not tell finished.
+    fn refuse_twice(&self, target: &str) -> Result<()> {
+        if self.files.iter().any(|f| f.target == target) {
+            return Err(Error::Other(format!("{target}: staged twice in one change; nothing changed")));
         }
         Ok(())
     }
@@ -141,6 +163,11 @@ impl Staging<'_> {
     pub(super) fn before_of(&self, target: &str) -> Option<&str> {
         self.files.iter().find(|f| f.target == target).map(|f| f.before.as_str())
     }
+}
+
+/// The name of the `k`th staged file in the staging folder.
+fn staged_name(k: usize) -> String {
+    format!("{k:06}")
 }
 
 /// Where a staged file comes in the renames: battle records last, the rest by path.

@@ -8,6 +8,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use crate::error::Result;
 
+use super::commit::file_hash;
 use super::journal::{
     BASELINE_DIR, Entry, HEAD, Journal, STATE_FILES, StateFiles, diff_file, entry_line, sha256_hex,
     state_hashes,
@@ -225,8 +226,8 @@ impl<'a> StateTxn<'a> {
     }
 
     /// The first half of [`Self::finish`]: the journal lines are made and the state files
-    /// that change (and, with the journal's first entry, its baseline) are staged, each let go
-    /// once it is on disk. Nothing of the campaign changes until [`Staged::finish`]; a command
+    /// that change (and, with the journal's first entry, its baseline) are staged, written and
+    /// synced on a thread of their own meanwhile, and let go once on disk. Nothing of the campaign changes until [`Staged::finish`]; a command
     /// may build its other files meanwhile. `others` are the other files the change will write
     /// or remove: they are asked after with the state's, so that every file held open (by
     /// Excel, say) is named at once, before anything is staged.
@@ -238,88 +239,139 @@ impl<'a> StateTxn<'a> {
             // Nothing of the state changes or is journalled (an export).
             None => StateFiles::new(),
         };
-        let mut lines = Vec::new();
-        let mut seq = journal.next_seq();
-        if let Some(m) = &manual {
-            lines.push((m.seq, entry_line(m)?));
-            seq = m.seq + 1;
-        }
         // Only the files that change are held twice; the rest are read where they are (a
         // large order of battle is many megabytes).
         let changed: StateFiles = new_files.into_iter().filter(|(f, v)| current.get(f) != Some(v)).collect();
-        let after = |f: &str| match changed.get(f) {
-            Some(v) => v.as_deref(),
-            None => content(&current, f),
+        // The baseline is taken with the journal's first entry, not before: a copy of each
+        // file as read.
+        let baseline: Vec<(String, &String, &[u8])> = if baseline_new && entry.is_some() {
+            current
+                .iter()
+                .filter_map(|(f, c)| Some((format!("{BASELINE_DIR}/{f}"), f, c.as_deref()?)))
+                .collect()
+        } else {
+            Vec::new()
         };
-        let journalled = entry.is_some();
+        let journalled = entry.is_some() || manual.is_some();
+        dir.check_targets(
+            baseline
+                .iter()
+                .map(|(f, _, _)| f.as_str())
+                .chain(changed.keys().map(String::as_str))
+                .chain(journalled.then_some(HEAD))
+                .chain(others.iter().copied()),
+        )?;
+        let new: Vec<(&String, &[u8])> =
+            changed.iter().filter_map(|(f, v)| Some((f, v.as_deref()?))).collect();
+        let bytes: Vec<&[u8]> =
+            baseline.iter().map(|(_, _, b)| *b).chain(new.iter().map(|(_, b)| *b)).collect();
+        let mut staging = dir.staging()?;
+        // The files go to disk (the slow part, each synced) while the journal's lines and the
+        // hashes are made from the same bytes.
+        let (written, made) = std::thread::scope(|s| {
+            let w = s.spawn(|| staging.write_all(&bytes));
+            let change = Change { current: &current, changed: &changed, read_hashes: current_hashes };
+            let made = change.journal_lines(&journal, manual.as_ref(), entry);
+            (w.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic)), made)
+        });
+        written?;
+        let JournalLines { lines, seq, read_hashes, mut hashes } = made?;
+        for (target, f, b) in &baseline {
+            let before = file_hash(&dir.path(target))?;
+            let after = read_hashes.get(*f).cloned().unwrap_or_else(|| sha256_hex(b));
+            staging.record(target.clone(), after, before)?;
+        }
+        for (f, b) in new {
+            let after = hashes.remove(f.as_str()).unwrap_or_else(|| sha256_hex(b));
+            let before = match read_hashes.get(f) {
+                Some(h) => h.clone(),
+                None => file_hash(&dir.path(f))?,
+            };
+            staging.record(f.clone(), after, before)?;
+        }
+        let removes = changed.into_iter().filter(|(_, v)| v.is_none()).map(|(f, _)| f).collect();
+        Ok(Staged { dir, lock, staging, removes, journal: lines, seq })
+    }
+}
+
+/// What [`Change::journal_lines`] makes.
+struct JournalLines {
+    /// The journal lines, with their sequence numbers.
+    lines: Vec<(u64, String)>,
+    /// The command's own entry's sequence number.
+    seq: u64,
+    /// Each state file's hash as the change read it.
+    read_hashes: BTreeMap<String, String>,
+    /// The hash of each file the entry changes, as it will be.
+    hashes: BTreeMap<String, String>,
+}
+
+/// The state files a change reads and writes, for its journal lines.
+struct Change<'c> {
+    current: &'c StateFiles,
+    changed: &'c StateFiles,
+    /// The hashes of `current` taken already (by `begin`).
+    read_hashes: BTreeMap<String, String>,
+}
+
+impl Change<'_> {
+    /// A file's content after the change.
+    fn after(&self, f: &str) -> Option<&[u8]> {
+        match self.changed.get(f) {
+            Some(v) => v.as_deref(),
+            None => content(self.current, f),
+        }
+    }
+
+    /// The journal lines of the change: a manual edit found, then the command's entry with
+    /// its changes and state filled in.
+    fn journal_lines(
+        mut self,
+        journal: &Journal,
+        manual: Option<&Entry>,
+        entry: Option<Entry>,
+    ) -> Result<JournalLines> {
+        let (current, changed) = (self.current, self.changed);
+        let mut lines = Vec::new();
+        let mut seq = journal.next_seq();
+        if let Some(m) = manual {
+            lines.push((m.seq, entry_line(m)?));
+            seq = m.seq + 1;
+        }
         // Each state file's hash as the change read it, taken once (when the opening of the
         // change did not) for the entry, the baseline's copy and the target a new file
         // replaces: the entry's and the baseline's files are every file read, the rest only
         // the files that change.
-        let mut read_hashes = current_hashes;
         let to_hash: Vec<&String> =
-            if journalled { current.keys().collect() } else { changed.keys().collect() };
+            if entry.is_some() { current.keys().collect() } else { changed.keys().collect() };
         for f in to_hash {
-            if !read_hashes.contains_key(f.as_str()) {
-                read_hashes.insert(f.clone(), content(&current, f).map(sha256_hex).unwrap_or_default());
+            if !self.read_hashes.contains_key(f.as_str()) {
+                self.read_hashes.insert(f.clone(), content(current, f).map(sha256_hex).unwrap_or_default());
             }
         }
         // The hashes of the files that change, taken once for the entry and the staging.
-        let mut hashes: BTreeMap<&str, String> = BTreeMap::new();
+        let mut hashes = BTreeMap::new();
         if let Some(mut e) = entry {
             e.seq = seq;
             e.changes =
-                STATE_FILES.iter().filter_map(|f| diff_file(f, content(&current, f), after(f))).collect();
+                STATE_FILES.iter().filter_map(|f| diff_file(f, content(current, f), self.after(f))).collect();
             let files: BTreeSet<&str> = current.keys().chain(changed.keys()).map(String::as_str).collect();
             e.state = files
                 .into_iter()
                 .map(|f| {
-                    let hash = match read_hashes.get(f) {
+                    let hash = match self.read_hashes.get(f) {
                         Some(h) if !changed.contains_key(f) => h.clone(),
-                        _ => after(f).map(sha256_hex).unwrap_or_default(),
+                        _ => self.after(f).map(sha256_hex).unwrap_or_default(),
                     };
                     if changed.contains_key(f) {
-                        hashes.insert(f, hash.clone());
+                        hashes.insert(f.to_string(), hash.clone());
                     }
                     (f.to_string(), hash)
                 })
                 .collect();
             lines.push((e.seq, entry_line(&e)?));
         }
-        let hashes: BTreeMap<String, String> = hashes.into_iter().map(|(f, h)| (f.to_string(), h)).collect();
-        // The baseline is taken with the journal's first entry, not before.
-        // Each with its hash: the copy is of the file as read.
-        let baseline: Vec<(String, Option<String>, Vec<u8>)> = if baseline_new && journalled {
-            current
-                .into_iter()
-                .filter_map(|(f, c)| Some((format!("{BASELINE_DIR}/{f}"), read_hashes.get(&f).cloned(), c?)))
-                .collect()
-        } else {
-            Vec::new()
-        };
-        let writes = baseline.iter().map(|(f, _, _)| f.as_str());
-        dir.check_targets(
-            writes
-                .chain(changed.keys().map(String::as_str))
-                .chain((!lines.is_empty()).then_some(HEAD))
-                .chain(others.iter().copied()),
-        )?;
-        let mut staging = dir.staging()?;
-        for (f, hash, b) in baseline {
-            staging.add(f, b, hash, None)?;
-        }
-        let mut removes = Vec::new();
-        for (f, v) in changed {
-            match v {
-                Some(b) => {
-                    let hash = hashes.get(&f).cloned();
-                    let before = read_hashes.get(&f).cloned();
-                    staging.add(f, b, hash, before)?;
-                }
-                None => removes.push(f),
-            }
-        }
-        Ok(Staged { dir, lock, staging, removes, journal: lines, seq })
+        Ok(JournalLines { lines, seq, read_hashes: self.read_hashes, hashes })
     }
 }
 

@@ -302,3 +302,40 @@ fn the_map_s_steps_worked_out_once_are_the_steps_asked_one_by_one() {
     assert!(!from("05.06").iter().any(|(n, ..)| n == "06.06"), "the sea");
     assert!(legal.out_of(h("40.40")).next().is_none(), "off the map");
 }
+
+#[test]
+fn plans_and_refusals_come_back_in_the_orders_order_whichever_thread_planned_them() {
+    // Five forces on one road; the orders plan on two threads, half each. A force ordered
+    // twice and a march off the map are refused in place; the rest plan in the orders' order.
+    let mut b = Builder::default().column_road(10, 0, 20, "major");
+    for (id, at) in [("a", "10.00"), ("b", "10.04"), ("c", "10.08"), ("d", "10.12"), ("e", "10.16")] {
+        b = b.force(id, "division", "Fr", at, &["line"]);
+    }
+    let c = b.build();
+    let mut orders = vec![
+        order("e", &["10.17"]),
+        order("a", &["10.01"]),
+        order("e", &["10.15"]),
+        order("d", &["10.13"]),
+        order("b", &["10.05", "99.99"]),
+        order("c", &["10.07"]),
+    ];
+    for (i, o) in orders.iter_mut().enumerate() {
+        o.line = i as u64 + 2;
+    }
+    let refused = plan_orders(&c, &Steps::of(&c), &orders, SUMMER, &BTreeMap::new()).unwrap_err();
+    let at: Vec<(&str, u64)> = refused.iter().map(|r| (r.force.as_str(), r.line)).collect();
+    assert_eq!(at, [("e", 4), ("b", 6)], "{refused:?}");
+    assert!(refused[0].to_string().contains("ordered twice"), "{}", refused[0]);
+    let each: Vec<&Order> = orders.iter().collect();
+    let planned = plan_each(&c, &Steps::of(&c), &each, SUMMER, &BTreeMap::new());
+    let forces: Vec<(&str, bool)> =
+        planned.iter().map(|p| (p.as_ref().map_or("-", |p| p.force.as_str()), p.is_ok())).collect();
+    assert_eq!(forces, [("e", true), ("a", true), ("e", true), ("d", true), ("-", false), ("c", true)]);
+    let ends: Vec<Option<HexId>> =
+        planned.iter().map(|p| p.as_ref().ok().and_then(|p| p.path.last().copied())).collect();
+    assert_eq!(
+        ends,
+        [Some(h("10.17")), Some(h("10.01")), Some(h("10.15")), Some(h("10.13")), None, Some(h("10.07"))]
+    );
+}
