@@ -190,9 +190,7 @@ impl CampaignDir {
         // Nothing changes unless every file can be replaced (Excel holds the CSVs it shows).
         self.check_can_commit(&c)?;
         let mut staging = self.staging()?;
-        for (rel, bytes) in c.writes {
-            staging.add(rel, bytes, None, None)?;
-        }
+        staging.add_all(c.writes.into_iter().collect())?;
         staging.commit(c.removes, c.journal, c.operation, lock)
     }
 

@@ -80,6 +80,26 @@ pub fn atomic_write(path: &Path, bytes: &[u8]) -> Result<()> {
     })
 }
 
+/// [`atomic_write`] of each file, each on a thread of its own (their syncs wait on the disk
+/// together, not one after another). Every file is tried; the first failure, in the files'
+/// order, is returned.
+pub fn atomic_write_all(files: &[(&Path, &[u8])]) -> Result<()> {
+    all_at_once(files.iter().map(|&(path, bytes)| move || atomic_write(path, bytes)))
+}
+
+/// Runs each job on a thread of its own and waits for all of them; the first failure, in the
+/// jobs' order, is returned.
+fn all_at_once<J: FnOnce() -> Result<()> + Send>(jobs: impl IntoIterator<Item = J>) -> Result<()> {
+    std::thread::scope(|s| {
+        let running: Vec<_> = jobs.into_iter().map(|job| s.spawn(job)).collect();
+        let done: Vec<Result<()>> = running
+            .into_iter()
+            .map(|r| r.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic)))
+            .collect();
+        done.into_iter().collect()
+    })
+}
+
 impl CampaignDir {
     /// A campaign folder at `root`.
     pub fn new(root: impl Into<PathBuf>) -> Self {
@@ -168,5 +188,32 @@ mod tests {
         assert_eq!(p, Path::new("Work").join("OOBs").join("T20-18.28.csv"));
         let sep = std::path::MAIN_SEPARATOR;
         assert_eq!(p.display().to_string(), format!("Work{sep}OOBs{sep}T20-18.28.csv"));
+    }
+
+    #[test]
+    fn files_written_together_are_each_written_whole_and_the_first_failure_named() {
+        let tmp = tempfile::tempdir().expect("tempdir");
+        // A plain file where a folder should be: the files under it cannot be written.
+        for f in ["blocked1", "blocked2"] {
+            std::fs::write(tmp.path().join(f), b"x").expect("write");
+        }
+        let (a, b) = (tmp.path().join("OOBs/a.csv"), tmp.path().join("Scenarios/b.ini"));
+        let (bad1, bad2) = (tmp.path().join("blocked1/c.csv"), tmp.path().join("blocked2/d.csv"));
+        let big = vec![b'7'; 3 << 20];
+        let files: Vec<(&Path, &[u8])> = vec![(&a, b"one\r\n"), (&bad1, b"c"), (&b, &big), (&bad2, b"d")];
+        let err = atomic_write_all(&files).unwrap_err().to_string();
+        assert!(err.contains("blocked1") && !err.contains("blocked2"), "{err}");
+        // Every other file was written whole, with no temporary file left beside it.
+        assert_eq!(std::fs::read(&a).expect("a"), b"one\r\n");
+        assert_eq!(std::fs::read(&b).expect("b"), big);
+        for dir in ["OOBs", "Scenarios"] {
+            let names: Vec<_> = std::fs::read_dir(tmp.path().join(dir))
+                .expect("dir")
+                .map(|e| e.expect("entry").file_name())
+                .collect();
+            assert_eq!(names.len(), 1, "{names:?}");
+        }
+        assert!(atomic_write_all(&[(&a, b"two")]).is_ok());
+        assert_eq!(std::fs::read(&a).expect("a"), b"two");
     }
 }

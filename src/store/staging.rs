@@ -82,8 +82,28 @@ impl Staging<'_> {
     /// them in the same order. Only reads the staging, so that the caller may work on the
     /// same bytes meanwhile (their hashes, the journal's lines) while they go to disk.
     pub(super) fn write_all(&self, files: &[&[u8]]) -> Result<()> {
-        for (k, bytes) in files.iter().enumerate() {
-            write_synced(&self.path.join(staged_name(self.files.len() + k)), bytes)?;
+        // Each file on a thread of its own: their syncs wait on the disk together.
+        super::all_at_once(files.iter().enumerate().map(|(k, bytes)| {
+            let path = self.path.join(staged_name(self.files.len() + k));
+            move || write_synced(&path, bytes)
+        }))
+    }
+
+    /// Stages each of `files` (target, bytes) as [`Self::add`] does one, all written at once
+    /// while their hashes are taken.
+    pub(super) fn add_all(&mut self, files: Vec<(String, Vec<u8>)>) -> Result<()> {
+        let bytes: Vec<&[u8]> = files.iter().map(|(_, b)| b.as_slice()).collect();
+        let (written, hashes) = std::thread::scope(|s| {
+            let w = s.spawn(|| self.write_all(&bytes));
+            let hashes: Result<Vec<(String, String)>> = files
+                .iter()
+                .map(|(target, b)| Ok((sha256_hex(b), file_hash(&self.dir.path(target))?)))
+                .collect();
+            (w.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic)), hashes)
+        });
+        written?;
+        for ((target, _), (after, before)) in files.into_iter().zip(hashes?) {
+            self.record(target, after, before)?;
         }
         Ok(())
     }

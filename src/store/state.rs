@@ -406,9 +406,7 @@ impl Staged<'_> {
         }
         removes.append(&mut extra.removes);
         dir.check_targets(extra.writes.keys().chain(&removes).map(String::as_str))?;
-        for (f, b) in extra.writes {
-            staging.add(f, b, None, None)?;
-        }
+        staging.add_all(extra.writes.into_iter().collect())?;
         staging.commit(removes, journal, extra.operation, lock)?;
         Ok(seq)
     }

@@ -2,7 +2,7 @@
 //! multiplayer battle — OOB, scenario folder, briefings, the battle picture — and a battle
 //! record in the campaign, deterministically.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result};
 use serde::Serialize;
@@ -16,7 +16,7 @@ use crate::model::{BattleMapChoice, Campaign, HexId, Side};
 use crate::rules::map_choice::CatalogueMap;
 use crate::store::battles::{briefing_path, picture_path, record_bytes, record_path, side_view_path};
 use crate::store::replace::check_paths_replaceable;
-use crate::store::{CampaignDir, Commit, atomic_write, join_rel};
+use crate::store::{CampaignDir, Commit, atomic_write_all, join_rel};
 
 mod layout;
 mod plan;
@@ -204,9 +204,9 @@ fn write(
     dir.check_can_commit(&commit)?;
     let paths: Vec<PathBuf> = plan.files.iter().map(|f| join_rel(&plan.out, &f.path)).collect();
     check_paths_replaceable(&paths)?;
-    for (f, path) in plan.files.iter().zip(&paths) {
-        atomic_write(path, &f.bytes).with_context(|| format!("writing {}", path.display()))?;
-    }
+    let files: Vec<(&Path, &[u8])> =
+        plan.files.iter().zip(&paths).map(|(f, path)| (path.as_path(), f.bytes.as_slice())).collect();
+    atomic_write_all(&files).context("writing the SoW files")?;
     // Export changes no state file; the commit carries only a manual edit it found.
     txn.finish(crate::store::journal::StateFiles::new(), None, commit)?;
     Ok(())
