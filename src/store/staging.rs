@@ -48,36 +48,6 @@ impl CampaignDir {
 }
 
 impl Staging<'_> {
-    /// Stages `bytes` as the new `target`, written and synced, and lets them go. `after` is
-    /// their SHA-256 and `before` the target's as the change read it, when the caller has
-    /// them already; else each is taken (the target's as it is now) on a thread of its own
-    /// while the file is written.
-    pub(super) fn add(
-        &mut self,
-        target: String,
-        bytes: Vec<u8>,
-        after: Option<String>,
-        before: Option<String>,
-    ) -> Result<()> {
-        self.refuse_twice(&target)?;
-        let at = self.dir.path(&target);
-        let (after, before) = std::thread::scope(|s| {
-            let hashes = s.spawn(|| -> Result<(String, String)> {
-                let after = after.unwrap_or_else(|| sha256_hex(&bytes));
-                let before = match before {
-                    Some(h) => h,
-                    None => file_hash(&at)?,
-                };
-                Ok((after, before))
-            });
-            let written = self.write_all(&[&bytes]);
-            let hashes = hashes.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic));
-            written.and(hashes)
-        })?;
-        drop(bytes);
-        self.record(target, after, before)
-    }
-
     /// Writes the next files to be staged, each synced, under the names [`Self::record`] gives
     /// them in the same order. Only reads the staging, so that the caller may work on the
     /// same bytes meanwhile (their hashes, the journal's lines) while they go to disk.
@@ -89,9 +59,12 @@ impl Staging<'_> {
         }))
     }
 
-    /// Stages each of `files` (target, bytes) as [`Self::add`] does one, all written at once
-    /// while their hashes are taken.
+    /// Stages each of `files` (target, bytes) as its new content: all written and synced at
+    /// once while their hashes (and each target's as it is now) are taken, then let go.
     pub(super) fn add_all(&mut self, files: Vec<(String, Vec<u8>)>) -> Result<()> {
+        for (target, _) in &files {
+            self.refuse_twice(target)?;
+        }
         let bytes: Vec<&[u8]> = files.iter().map(|(_, b)| b.as_slice()).collect();
         let (written, hashes) = std::thread::scope(|s| {
             let w = s.spawn(|| self.write_all(&bytes));

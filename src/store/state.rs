@@ -227,10 +227,10 @@ impl<'a> StateTxn<'a> {
 
     /// The first half of [`Self::finish`]: the journal lines are made and the state files
     /// that change (and, with the journal's first entry, its baseline) are staged, written and
-    /// synced on a thread of their own meanwhile, and let go once on disk. Nothing of the campaign changes until [`Staged::finish`]; a command
-    /// may build its other files meanwhile. `others` are the other files the change will write
-    /// or remove: they are asked after with the state's, so that every file held open (by
-    /// Excel, say) is named at once, before anything is staged.
+    /// synced on threads of their own meanwhile. Nothing of the campaign changes until
+    /// [`Staged::finish`]; a command may build its other files meanwhile. `others` are the
+    /// other files the change will write or remove: they are asked after with the state's, so
+    /// that every file held open (by Excel, say) is named at once, before anything is staged.
     pub fn stage(self, new_files: StateFiles, entry: Option<Entry>, others: &[&str]) -> Result<Staged<'a>> {
         let StateTxn { dir, lock, current, journal, baseline_new, manual, current_hashes } = self;
         let current = match current {
@@ -394,7 +394,7 @@ impl Staged<'_> {
     /// its bytes go.
     pub fn write(&mut self, rel: String, bytes: Vec<u8>) -> Result<()> {
         self.dir.check_targets(std::iter::once(rel.as_str()))?;
-        self.staging.add(rel, bytes, None, None)
+        self.staging.add_all(vec![(rel, bytes)])
     }
 
     /// Stages the other files of `extra` and commits the change, all or nothing. Returns the
