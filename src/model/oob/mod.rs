@@ -4,8 +4,9 @@
 
 use std::collections::BTreeMap;
 use std::collections::hash_map::Entry;
+use std::sync::OnceLock;
 
-use super::kinds::{ArmClass, Quality};
+use super::kinds::{ArmClass, Quality, Supply};
 
 mod ids;
 #[cfg(test)]
@@ -79,6 +80,33 @@ impl PartialEq for SourceLines {
 
 impl Eq for SourceLines {}
 
+/// What the order of battle works out of its rows on first asking, in one pass over them
+/// ([`Totals`]); forgotten whenever a row may change ([`OrderOfBattle::units_mut`],
+/// [`OrderOfBattle::get_mut`]). Worked out or not, it does not make two orders of battle differ.
+#[derive(Debug, Clone, Default)]
+struct Derived(OnceLock<Totals>);
+
+impl PartialEq for Derived {
+    fn eq(&self, _: &Derived) -> bool {
+        true
+    }
+}
+
+impl Eq for Derived {}
+
+/// The force each row belongs to, and each force's men present and strength: what every rule
+/// that asks about the forces on the map (zones, contacts, garrisons, supply, who fights) asks
+/// of each, answered without walking its tree again.
+#[derive(Debug, Clone)]
+struct Totals {
+    /// By row, as [`OrderOfBattle::force_numbers`] gives it.
+    force_of_row: Vec<Option<u32>>,
+    /// By force (its place among [`OrderOfBattle::forces`]): some unit with men present.
+    men: Vec<bool>,
+    /// By force: its men, guns and squadrons.
+    strength: Vec<Strength>,
+}
+
 /// The whole order of battle, in file order, with indexes by id and parent.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct OrderOfBattle {
@@ -105,6 +133,8 @@ pub struct OrderOfBattle {
     lines: SourceLines,
     /// Names of the columns after the known ones, kept for writing back.
     pub extra_columns: Vec<String>,
+    /// Each force's men present and strength, once asked.
+    derived: Derived,
 }
 
 /// No row: a top-level force's parent.
@@ -284,7 +314,39 @@ impl OrderOfBattle {
     /// The force each row belongs to, by row, as its place among [`Self::forces`]: the rows
     /// a walk from each force visits. `None` for a row under no force (its parent names no
     /// row, or its rows loop).
-    pub fn force_numbers(&self) -> Vec<Option<u32>> {
+    pub fn force_numbers(&self) -> &[Option<u32>] {
+        &self.totals().force_of_row
+    }
+
+    /// The totals, worked out on first asking: one pass over the rows in file order, each
+    /// unit counted for the force it belongs to.
+    fn totals(&self) -> &Totals {
+        self.derived.0.get_or_init(|| {
+            let force_of_row = self.rows_forces();
+            let mut men = vec![false; self.tops.len()];
+            let mut strength = vec![Strength::default(); self.tops.len()];
+            for (u, k) in self.units.iter().zip(&force_of_row) {
+                if let Some(k) = *k
+                    && u.is_unit()
+                {
+                    men[k as usize] |= u.has_men();
+                    strength[k as usize].add(&Strength::of_row(u));
+                }
+            }
+            Totals { force_of_row, men, strength }
+        })
+    }
+
+    /// The place among [`Self::forces`] of row `i`, when it is a top-level force.
+    fn force_number(&self, i: usize) -> Option<usize> {
+        if self.units[i].parent.is_some() {
+            return None;
+        }
+        self.totals().force_of_row[i].map(|k| k as usize)
+    }
+
+    /// [`Self::force_numbers`] worked out: each row's parent followed up to its force.
+    fn rows_forces(&self) -> Vec<Option<u32>> {
         let n = self.units.len();
         let mut top: Vec<Option<u32>> = Vec::with_capacity(n);
         for i in 0..n {
@@ -326,6 +388,7 @@ impl OrderOfBattle {
 
     /// Mutable access to every row; ids and parents must not change through it.
     pub fn units_mut(&mut self) -> &mut [Unit] {
+        self.derived.0.take();
         &mut self.units
     }
 
@@ -336,7 +399,18 @@ impl OrderOfBattle {
 
     /// Mutable row with an id.
     pub fn get_mut(&mut self, id: &str) -> Option<&mut Unit> {
+        self.derived.0.take();
         self.position(id).map(|i| &mut self.units[i])
+    }
+
+    /// Sets the supply state of the rows named, each found by its id. Men and strength,
+    /// which supply does not change, stay worked out.
+    pub fn set_supply<'s>(&mut self, states: impl IntoIterator<Item = (&'s str, Supply)>) {
+        for (id, state) in states {
+            if let Some(i) = self.position(id) {
+                self.units[i].supply = state;
+            }
+        }
     }
 
     /// Direct children, in file order.
@@ -402,6 +476,13 @@ impl OrderOfBattle {
         Walk { oob: self, stack, left: self.units.len() + 1 }
     }
 
+    /// [`Self::walk`] from row `i`.
+    fn walk_row(&self, i: usize) -> Walk<'_> {
+        let mut stack = Vec::with_capacity(16);
+        stack.push(i);
+        Walk { oob: self, stack, left: self.units.len() + 1 }
+    }
+
     /// Units (not formations) of a subtree.
     pub fn units_under(&self, id: impl UnitKey) -> Vec<&Unit> {
         self.walk(id).filter(|u| u.is_unit()).collect()
@@ -409,8 +490,12 @@ impl OrderOfBattle {
 
     /// Men, guns and squadrons of a subtree.
     pub fn strength(&self, id: impl UnitKey) -> Strength {
+        let Some(i) = id.row_in(self) else { return Strength::default() };
+        if let Some(k) = self.force_number(i) {
+            return self.totals().strength[k];
+        }
         let mut s = Strength::default();
-        for u in self.walk(id) {
+        for u in self.walk_row(i) {
             s.add(&Strength::of_row(u));
         }
         s
@@ -421,7 +506,11 @@ impl OrderOfBattle {
     /// order of battle but is not on the field: it exerts no zone of control, makes no
     /// contact and holds no settlement.
     pub fn has_men(&self, id: impl UnitKey) -> bool {
-        self.walk(id).any(Unit::has_men)
+        let Some(i) = id.row_in(self) else { return false };
+        match self.force_number(i) {
+            Some(k) => self.totals().men[k],
+            None => self.walk_row(i).any(Unit::has_men),
+        }
     }
 
     /// The effective quality of a row: its own, else the nearest ancestor's, else trained.

@@ -102,6 +102,48 @@ fn a_force_has_men_while_one_of_its_units_has_any() {
 }
 
 #[test]
+fn a_force_s_men_and_strength_follow_every_change_of_its_rows() {
+    let oob = OrderOfBattle::new(
+        vec![
+            unit("F", None, 0),
+            unit("F-1", Some("F"), 0),
+            unit("F-1-a", Some("F-1"), 300),
+            unit("G", None, 0),
+            unit("G-1", Some("G"), 200),
+            unit("F-2", Some("F"), 100),
+        ],
+        Vec::new(),
+    );
+    // Asked as a force (worked out once for every force) or as a formation under one (its
+    // tree walked), the answers are the walk's.
+    let walked = |oob: &OrderOfBattle, id: &str| oob.walk(id).map(|u| Strength::of_row(u).men()).sum::<u32>();
+    for id in ["F", "F-1", "G", "F-1-a"] {
+        assert_eq!(oob.strength(id).men(), walked(&oob, id), "{id}");
+    }
+    assert_eq!(oob.force_numbers(), [Some(0), Some(0), Some(0), Some(1), Some(1), Some(0)]);
+    let (mut a, mut b) = (oob.clone(), oob.clone());
+    // A row changed by its id: the force's men and strength are those of its rows now.
+    a.get_mut("F-1-a").unwrap().men = 0;
+    a.get_mut("F-2").unwrap().men = 0;
+    assert!(!a.has_men("F") && a.strength("F").men() == 0 && a.has_men("G"));
+    a.get_mut("F-2").unwrap().men = 50;
+    assert!(a.has_men("F") && a.strength("F").infantry == 50);
+    // Every row changed at once.
+    for u in b.units_mut() {
+        u.men *= 2;
+    }
+    assert_eq!((b.strength("F").men(), b.strength("G").men()), (800, 400));
+    // What was worked out makes no difference to equality, and a supply state set changes
+    // no strength.
+    assert_ne!(a, oob);
+    let mut c = oob.clone();
+    c.set_supply([("G", Supply::Out)]);
+    assert_eq!((c.get("G").unwrap().supply, c.strength("G").men()), (Supply::Out, 200));
+    c.set_supply([("G", Supply::In)]);
+    assert_eq!(c, OrderOfBattle::new(oob.units().to_vec(), Vec::new()));
+}
+
+#[test]
 fn a_row_is_asked_about_by_its_id_or_by_itself_with_the_same_answers() {
     let oob = OrderOfBattle::new(
         vec![

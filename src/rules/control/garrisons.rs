@@ -68,7 +68,7 @@ impl Garrisons {
             if u.has_status(StatusKind::Unavailable, turn) {
                 return Garrisons::walked(c, turn);
             }
-            let Some(force) = force else { continue };
+            let Some(force) = *force else { continue };
             let k = &mut by_force[force as usize];
             k.men |= u.has_men();
             if u.is_unit() {

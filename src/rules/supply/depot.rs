@@ -15,6 +15,9 @@ use crate::rules::control::SettlementControl;
 pub struct Depot {
     /// The force (a French corps or an Allied army, or any force naming a depot).
     pub force: String,
+    /// The force's side.
+    #[serde(skip)]
+    pub side: Side,
     /// The settlement.
     pub depot: String,
     /// Its state.
@@ -100,7 +103,7 @@ pub fn depots(
                 note = Some("established: in use from this turn (3.2.1)".to_string());
             }
         }
-        out.push(Depot { force: f.id.to_string(), depot: name.to_string(), state, ready, note });
+        out.push(Depot { force: f.id.to_string(), side, depot: name.to_string(), state, ready, note });
     }
     out
 }

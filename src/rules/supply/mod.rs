@@ -448,7 +448,7 @@ fn sources(
     let in_use: BTreeSet<&str> = depots
         .iter()
         .filter(|d| d.state == DepotState::Established)
-        .filter(|d| c.oob.get(&d.force).is_some_and(|f| f.side() == side))
+        .filter(|d| d.side == side)
         .map(|d| d.depot.as_str())
         .collect();
     let mut out = Vec::new();
@@ -581,7 +581,9 @@ fn side_lines(
     prev_out: &BTreeMap<&str, u32>,
 ) -> (Vec<usize>, Vec<ForceSupply>, Vec<Communication>) {
     let mut search = SideSearch::new(c, side, control, g, depots);
-    let (mut at, mut forces, mut communications) = (Vec::new(), Vec::new(), Vec::new());
+    // Room for every force at once: a line is a large record, and the side's forces many.
+    let n = c.oob.forces().len();
+    let (mut at, mut forces, mut communications) = (Vec::with_capacity(n), Vec::with_capacity(n), Vec::new());
     for (i, f) in c.oob.forces().enumerate().filter(|(_, f)| f.side() == side) {
         let Some(hex) = f.hex else { continue };
         at.push(i);

@@ -128,11 +128,7 @@ fn apply_report(c: &mut Campaign, report: &SupplyReport) {
     for (s, k) in c.map.settlements.iter_mut().zip(&report.settlements) {
         s.control = k.control;
     }
-    for f in &report.forces {
-        if let Some(u) = c.oob.get_mut(&f.force) {
-            u.supply = f.state;
-        }
-    }
+    c.oob.set_supply(report.forces.iter().map(|f| (f.force.as_str(), f.state)));
 }
 
 /// The campaign as the rules see it now, and the working behind it: each settlement's control
