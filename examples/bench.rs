@@ -806,7 +806,10 @@ fn move_orders(camp: &Path, path: &Path) -> Option<(PathBuf, usize)> {
     }
     let report = sowbridge::rules::supply::compute(&c, &c.supply);
     let refused: std::collections::BTreeSet<String> =
-        supply_refusals(&c, &report, &plans).into_iter().map(|r| r.force).collect();
+        supply_refusals(&c, &report, &sowbridge::rules::zoc::contacts(&c), &plans)
+            .into_iter()
+            .map(|r| r.force)
+            .collect();
     let mut text = String::from("force,to,path\n");
     let mut n = 0;
     for (_, line) in lines.iter().filter(|(f, _)| !refused.contains(f)) {

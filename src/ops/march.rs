@@ -109,7 +109,7 @@ pub fn march_forces(dir: &CampaignDir, req: &MoveRequest) -> Result<Moved> {
         let seen = crate::rules::roads::newly_seen(&c, &steps);
         c.roads_seen.extend(seen);
     }
-    let new_contacts = march_into_place(&mut c, &marched);
+    let new_contacts = march_into_place(&mut c, &marched, pending.contacts);
     decide_on_contact(&mut c, &[&orders[..], &standing_orders[..]].concat(), &new_contacts);
     let attached = attach(&mut c, &orders);
     let (standing, notes) = after_move(&c.standing, &orders, &marched, c.config.turn);
@@ -202,6 +202,8 @@ fn idle(r: &MoveReport, before: &Campaign, c: &Campaign, clock: &crate::ops::mes
 #[derive(Default)]
 struct Pending {
     report: Option<crate::rules::supply::SupplyReport>,
+    /// The contacts before the march (when anything marches).
+    contacts: Option<Vec<Contact>>,
     notes: Vec<String>,
 }
 
@@ -219,29 +221,40 @@ fn plan_all(
     for r in refusals {
         problems.push(Problem::at(&r.file, r.line, r.field, r.to_string()));
     }
-    let legal = crate::rules::march::Steps::of(c);
-    let mut plans = match plan_orders(c, &legal, orders, c.turn(), used) {
-        Ok(plans) => plans,
-        Err(refusals) => {
-            for r in refusals {
-                problems.push(Problem::at(&r.file, r.line, r.field, r.to_string()));
+    // The supply and the contacts before the march, which the planning does not ask, are
+    // worked out beside it whenever there is an order to plan.
+    let (mut plans, before) = std::thread::scope(|s| {
+        let before = (!orders.is_empty() || !standing.is_empty())
+            .then(|| s.spawn(|| (crate::rules::supply::compute(c, &c.supply), contacts(c))));
+        let legal = crate::rules::march::Steps::of(c);
+        let mut plans = match plan_orders(c, &legal, orders, c.turn(), used) {
+            Ok(plans) => plans,
+            Err(refusals) => {
+                for r in refusals {
+                    problems.push(Problem::at(&r.file, r.line, r.field, r.to_string()));
+                }
+                Vec::new()
             }
-            Vec::new()
+        };
+        let standing_orders: Vec<&Order> = standing.iter().collect();
+        for planned in plan_each(c, &legal, &standing_orders, c.turn(), used) {
+            match planned {
+                Ok(p) => plans.push(p),
+                Err(r) => pending.notes.push(not_continued(&r)),
+            }
         }
-    };
-    let standing_orders: Vec<&Order> = standing.iter().collect();
-    for planned in plan_each(c, &legal, &standing_orders, c.turn(), used) {
-        match planned {
-            Ok(p) => plans.push(p),
-            Err(r) => pending.notes.push(not_continued(&r)),
-        }
-    }
+        let before = before.map(|b| b.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic)));
+        (plans, before)
+    });
     // 3.3, 3.4: a force out of supply does not advance towards a known enemy.
-    pending.report = (!plans.is_empty()).then(|| crate::rules::supply::compute(c, &c.supply));
-    if let Some(report) = &pending.report {
+    if let Some((report, contacts)) = before.filter(|_| !plans.is_empty()) {
+        pending.report = Some(report);
+        pending.contacts = Some(contacts);
+    }
+    if let (Some(report), Some(contacts)) = (&pending.report, &pending.contacts) {
         let standing: BTreeSet<&str> = standing.iter().map(|o| o.force.as_str()).collect();
         let mut stopped: BTreeSet<String> = BTreeSet::new();
-        for r in supply_refusals(c, report, &plans) {
+        for r in supply_refusals(c, report, contacts, &plans) {
             if standing.contains(r.force.as_str()) {
                 pending.notes.push(not_continued(&r));
                 stopped.insert(r.force);
@@ -362,9 +375,11 @@ fn decide_on_contact(c: &mut Campaign, orders: &[Order], new_contacts: &[Contact
 }
 
 /// Puts each force marched where it stopped, and returns the contacts after the march that
-/// the march made (a pair of forces not in contact before).
-fn march_into_place(c: &mut Campaign, marched: &[Marched]) -> Vec<Contact> {
-    let before: BTreeSet<(String, String)> = contacts(c)
+/// the march made (a pair of forces not in contact before); `before`, the contacts before it
+/// when they are known already.
+fn march_into_place(c: &mut Campaign, marched: &[Marched], before: Option<Vec<Contact>>) -> Vec<Contact> {
+    let before: BTreeSet<(String, String)> = before
+        .unwrap_or_else(|| contacts(c))
         .iter()
         .flat_map(|k| k.pairs.iter().map(|p| (p.french.clone(), p.allies.clone())))
         .collect();

@@ -15,14 +15,15 @@ use super::{Plan, Refusal};
 use crate::model::{Campaign, HexId, Side, Supply};
 use crate::rules::intel::known::side_view;
 use crate::rules::supply::{ForceSupply, HALT, SupplyReport};
-use crate::rules::zoc::contacts;
+use crate::rules::zoc::Contact;
 
 /// Turns of a force's march by road within which a known enemy is one it may not advance on
 /// out of supply (3.3): an enemy further off is no enemy it advances towards.
 pub const REACH_TURNS: u32 = 1;
 
-/// The marches that 3.3 and 3.4 forbid, one refusal each.
-pub fn supply_refusals(c: &Campaign, report: &SupplyReport, plans: &[Plan]) -> Vec<Refusal> {
+/// The marches that 3.3 and 3.4 forbid, one refusal each; `all` the campaign's contacts (8.1,
+/// [`crate::rules::zoc::contacts`]), from which each side knows its enemies.
+pub fn supply_refusals(c: &Campaign, report: &SupplyReport, all: &[Contact], plans: &[Plan]) -> Vec<Refusal> {
     let by_id: HashMap<&str, &ForceSupply> = report.forces.iter().map(|f| (f.force.as_str(), f)).collect();
     let out_of_supply: Vec<(&Plan, &ForceSupply)> = plans
         .iter()
@@ -33,13 +34,12 @@ pub fn supply_refusals(c: &Campaign, report: &SupplyReport, plans: &[Plan]) -> V
     if out_of_supply.is_empty() {
         return Vec::new();
     }
-    let all = contacts(c);
     let mut known: [Option<Vec<(String, HexId)>>; 2] = [None, None];
     let mut out = Vec::new();
     for (p, f) in out_of_supply {
         let slot = usize::from(f.side == Side::Allies);
         let enemies = known[slot].get_or_insert_with(|| {
-            side_view(c, &all, f.side, false)
+            side_view(c, all, f.side, false)
                 .forces
                 .into_iter()
                 .filter(|k| k.side() != f.side)
