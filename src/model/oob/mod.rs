@@ -67,32 +67,19 @@ impl UnitKey for &&Unit {
     }
 }
 
-/// The line of `forces.csv` each row was read from. Where a row was read does not make two
-/// orders of battle differ: they are equal when their rows are.
+/// What an order of battle keeps beside its rows that does not make two of them differ: they
+/// are equal when their rows are, wherever the rows were read and whatever was worked out of
+/// them.
 #[derive(Debug, Clone, Default)]
-struct SourceLines(Vec<u32>);
+struct Aside<T>(T);
 
-impl PartialEq for SourceLines {
-    fn eq(&self, _: &SourceLines) -> bool {
+impl<T> PartialEq for Aside<T> {
+    fn eq(&self, _: &Aside<T>) -> bool {
         true
     }
 }
 
-impl Eq for SourceLines {}
-
-/// What the order of battle works out of its rows on first asking, in one pass over them
-/// ([`Totals`]); forgotten whenever a row may change ([`OrderOfBattle::units_mut`],
-/// [`OrderOfBattle::get_mut`]). Worked out or not, it does not make two orders of battle differ.
-#[derive(Debug, Clone, Default)]
-struct Derived(OnceLock<Totals>);
-
-impl PartialEq for Derived {
-    fn eq(&self, _: &Derived) -> bool {
-        true
-    }
-}
-
-impl Eq for Derived {}
+impl<T> Eq for Aside<T> {}
 
 /// The force each row belongs to, and each force's men present and strength: what every rule
 /// that asks about the forces on the map (zones, contacts, garrisons, supply, who fights) asks
@@ -130,11 +117,12 @@ pub struct OrderOfBattle {
     /// Rows whose parent names no row, by that name.
     orphans: BTreeMap<String, Vec<u32>>,
     /// The line of `forces.csv` each row was read from, while the rows are those read.
-    lines: SourceLines,
+    lines: Aside<Vec<u32>>,
     /// Names of the columns after the known ones, kept for writing back.
     pub extra_columns: Vec<String>,
-    /// Each force's men present and strength, once asked.
-    derived: Derived,
+    /// Each force's men present and strength ([`Totals`]), worked out on first asking and
+    /// forgotten whenever a row may change ([`Self::units_mut`], [`Self::get_mut`]).
+    derived: Aside<OnceLock<Totals>>,
 }
 
 /// No row: a top-level force's parent.
@@ -290,7 +278,7 @@ impl OrderOfBattle {
     /// row order; ignored unless there is one per row).
     pub fn with_lines(mut self, lines: Vec<u32>) -> Self {
         if lines.len() == self.units.len() {
-            self.lines = SourceLines(lines);
+            self.lines = Aside(lines);
         }
         self
     }
