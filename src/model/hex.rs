@@ -249,6 +249,13 @@ impl HexGrid {
         self.contains(h).then(|| usize::from(h.col) * usize::from(self.rows) + usize::from(h.row))
     }
 
+    /// The hex at a place of a per-hex table of the grid: the inverse of [`Self::cell`], for a
+    /// place below [`Self::cells`].
+    pub fn hex_of_cell(&self, cell: usize) -> HexId {
+        let rows = usize::from(self.rows);
+        HexId::new((cell / rows) as u16, (cell % rows) as u16)
+    }
+
     /// How many hexes the grid has: the length of a per-hex table.
     pub fn cells(&self) -> usize {
         usize::from(self.columns) * usize::from(self.rows)
@@ -348,6 +355,7 @@ mod tests {
             for row in 0..g.rows {
                 let i = g.cell(HexId::new(col, row)).unwrap();
                 assert!(!seen[i], "{col}.{row} shares its cell");
+                assert_eq!(g.hex_of_cell(i), HexId::new(col, row), "the hex back from its cell");
                 seen[i] = true;
             }
         }

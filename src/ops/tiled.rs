@@ -86,12 +86,7 @@ pub fn export_tiled(dir: &CampaignDir, req: &TiledExportRequest) -> Result<Tiled
     atomic_write(&tileset, &tileset_png(size))?;
     atomic_write(&req.out, &bytes)?;
     let grid = c.map.grid;
-    let counts = [
-        usize::from(grid.columns) * usize::from(grid.rows),
-        c.map.roads.len(),
-        c.map.rivers.len(),
-        c.map.settlements.len(),
-    ];
+    let counts = [grid.cells(), c.map.roads.len(), c.map.rivers.len(), c.map.settlements.len()];
     Ok(TiledExported { map: req.out.clone(), tileset, size, counts })
 }
 

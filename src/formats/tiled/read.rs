@@ -298,12 +298,8 @@ impl Reader<'_> {
             .map(|v| v.as_u64().and_then(|n| u32::try_from(n).ok()).unwrap_or(u32::MAX) & !FLIP_BITS)
             .collect();
         let g = self.pixels.grid;
-        if data.len() != usize::from(g.columns) * usize::from(g.rows) {
-            self.problem(format!(
-                "tile layer '{name}' has {} tiles for {} hexes",
-                data.len(),
-                usize::from(g.columns) * usize::from(g.rows)
-            ));
+        if data.len() != g.cells() {
+            self.problem(format!("tile layer '{name}' has {} tiles for {} hexes", data.len(), g.cells()));
             return;
         }
         let forest_layer = name == layer::FOREST;

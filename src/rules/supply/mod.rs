@@ -249,14 +249,8 @@ fn roads(c: &Campaign) -> PerHex<(HexId, RoadClass)> {
         .iter()
         .enumerate()
         .filter(|&(_, &road)| road)
-        .flat_map(|(i, _)| c.map.road_neighbours(hex_at(grid, i)).into_iter().map(move |r| (i, r)));
+        .flat_map(|(i, _)| c.map.road_neighbours(grid.hex_of_cell(i)).into_iter().map(move |r| (i, r)));
     PerHex::collect(grid, placed)
-}
-
-/// The hex at a place of the grid's per-hex tables.
-fn hex_at(grid: HexGrid, cell: usize) -> HexId {
-    let rows = usize::from(grid.rows);
-    HexId::new((cell / rows) as u16, (cell % rows) as u16)
 }
 
 /// Where a search reached: per hex and the class of road it was reached by, the distance,
@@ -271,7 +265,7 @@ fn slot(grid: HexGrid, h: HexId, secondary: bool) -> usize {
 }
 
 fn hex_of(grid: HexGrid, slot: usize) -> (HexId, bool) {
-    (hex_at(grid, slot / 2), slot % 2 == 1)
+    (grid.hex_of_cell(slot / 2), slot % 2 == 1)
 }
 
 impl<'a> Net<'a> {
@@ -323,7 +317,7 @@ impl<'a> Net<'a> {
         };
         net.secondary_closed = (0..n)
             .map(|i| {
-                !net.roads.at_cell(Some(i)).is_empty() && net.secondary_refused(hex_at(grid, i)).is_some()
+                !net.roads.at_cell(Some(i)).is_empty() && net.secondary_refused(grid.hex_of_cell(i)).is_some()
             })
             .collect();
         net
@@ -355,7 +349,7 @@ impl<'a> Net<'a> {
     /// Breadth-first from every source at once. `strict` false ignores what cuts lines (to
     /// explain a cut line). A hostile hex is reached but never passed.
     fn search(&self, sources: &[HexId], strict: bool) -> Tree {
-        let n = usize::from(self.grid.columns) * usize::from(self.grid.rows) * 2;
+        let n = self.grid.cells() * 2;
         let mut best: Vec<Option<(u32, usize, usize)>> = vec![None; n];
         let mut queue = VecDeque::new();
         for (i, &h) in sources.iter().enumerate() {
