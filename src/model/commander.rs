@@ -40,6 +40,9 @@ pub enum Player {
 }
 
 impl Player {
+    /// Every value, each with its own word.
+    pub const ALL: [Player; 4] = [Player::Default, Player::Yes, Player::No, Player::Exempt];
+
     /// The column's word.
     pub fn word(self) -> &'static str {
         match self {

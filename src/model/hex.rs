@@ -126,13 +126,15 @@ impl HexIdError {
 /// The first two numbers of a date as Excel writes one (`17.03.2026`, `17/03/2026`,
 /// `3-17-26`).
 fn date_parts(t: &str) -> Option<(u16, u16)> {
-    let parts: Vec<&str> = t.split(['.', '/', '-']).collect();
+    // Every hex of a large order of battle is read through here: the parts are taken
+    // without gathering them.
+    let mut parts = t.split(['.', '/', '-']);
+    let (a, b, y) = (parts.next()?, parts.next()?, parts.next()?);
     let digits = |x: &str, lens: &[usize]| lens.contains(&x.len()) && x.bytes().all(|b| b.is_ascii_digit());
-    match parts[..] {
-        [a, b, y] if digits(a, &[1, 2]) && digits(b, &[1, 2]) && digits(y, &[2, 4]) => {
-            Some((a.parse().ok()?, b.parse().ok()?))
-        }
-        _ => None,
+    if parts.next().is_none() && digits(a, &[1, 2]) && digits(b, &[1, 2]) && digits(y, &[2, 4]) {
+        Some((a.parse().ok()?, b.parse().ok()?))
+    } else {
+        None
     }
 }
 
@@ -400,6 +402,9 @@ mod tests {
     fn a_hex_excel_took_for_a_date_is_refused_with_its_likely_reading() {
         let e = "17.03.2026".parse::<HexId>().unwrap_err();
         assert_eq!(e.fault, HexIdFault::Date);
+        // A date has three parts, no more.
+        assert_ne!("17.03.2026.5".parse::<HexId>().unwrap_err().fault, HexIdFault::Date);
+        assert_ne!("17.03.".parse::<HexId>().unwrap_err().fault, HexIdFault::Date);
         assert_eq!(
             e.in_spreadsheet(),
             "'17.03.2026' — did you mean 17.03? Excel took the hex for a date; format the column as Text"

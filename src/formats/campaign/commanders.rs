@@ -34,13 +34,13 @@ pub(super) fn parse_commanders(t: &Table, p: &mut Problems) -> (Vec<Commander>, 
             f.problem("name", format!("commander '{name}' is listed twice"));
             continue;
         }
-        let player = match f.text(c_player).trim().to_lowercase().as_str() {
-            "" => Player::Default,
-            "yes" => Player::Yes,
-            "no" => Player::No,
-            "exempt" => Player::Exempt,
-            other => {
-                f.problem("player", format!("'{other}' is not yes, no, exempt or blank"));
+        // The word in any case, matched without a lower-cased copy of every row's (a large
+        // campaign has tens of thousands of commanders).
+        let word = f.text(c_player).trim();
+        let player = match Player::ALL.into_iter().find(|p| word.eq_ignore_ascii_case(p.word())) {
+            Some(player) => player,
+            None => {
+                f.problem("player", format!("'{}' is not yes, no, exempt or blank", word.to_lowercase()));
                 Player::Default
             }
         };
@@ -78,4 +78,25 @@ pub fn write_commanders(commanders: &[Commander], extra_cols: &[String], dialect
             r
         }),
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_player_word_is_read_in_any_case_and_another_word_is_a_problem_on_its_line() {
+        let text =
+            "name,side,player\nA,French,YES\nB,French, Exempt \nC,French,no\nD,French,\nE,French,Maybe\n";
+        let mut p = Problems::default();
+        let t = Table::parse("commanders.csv", text.as_bytes(), &mut p);
+        let (read, _) = parse_commanders(&t, &mut p);
+        let players: Vec<Player> = read.iter().map(|c| c.player).collect();
+        assert_eq!(players, [Player::Yes, Player::Exempt, Player::No, Player::Default, Player::Default]);
+        let problems: Vec<String> = p.0.iter().map(ToString::to_string).collect();
+        assert_eq!(problems.len(), 1, "{problems:?}");
+        assert!(problems[0].contains("commanders.csv:6"), "{problems:?}");
+        assert!(problems[0].contains("player"), "{problems:?}");
+        assert!(problems[0].contains("'maybe' is not yes, no, exempt or blank"), "{problems:?}");
+    }
 }

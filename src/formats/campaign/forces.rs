@@ -189,7 +189,10 @@ pub(super) fn build_forces<R: std::io::Read + Send>(
                 let more = records.fill_batch(&mut batch, BATCH_ROWS, &mut problems);
                 // Reading is the lighter half: this thread builds a share of the batches too.
                 let handed = if n % BUILT_BY_READER == 0 {
+                    // Room for the whole batch at once, not grown row by row.
                     let mut built = Built::default();
+                    built.rows.units.reserve(batch.len());
+                    built.rows.lines.reserve(batch.len());
                     for (line, rec) in batch.iter() {
                         build.row(line, rec, &mut built.rows, &mut built.problems);
                     }

@@ -3,10 +3,13 @@
 //! (`forces`), the map's files (`map`), the commanders (`commanders`), the order of battle's
 //! tree (`tree`) and the writers (`write`) each have a file; this one reads the folder whole.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeMap;
+
+use compact_str::CompactString;
 
 use crate::error::{Problem, Problems};
 use crate::model::dialect::Dialect;
+use crate::model::oob::IdSet;
 use crate::model::{
     BattleMapChoice, Campaign, CampaignConfig, CampaignMap, Commander, HexGrid, HexId, HexInfo,
     OrderOfBattle, RoadClass, RulesConfig, Settlement, Side2,
@@ -281,8 +284,8 @@ fn parse_rest(files: &CampaignFiles, grid: &HexGrid, p: &mut Problems) -> Rest {
     let settlements = parse_settlements(&settlements_t, grid, &hexes, p);
     let commanders_t = table(names::COMMANDERS, p, true);
     let (commanders, commander_columns) = parse_commanders(&commanders_t, p);
-    let names_in = |t: &Table| -> Option<BTreeSet<String>> {
-        t.whole(&["name"]).then(|| t.rows.iter().map(|r| t.text(r, "name").to_string()).collect())
+    let names_in = |t: &Table| -> Option<IdSet<CompactString>> {
+        t.whole(&["name"]).then(|| t.rows.iter().map(|r| CompactString::from(t.text(r, "name"))).collect())
     };
     let listed = Listed { settlements: names_in(&settlements_t), commanders: names_in(&commanders_t) };
     let battle_maps = match files.get(names::BATTLE_MAPS) {

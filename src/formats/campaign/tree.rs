@@ -3,8 +3,10 @@
 
 use std::collections::BTreeSet;
 
+use compact_str::CompactString;
+
 use crate::error::{Problem, Problems};
-use crate::model::oob::IdMap;
+use crate::model::oob::{IdMap, IdSet};
 use crate::model::{CampaignMap, Commander, OrderOfBattle, Unit};
 
 use super::names;
@@ -15,10 +17,11 @@ use super::names;
 /// unknown either. One cause, one message.
 #[derive(Debug, Default)]
 pub(super) struct Listed {
-    /// Every name on a row of `settlements.csv`.
-    pub(super) settlements: Option<BTreeSet<String>>,
-    /// Every name on a row of `commanders.csv`.
-    pub(super) commanders: Option<BTreeSet<String>>,
+    /// Every name on a row of `settlements.csv` (only ever asked, never walked).
+    pub(super) settlements: Option<IdSet<CompactString>>,
+    /// Every name on a row of `commanders.csv` (a large campaign lists tens of thousands: a
+    /// name is held without a string of its own on the heap when it is short).
+    pub(super) commanders: Option<IdSet<CompactString>>,
 }
 
 /// Checks the tree: duplicate ids, unknown parents, cycles, sides, levels, hexes, commanders.

@@ -247,18 +247,23 @@ impl OrderOfBattle {
                 None => oob.orphans.entry(name.to_string()).or_default().push(i as u32),
             }
         }
-        // Children grouped by parent row, in file order (counting sort).
+        // Children grouped by parent row, in file order (counting sort): `start[p + 1]` is
+        // where parent `p`'s children end, and the rows, taken from the last, fill each
+        // parent's children from its end back, leaving `start[p + 1]` where they begin.
         for i in 1..start.len() {
             start[i] += start[i - 1];
         }
-        let mut next = start.clone();
         let mut kids = vec![0u32; start[n] as usize];
-        for (i, &p) in parent_rows.iter().enumerate() {
+        for (i, &p) in parent_rows.iter().enumerate().rev() {
             if p != NO_ROW {
-                kids[next[p as usize] as usize] = i as u32;
-                next[p as usize] += 1;
+                let at = &mut start[p as usize + 1];
+                *at -= 1;
+                kids[*at as usize] = i as u32;
             }
         }
+        // Each parent's beginning is now one place on: back in place, with the end of all.
+        start.copy_within(1.., 0);
+        start[n] = kids.len() as u32;
         oob.parent_rows = parent_rows;
         oob.kid_start = start;
         oob.kids = kids;
