@@ -3,11 +3,11 @@
 //! cavalry regiments or squadrons, and batteries with their guns.
 
 use std::collections::BTreeMap;
-use std::collections::hash_map::Entry;
 use std::sync::OnceLock;
 
 use super::kinds::{ArmClass, Quality, Supply};
 
+mod build;
 mod ids;
 #[cfg(test)]
 mod tests;
@@ -179,97 +179,6 @@ impl Strength {
 }
 
 impl OrderOfBattle {
-    /// Builds the indexes. The units need not be valid: a duplicated id finds its first
-    /// row and is listed in [`OrderOfBattle::duplicates`]; a parent that names no row makes
-    /// an orphan; a cycle is left for validation to find.
-    pub fn new(units: Vec<Unit>, extra_columns: Vec<String>) -> Self {
-        assert!(units.len() < NO_ROW as usize, "an order of battle of more than 4 billion rows");
-        let n = units.len();
-        let mut oob = OrderOfBattle { units, extra_columns, ..OrderOfBattle::default() };
-        oob.index.reserve(n);
-        // One pass over the rows: each id goes into the index, and each row's parent is
-        // found among the rows before it. Rows come in tree order, so a parent is mostly
-        // the row before or that row's parent, found without a lookup; one listed further
-        // down is looked up once every id is in.
-        let mut parent_rows = vec![NO_ROW; n];
-        let mut start = vec![0u32; n + 1];
-        let mut later = Vec::new();
-        let mut prev_is_first = false;
-        for i in 0..n {
-            let u = &oob.units[i];
-            let is_first = match oob.index.entry(hash_id(&u.id)) {
-                Entry::Vacant(e) => {
-                    e.insert(i as u32);
-                    true
-                }
-                Entry::Occupied(e) => {
-                    let first = *e.get() as usize;
-                    if oob.units[first].id == u.id {
-                        oob.duplicates.push((i, first));
-                        false
-                    } else if let Some(&k) = oob.clashes.iter().find(|&&k| oob.units[k as usize].id == u.id) {
-                        oob.duplicates.push((i, k as usize));
-                        false
-                    } else {
-                        oob.clashes.push(i as u32);
-                        true
-                    }
-                }
-            };
-            let Some(name) = &u.parent else {
-                oob.tops.push(i as u32);
-                prev_is_first = is_first;
-                continue;
-            };
-            let found = match i.checked_sub(1) {
-                Some(k) if parent_rows[k] != NO_ROW && oob.units[k].parent.as_ref() == Some(name) => {
-                    Some(parent_rows[k] as usize)
-                }
-                Some(k) if prev_is_first && oob.units[k].id == *name => Some(k),
-                _ => oob.position(name),
-            };
-            match found {
-                Some(p) => {
-                    parent_rows[i] = p as u32;
-                    start[p + 1] += 1;
-                }
-                None => later.push(i),
-            }
-            prev_is_first = is_first;
-        }
-        for i in later {
-            let Some(name) = &oob.units[i].parent else { continue };
-            match oob.position(name) {
-                Some(p) => {
-                    parent_rows[i] = p as u32;
-                    start[p + 1] += 1;
-                }
-                None => oob.orphans.entry(name.to_string()).or_default().push(i as u32),
-            }
-        }
-        // Children grouped by parent row, in file order (counting sort): `start[p + 1]` is
-        // where parent `p`'s children end, and the rows, taken from the last, fill each
-        // parent's children from its end back, leaving `start[p + 1]` where they begin.
-        for i in 1..start.len() {
-            start[i] += start[i - 1];
-        }
-        let mut kids = vec![0u32; start[n] as usize];
-        for (i, &p) in parent_rows.iter().enumerate().rev() {
-            if p != NO_ROW {
-                let at = &mut start[p as usize + 1];
-                *at -= 1;
-                kids[*at as usize] = i as u32;
-            }
-        }
-        // Each parent's beginning is now one place on: back in place, with the end of all.
-        start.copy_within(1.., 0);
-        start[n] = kids.len() as u32;
-        oob.parent_rows = parent_rows;
-        oob.kid_start = start;
-        oob.kids = kids;
-        oob
-    }
-
     /// The row number of an id.
     fn position(&self, id: &str) -> Option<usize> {
         match self.index.get(&hash_id(id)) {

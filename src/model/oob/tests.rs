@@ -187,3 +187,84 @@ fn a_row_knows_the_line_it_was_read_from_and_lines_make_no_difference() {
     assert_eq!(OrderOfBattle::new(rows(), Vec::new()).with_lines(vec![2]).line_of("A"), None);
     assert_eq!(read, built, "where a row was read is not part of the order of battle");
 }
+
+/// Each row's parent as the definition has it: the first row with the id the row names.
+fn parents_by_definition(units: &[Unit]) -> Vec<Option<usize>> {
+    let mut first: std::collections::HashMap<&str, usize> = std::collections::HashMap::new();
+    for (i, u) in units.iter().enumerate() {
+        first.entry(u.id.as_str()).or_insert(i);
+    }
+    units.iter().map(|u| u.parent.as_ref().and_then(|p| first.get(p.as_str()).copied())).collect()
+}
+
+#[test]
+fn a_large_order_of_battle_finds_every_parent_and_child_as_a_small_one_does() {
+    // Large enough for the index and the parents to be worked out side by side, with every
+    // kind of row the two must agree on put in among ordinary forces.
+    let mut units = Vec::new();
+    for f in 0..1500 {
+        let force = format!("F{f}");
+        units.push(unit(&force, None, 0));
+        for b in 0..3 {
+            let brigade = format!("{force}-{b}");
+            units.push(unit(&brigade, Some(&force), 0));
+            for k in 0..3 {
+                units.push(unit(&format!("{brigade}-{k}"), Some(&brigade), 100));
+            }
+        }
+        match f {
+            // A duplicated id, then rows naming it right after its second row: their parent
+            // is its first row.
+            100 => {
+                units.push(unit("D", None, 0));
+                units.push(unit("D-1", Some("D"), 100));
+            }
+            900 => {
+                units.push(unit("D", None, 0));
+                units.push(unit("D-2", Some("D"), 100));
+                units.push(unit("D-3", Some("D"), 100));
+            }
+            // Children listed before their parent, an orphan, a row naming itself.
+            200 => {
+                units.push(unit("L-1", Some("L"), 100));
+                units.push(unit("L-2", Some("L"), 100));
+                units.push(unit("O-1", Some("NOWHERE"), 100));
+                units.push(unit("S", Some("S"), 0));
+            }
+            300 => units.push(unit("L", None, 0)),
+            _ => {}
+        }
+    }
+    assert!(units.len() >= 1 << 14, "large enough for two threads: {}", units.len());
+    let expected = parents_by_definition(&units);
+    let oob = OrderOfBattle::new(units.clone(), Vec::new());
+    for (i, parent) in expected.iter().enumerate() {
+        assert_eq!(oob.parent_row(i), *parent, "row {i} ({})", units[i].id);
+    }
+    let kids = |id: &str| oob.children(id).map(|u| u.id.to_string()).collect::<Vec<_>>();
+    assert_eq!(kids("D"), ["D-1", "D-2", "D-3"]);
+    assert_eq!(kids("L"), ["L-1", "L-2"]);
+    assert_eq!(kids("NOWHERE"), ["O-1"]);
+    assert_eq!(kids("F7-1"), ["F7-1-0", "F7-1-1", "F7-1-2"]);
+    // Every row is the child of its parent, once, in file order.
+    let mut by_definition: Vec<Vec<&str>> = vec![Vec::new(); units.len()];
+    for (u, parent) in units.iter().zip(&expected) {
+        if let Some(p) = *parent {
+            by_definition[p].push(u.id.as_str());
+        }
+    }
+    for (p, wanted) in by_definition.iter().enumerate().filter(|(_, w)| !w.is_empty()) {
+        let found: Vec<&str> = oob.children(units[p].id.as_str()).map(|c| c.id.as_str()).collect();
+        assert_eq!(&found, wanted, "children of row {p} ({})", units[p].id);
+    }
+    let tops: Vec<&str> = oob.forces().map(|u| u.id.as_str()).take(3).collect();
+    assert_eq!(tops, ["F0", "F1", "F2"]);
+    assert_eq!(oob.forces().len(), units.iter().filter(|u| u.parent.is_none()).count());
+    // The same rows, few enough for one thread, give the same answers.
+    let small: Vec<Unit> = units[..units.len() / 4].to_vec();
+    let small_oob = OrderOfBattle::new(small.clone(), Vec::new());
+    for (i, parent) in parents_by_definition(&small).iter().enumerate() {
+        assert_eq!(small_oob.parent_row(i), *parent, "row {i} ({})", small[i].id);
+    }
+    assert_eq!(oob.duplicates().len(), 1);
+}
