@@ -191,8 +191,8 @@ pub(super) fn build_forces<R: std::io::Read + Send>(
                 let handed = if n % BUILT_BY_READER == 0 {
                     // Room for the whole batch at once, not grown row by row.
                     let mut built = Built::default();
-                    built.rows.units.reserve(batch.len());
-                    built.rows.lines.reserve(batch.len());
+                    built.rows.units.reserve(BATCH_ROWS);
+                    built.rows.lines.reserve(BATCH_ROWS);
                     for (line, rec) in batch.iter() {
                         build.row(line, rec, &mut built.rows, &mut built.problems);
                     }

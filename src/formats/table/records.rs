@@ -393,16 +393,6 @@ pub struct RecordBatch {
 }
 
 impl RecordBatch {
-    /// The number of records it holds.
-    pub fn len(&self) -> usize {
-        self.len
-    }
-
-    /// True when it holds no record.
-    pub fn is_empty(&self) -> bool {
-        self.len == 0
-    }
-
     /// The records and their lines, in file order.
     pub fn iter(&self) -> impl Iterator<Item = (u64, &csv::StringRecord)> {
         self.lines.iter().copied().zip(&self.records[..self.len])

@@ -198,9 +198,9 @@ fn parents_by_definition(units: &[Unit]) -> Vec<Option<usize>> {
 }
 
 #[test]
-fn a_large_order_of_battle_finds_every_parent_and_child_as_a_small_one_does() {
-    // Large enough for the index and the parents to be worked out side by side, with every
-    // kind of row the two must agree on put in among ordinary forces.
+fn a_large_order_of_battle_finds_every_parent_and_child_as_defined() {
+    // Thousands of ordinary forces in tree order, with every kind of row whose parent is not
+    // the row before it, or that row's parent, put in among them.
     let mut units = Vec::new();
     for f in 0..1500 {
         let force = format!("F{f}");
@@ -235,7 +235,7 @@ fn a_large_order_of_battle_finds_every_parent_and_child_as_a_small_one_does() {
             _ => {}
         }
     }
-    assert!(units.len() >= 1 << 14, "large enough for two threads: {}", units.len());
+    assert!(units.len() >= 1 << 14, "a large order of battle: {}", units.len());
     let expected = parents_by_definition(&units);
     let oob = OrderOfBattle::new(units.clone(), Vec::new());
     for (i, parent) in expected.iter().enumerate() {
@@ -260,7 +260,7 @@ fn a_large_order_of_battle_finds_every_parent_and_child_as_a_small_one_does() {
     let tops: Vec<&str> = oob.forces().map(|u| u.id.as_str()).take(3).collect();
     assert_eq!(tops, ["F0", "F1", "F2"]);
     assert_eq!(oob.forces().len(), units.iter().filter(|u| u.parent.is_none()).count());
-    // The same rows, few enough for one thread, give the same answers.
+    // A part of the same rows gives the same answers.
     let small: Vec<Unit> = units[..units.len() / 4].to_vec();
     let small_oob = OrderOfBattle::new(small.clone(), Vec::new());
     for (i, parent) in parents_by_definition(&small).iter().enumerate() {
