@@ -248,7 +248,14 @@ impl HexGrid {
     /// A hex's place in a per-hex table of the grid (column by column, row by row), if the
     /// hex lies on the map.
     pub fn cell(&self, h: HexId) -> Option<usize> {
-        self.contains(h).then(|| usize::from(h.col) * usize::from(self.rows) + usize::from(h.row))
+        self.contains(h).then(|| self.cell_on_map(h))
+    }
+
+    /// [`Self::cell`] of a hex known to lie on the map (a force's hex, checked as the campaign
+    /// is read; a hex a search reached), without asking again: for the searches' inner loops.
+    pub fn cell_on_map(&self, h: HexId) -> usize {
+        debug_assert!(self.contains(h), "{h} lies off the {} × {} map", self.columns, self.rows);
+        usize::from(h.col) * usize::from(self.rows) + usize::from(h.row)
     }
 
     /// The hex at a place of a per-hex table of the grid: the inverse of [`Self::cell`], for a

@@ -156,7 +156,7 @@ pub fn contacts(c: &Campaign) -> Vec<Contact> {
         forces.iter().filter_map(|f| Some((f.side(), f.hex?, cavalry_road_hex(c, f)))).collect();
     // Forces by hex (a counting sort over the map's hexes), so that the search looks only
     // near each force.
-    let cell = |h: HexId| usize::from(h.col) * usize::from(grid.rows) + usize::from(h.row);
+    let cell = |h: HexId| grid.cell_on_map(h);
     let cells = grid.cells();
     let mut start = vec![0usize; cells + 1];
     for &(_, h, _) in &reach {

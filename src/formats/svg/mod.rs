@@ -34,11 +34,17 @@ pub fn char_len(text: &str) -> usize {
 
 /// Appends [`num`]`(v)` to `s`.
 pub fn push_num(s: &mut String, v: f64) {
+    // ASCII digits, point and sign: each byte is its own character.
+    with_num(v, |bytes| s.extend(bytes.iter().map(|&b| char::from(b))));
+}
+
+/// Hands [`num`]`(v)` to `put` as ASCII bytes: written by [`num_digits`], or as it comes for
+/// a value beyond any picture's size (`inf`, `NaN` and the like are ASCII too).
+fn with_num(v: f64, put: impl FnOnce(&[u8])) {
     let mut digits = [0u8; 24];
     match num_digits(v, &mut digits) {
-        // ASCII digits, point and sign: each byte is its own character.
-        Some(at) => s.extend(digits[at..].iter().map(|&b| char::from(b))),
-        None => s.push_str(&format!("{v:.1}")),
+        Some(at) => put(&digits[at..]),
+        None => put(format!("{v:.1}").as_bytes()),
     }
 }
 
@@ -169,14 +175,10 @@ impl Canvas {
 
     /// An attribute whose value is a number ([`num`]).
     fn attr_num(&mut self, k: &str, v: f64) {
-        let mut digits = [0u8; 24];
         self.buf.push(b' ');
         self.buf.extend_from_slice(k.as_bytes());
         self.buf.extend_from_slice(b"=\"");
-        match num_digits(v, &mut digits) {
-            Some(at) => self.buf.extend_from_slice(&digits[at..]),
-            None => self.buf.extend_from_slice(format!("{v:.1}").as_bytes()),
-        }
+        with_num(v, |bytes| self.buf.extend_from_slice(bytes));
         self.buf.push(b'"');
     }
 
@@ -381,6 +383,17 @@ mod tests {
         assert_eq!(thousands(24312), "24,312");
         assert_eq!(thousands(999), "999");
         assert_eq!(thousands(1000), "1,000");
+    }
+
+    #[test]
+    fn a_canvas_writes_its_numbers_as_num_does() {
+        for v in [12.0, 12.345, -0.04, -3.25, 1234.56, -1e14, 1e15, f64::NAN, f64::INFINITY] {
+            let mut c = Canvas::new(10.0, 10.0, "");
+            c.plain((v, 2.0), 9.0, "start", false, "#000000", "x");
+            let s = String::from_utf8(c.finish()).unwrap();
+            assert!(s.contains(&format!("<text x=\"{}\" y=\"2\" font-size=\"9\"", num(v))), "{v}: {s}");
+        }
+        assert_eq!(num(f64::INFINITY), "inf");
     }
 
     #[test]

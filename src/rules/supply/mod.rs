@@ -260,8 +260,9 @@ struct Tree {
     best: Vec<Option<(u32, usize, usize)>>,
 }
 
+/// A hex's place in a search's table: two a hex, reached by any road or by secondary roads.
 fn slot(grid: HexGrid, h: HexId, secondary: bool) -> usize {
-    (usize::from(h.col) * usize::from(grid.rows) + usize::from(h.row)) * 2 + usize::from(secondary)
+    grid.cell_on_map(h) * 2 + usize::from(secondary)
 }
 
 fn hex_of(grid: HexGrid, slot: usize) -> (HexId, bool) {
