@@ -218,6 +218,6 @@ pub fn briefing_section(r: &SupplyReport, own: &[String]) -> String {
 /// A side's turn report's section on its own forces' supply (as [`briefing_section`]): the
 /// French commanders are told there when their line of communications is cut (3.5).
 pub fn side_section(r: &SupplyReport, side: Side) -> String {
-    let own: Vec<String> = r.forces.iter().filter(|f| f.side == side).map(|f| f.force.clone()).collect();
+    let own: Vec<String> = r.forces.iter().filter(|f| f.side == side).map(|f| f.force.to_string()).collect();
     briefing_section(r, &own)
 }

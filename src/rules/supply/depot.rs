@@ -3,6 +3,7 @@
 
 use std::collections::BTreeMap;
 
+use compact_str::CompactString;
 use serde::Serialize;
 
 use super::{ALLIED_DEPOT_TURNS, FRENCH_DEPOT_TURNS, SupplyRecord};
@@ -14,12 +15,12 @@ use crate::rules::control::SettlementControl;
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Depot {
     /// The force (a French corps or an Allied army, or any force naming a depot).
-    pub force: String,
+    pub force: CompactString,
     /// The force's side.
     #[serde(skip)]
     pub side: Side,
     /// The settlement.
-    pub depot: String,
+    pub depot: CompactString,
     /// Its state.
     pub state: DepotState,
     /// The turn from which an establishing depot is in use.
@@ -103,7 +104,7 @@ pub fn depots(
                 note = Some("established: in use from this turn (3.2.1)".to_string());
             }
         }
-        out.push(Depot { force: f.id.to_string(), side, depot: name.to_string(), state, ready, note });
+        out.push(Depot { force: f.id.clone(), side, depot: name.into(), state, ready, note });
     }
     out
 }

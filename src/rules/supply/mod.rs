@@ -11,6 +11,7 @@
 
 use std::collections::{BTreeMap, BTreeSet, VecDeque};
 
+use compact_str::CompactString;
 use serde::Serialize;
 
 mod depot;
@@ -77,7 +78,7 @@ impl Capacity {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct ForceSupply {
     /// Top-level force id.
-    pub force: String,
+    pub force: CompactString,
     /// Its side.
     pub side: Side,
     /// Its hex.
@@ -85,7 +86,7 @@ pub struct ForceSupply {
     /// In or out of supply.
     pub state: Supply,
     /// The source its line runs to.
-    pub source: Option<String>,
+    pub source: Option<CompactString>,
     /// The line from the force to the source, hex by hex (the force's hex first).
     pub path: Vec<HexId>,
     /// Where a cut line is cut.
@@ -105,7 +106,7 @@ pub struct ForceSupply {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Communication {
     /// Top-level force id.
-    pub force: String,
+    pub force: CompactString,
     /// `open` or `cut`.
     pub state: &'static str,
     /// Bayonne or Perpignan, when open.
@@ -138,7 +139,7 @@ impl ForceSupply {
     pub fn known(&self) -> crate::rules::intel::known::KnownSupply {
         crate::rules::intel::known::KnownSupply {
             in_supply: self.state == Supply::In,
-            source: self.source.clone(),
+            source: self.source.as_deref().map(String::from),
             path: self.path.clone(),
             break_hex: self.break_hex,
             // Why it is out; the note of a force in supply (2.2) stays in the umpire's report.
@@ -162,9 +163,9 @@ impl SupplyReport {
             .map(|f| {
                 let d = depots.get(f.force.as_str());
                 SupplyRecord {
-                    force: f.force.clone(),
+                    force: f.force.to_string(),
                     turns_out: f.turns_out,
-                    depot: d.map(|d| d.depot.clone()),
+                    depot: d.map(|d| d.depot.to_string()),
                     depot_state: d.map_or(DepotState::Established, |d| d.state),
                     depot_ready: d.and_then(|d| d.ready),
                 }
@@ -420,7 +421,7 @@ impl SettlementControl {
 /// A supply source of a side (3.2): its settlement's name and hex.
 #[derive(Debug, Clone, PartialEq, Eq)]
 struct Source {
-    name: String,
+    name: CompactString,
     hex: HexId,
     /// Its province (2.2).
     province: String,
@@ -457,7 +458,7 @@ fn sources(
         let depot = in_use.contains(s.name.as_str());
         let port = side == Side::Allies && s.port;
         if big || (garrisoned && (depot || port)) {
-            out.push(Source { name: s.name.clone(), hex: s.hex, province: s.province.clone() });
+            out.push(Source { name: s.name.as_str().into(), hex: s.hex, province: s.province.clone() });
         }
     }
     out

@@ -90,19 +90,22 @@ pub fn phase(c: &Campaign, records: &[SupplyRecord]) -> SupplyPhase {
                 None => c.oob.get(&f.force)?.supply_column,
             };
             (was != f.state).then(|| SupplyChange {
-                force: f.force.clone(),
+                force: f.force.to_string(),
                 from: was,
                 to: f.state,
                 reason: f.reason.clone(),
             })
         })
         .collect();
-    let orders =
-        report.forces.iter().flat_map(|f| f.orders.iter().map(|o| (f.force.clone(), o.clone()))).collect();
+    let orders = report
+        .forces
+        .iter()
+        .flat_map(|f| f.orders.iter().map(|o| (f.force.to_string(), o.clone())))
+        .collect();
     let depots = report
         .depots
         .iter()
-        .filter_map(|d| d.note.as_ref().map(|n| (d.force.clone(), d.depot.clone(), n.clone())))
+        .filter_map(|d| d.note.as_ref().map(|n| (d.force.to_string(), d.depot.to_string(), n.clone())))
         .collect();
     let records = report.records();
     SupplyPhase { report, control, supply, orders, depots, records }

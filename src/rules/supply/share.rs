@@ -12,6 +12,8 @@
 
 use std::collections::BTreeMap;
 
+use compact_str::CompactString;
+
 use super::{ForceSupply, HexId, Side, Supply};
 
 /// The orders of a force beyond its line's capacity (3.4).
@@ -21,7 +23,7 @@ pub const HALT: &str = "must halt or withdraw, no offensive (3.4)";
 /// of supply, with their turns out counted from `prev_out`. `forces` are in `forces.csv` order
 /// (one side's, or both sides'), which breaks ties of distance from the source.
 pub(super) fn share_lines(forces: &mut [ForceSupply], prev_out: &BTreeMap<&str, u32>) {
-    let mut lines: BTreeMap<(Side, String, Option<HexId>), Vec<usize>> = BTreeMap::new();
+    let mut lines: BTreeMap<(Side, CompactString, Option<HexId>), Vec<usize>> = BTreeMap::new();
     for (i, f) in forces.iter().enumerate() {
         let (Supply::In, Some(source), Some(_)) = (f.state, &f.source, &f.capacity) else { continue };
         let out_of_source = f.path.len().checked_sub(2).map(|j| f.path[j]);
@@ -30,7 +32,7 @@ pub(super) fn share_lines(forces: &mut [ForceSupply], prev_out: &BTreeMap<&str, 
     for (_, mut members) in lines {
         members.sort_by_key(|&i| (forces[i].path.len(), i));
         let (mut men, mut guns) = (0u32, 0u32);
-        let mut fed: Vec<String> = Vec::new();
+        let mut fed: Vec<CompactString> = Vec::new();
         // What the forces beyond the capacity are told draws on the line first: the same
         // words for every one of them until another force is fed (a busy line has hundreds).
         let mut ahead: Option<String> = None;
@@ -81,11 +83,11 @@ mod tests {
     fn force(id: &str, men: u32, hexes: u16) -> ForceSupply {
         let (max_men, max_guns) = ADEQUATE_CAPACITY;
         ForceSupply {
-            force: id.to_string(),
+            force: id.into(),
             side: Side::French,
             hex: HexId::new(10, 10 + hexes),
             state: Supply::In,
-            source: Some("Madrid".to_string()),
+            source: Some("Madrid".into()),
             path: (0..=hexes).rev().map(|k| HexId::new(10, 10 + k)).collect(),
             break_hex: None,
             reason: None,

@@ -109,7 +109,7 @@ impl<'a> SideSearch<'a> {
     /// with where and why it is cut, its turns out in a row and the rules' orders (3.3).
     pub(super) fn line(&mut self, f: &Unit, hex: HexId, turns_out_before: u32) -> ForceSupply {
         let mut fs = ForceSupply {
-            force: f.id.to_string(),
+            force: f.id.clone(),
             side: self.side,
             hex,
             state: Supply::Out,
@@ -244,7 +244,7 @@ impl<'a> SideSearch<'a> {
                 .find(|s| s.hex == self.france[i])
                 .map_or_else(|| self.france[i].to_string(), |s| s.name.clone());
             return Some(Communication {
-                force: f.id.to_string(),
+                force: f.id.clone(),
                 state: "open",
                 to: Some(to),
                 path,
@@ -271,7 +271,7 @@ impl<'a> SideSearch<'a> {
         };
         let why = why.or_else(|| Some("Bayonne and Perpignan are not friendly (3.5)".to_string()));
         Some(Communication {
-            force: f.id.to_string(),
+            force: f.id.clone(),
             state: "cut",
             to: None,
             path: Vec::new(),
