@@ -11,7 +11,7 @@ use crate::ops::demo::DemoRequest;
 /// Runs `demo DIR`.
 pub fn run(folder: &Path) -> Result<()> {
     let d = crate::ops::demo::demo(&DemoRequest { folder: folder.to_path_buf() })?;
-    crate::out!("{}", report::export::plan_text(&d.export.plan.view()));
+    crate::out!("{}", report::export::plan_text(&d.export.plan.view(), true));
     crate::errln!("{}", report::export::exported_line(&d.export.plan.view()));
     crate::errln!("{}", report::demo::next_steps(&d.campaign, &d.export.plan.out, &d.result));
     super::done_with(d.export.campaign);

@@ -53,7 +53,7 @@ pub fn run(dir: &CampaignDir, a: &ExportHexArgs) -> Result<()> {
         if a.json {
             super::print_json(&report::plan_json(&plan.view()))?;
         } else {
-            crate::out!("{}", report::plan_text(&plan.view()));
+            crate::out!("{}", report::plan_text(&plan.view(), false));
         }
         crate::errln!("{}", report::dry_run_line(&plan.view()));
         return Ok(());
@@ -61,7 +61,7 @@ pub fn run(dir: &CampaignDir, a: &ExportHexArgs) -> Result<()> {
     if a.json {
         super::print_json(&plan.summary)?;
     } else {
-        crate::out!("{}", report::plan_text(&plan.view()));
+        crate::out!("{}", report::plan_text(&plan.view(), true));
         crate::errln!("{}", report::exported_line(&plan.view()));
     }
     super::done_with(done.campaign);

@@ -43,8 +43,9 @@ pub fn plan_json(plan: &PlanView<'_>) -> Value {
     })
 }
 
-/// The plan for the umpire: the battle, who fights and how, the order of battle, the files.
-pub fn plan_text(plan: &PlanView<'_>) -> String {
+/// The plan for the umpire: the battle, who fights and how, the order of battle, the files;
+/// as `written`, or as a dry run would write it.
+pub fn plan_text(plan: &PlanView<'_>, written: bool) -> String {
     let r = &plan.record;
     let mut s = String::new();
     let _ = writeln!(s, "battle {} at {} ({}), turn {}", r.id, r.hex, r.place, r.turn);
@@ -58,7 +59,11 @@ pub fn plan_text(plan: &PlanView<'_>) -> String {
         r.map.id,
         r.map.orientation,
         r.map.reason,
-        if r.map.reused { "" } else { "; stored for later battles in this hex" }
+        match (r.map.reused, written) {
+            (true, _) => "",
+            (false, true) => "; stored for later battles in this hex",
+            (false, false) => "; to be stored for later battles in this hex",
+        }
     );
     for p in &r.participants {
         let role = match p.role {
