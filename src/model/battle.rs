@@ -358,6 +358,21 @@ pub struct BattleRecord {
 }
 
 impl BattleRecord {
+    /// The place of a battle fought in a hex without a settlement: the hex itself.
+    pub fn hex_as_place(hex: HexId) -> String {
+        format!("hex {hex}")
+    }
+
+    /// Where the battle is fought, as every title and report names it: the place and its
+    /// hex (`Medellin (18.28)`), or the hex alone where it has no settlement (`hex 18.29`).
+    pub fn site(&self) -> String {
+        if self.place == Self::hex_as_place(self.hex) {
+            self.place.clone()
+        } else {
+            format!("{} ({})", self.place, self.hex)
+        }
+    }
+
     /// Forces of a side.
     pub fn forces(&self, side: Side) -> impl Iterator<Item = &Participant> {
         self.participants.iter().filter(move |p| p.side == side)

@@ -66,8 +66,7 @@ pub fn page(dir: &CampaignDir, id: &str, out: &Path, side: Option<Side>) -> Resu
 }
 
 fn umpire_page(dir: &CampaignDir, b: &BattleRecord) -> Result<Vec<u8>> {
-    let mut p =
-        Page::new(&format!("Battle {} at {} ({}), turn {}: umpire's page", b.id, b.place, b.hex, b.turn));
+    let mut p = Page::new(&format!("Battle {} at {}, turn {}: umpire's page", b.id, b.site(), b.turn));
     match dir.read(&report_path(&b.id))? {
         Some(report) if b.state == BattleState::Applied => p.markdown(&String::from_utf8_lossy(&report)),
         _ => p.note(&format!("Battle {} is {}: no result applied yet.", b.id, b.state.word())),
@@ -87,7 +86,7 @@ fn umpire_page(dir: &CampaignDir, b: &BattleRecord) -> Result<Vec<u8>> {
 }
 
 fn player_page(dir: &CampaignDir, b: &BattleRecord, side: Side) -> Result<Vec<u8>> {
-    let mut p = Page::new(&format!("Battle at {} ({}), turn {}: {side} briefing", b.place, b.hex, b.turn));
+    let mut p = Page::new(&format!("Battle at {}, turn {}: {side} briefing", b.site(), b.turn));
     let path = briefing_path(&b.id, side.slug());
     let text = dir.read(&path)?.ok_or_else(|| Error::refused(format!("battle {} has no {path}", b.id)))?;
     p.markdown(&String::from_utf8_lossy(&text));
@@ -181,8 +180,7 @@ pub fn cancel(dir: &CampaignDir, id: &str, dry_run: bool) -> Result<Cancelled> {
     record.state = BattleState::Cancelled;
     let mut commit = Commit { operation: Some(format!("battle cancel {id}")), ..Commit::default() };
     commit.write(record_path(id), record_bytes(&record)?);
-    let summary =
-        format!("battle {id} at {} ({}) cancelled: it will not be fought", record.place, record.hex);
+    let summary = format!("battle {id} at {} cancelled: it will not be fought", record.site());
     let entry = Entry::cancel_battle(id, c.config.turn, summary);
     out.seq = txn.finish(StateFiles::new(), Some(entry), commit)?;
     Ok(out)

@@ -110,6 +110,38 @@ fn the_readme_battle_day_runs_as_written_after_demo() {
     assert_eq!(snapshot(tmp.path()), before);
 }
 
+/// The commands `demo` suggests, run as it prints them, one after the other, each succeed;
+/// and the turn then advances on a battle whose result is in, with no warning that it is
+/// still pending.
+#[test]
+fn the_demo_s_next_steps_run_as_it_prints_them() {
+    let tmp = tempfile::tempdir().unwrap();
+    let run = |args: &[String]| {
+        Command::new(env!("CARGO_BIN_EXE_sowbridge")).args(args).current_dir(tmp.path()).output().unwrap()
+    };
+    let o = run(&["demo".to_string()]);
+    assert_code(&o, 0);
+    let said = stderr(&o);
+    let steps: Vec<Vec<String>> = said
+        .split("Next, the battle day:")
+        .nth(1)
+        .unwrap_or_else(|| panic!("no next steps: {said}"))
+        .lines()
+        .map(str::trim)
+        .filter(|l| l.starts_with("sowbridge "))
+        .map(|l| words(l).into_iter().skip(1).collect())
+        .collect();
+    assert!(steps.len() >= 5, "{said}");
+    assert_eq!(steps.last().map(|s| s[s.len() - 2..].join(" ")), Some("turn advance".to_string()), "{said}");
+    for args in &steps {
+        let o = run(args);
+        assert_code(&o, 0);
+        if args.ends_with(&["turn".to_string(), "advance".to_string()]) {
+            assert!(!stderr(&o).contains("still pending"), "{}", stderr(&o));
+        }
+    }
+}
+
 #[test]
 fn every_command_s_help_shows_an_example() {
     let tmp = tempfile::tempdir().unwrap();

@@ -309,7 +309,7 @@ fn a_dump_of_a_battle_already_applied_or_of_none_gets_one_line() {
     assert_code(&o, 1);
     assert_eq!(error_lines(&o), 1, "{}", stderr(&o));
     assert!(
-        stderr(&o).contains("a result of battle T20-18.28 (Medellin, 18.28), which is applied from"),
+        stderr(&o).contains("a result of battle T20-18.28 at Medellin (18.28), which is applied from"),
         "{}",
         stderr(&o)
     );
@@ -490,7 +490,7 @@ fn turn_advance_warns_of_a_pending_battle_before_it_changes_anything() {
     let o = c.run(&["turn", "advance", "--dry-run"]);
     assert_code(&o, 0);
     assert!(
-        stderr(&o).starts_with("WARNING: battle T20-18.28 (Medellin, 18.28) of turn 20 is still pending"),
+        stderr(&o).starts_with("WARNING: battle T20-18.28 at Medellin (18.28) of turn 20 is still pending"),
         "{}",
         stderr(&o)
     );

@@ -129,7 +129,7 @@ pub fn render(c: &Campaign, b: &BattleRecord, r: &ReportInput<'_>) -> String {
 
 /// The report's title, its result file and the verdict.
 fn verdict(b: &BattleRecord, r: &ReportInput<'_>, s: &mut String) {
-    let _ = writeln!(s, "# Battle {} at {} ({})\n", b.id, b.place, b.hex);
+    let _ = writeln!(s, "# Battle {} at {}\n", b.id, b.site());
     let _ = writeln!(
         s,
         "Turn {} ({}). Result file `{}` (sha256 {}), journal entry {}.\n",

@@ -76,10 +76,9 @@ pub fn template_written(path: &Path, units: usize, id: &str, campaign: &Path) ->
 /// export and the result applied.
 pub fn describe(b: &BattleRecord) -> String {
     let mut s = format!(
-        "battle {} at {} ({}), turn {}: {}\nattacker: {} ({})\nmap: {} at {}° ({})\nprofile: {}, seed {}, SoW army index {}\n",
+        "battle {} at {}, turn {}: {}\nattacker: {} ({})\nmap: {} at {}° ({})\nprofile: {}, seed {}, SoW army index {}\n",
         b.id,
-        b.hex,
-        b.place,
+        b.site(),
         b.turn,
         b.state.word(),
         b.attacker,

@@ -11,6 +11,7 @@ pub fn next_steps(campaign: &Path, out: &Path, result: &Path) -> String {
          sowbridge --campaign {c} apply {r}\n  \
          sowbridge --campaign {c} battle show T20-18.28\n  \
          sowbridge --campaign {c} undo T20-18.28\n  \
+         sowbridge --campaign {c} apply {r} --winner draw\n  \
          sowbridge --campaign {c} turn advance",
         campaign.display(),
         out.display(),

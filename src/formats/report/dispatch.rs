@@ -355,7 +355,7 @@ fn after_action(b: &BattleFought, side: Side) -> String {
         Some(_) => "defeat",
         None => "draw",
     };
-    let _ = writeln!(s, "\n### {} ({}), battle {}: {verdict}\n", r.place, r.hex, r.id);
+    let _ = writeln!(s, "\n### {}, battle {}: {verdict}\n", r.site(), r.id);
     let ours: Vec<&str> =
         r.participants.iter().filter(|p| p.side == side).map(|p| p.force.as_str()).collect();
     let _ = writeln!(s, "- Your forces engaged: {}.", ours.join(", "));

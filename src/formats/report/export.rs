@@ -48,7 +48,7 @@ pub fn plan_json(plan: &PlanView<'_>) -> Value {
 pub fn plan_text(plan: &PlanView<'_>, written: bool) -> String {
     let r = &plan.record;
     let mut s = String::new();
-    let _ = writeln!(s, "battle {} at {} ({}), turn {}", r.id, r.hex, r.place, r.turn);
+    let _ = writeln!(s, "battle {} at {}, turn {}", r.id, r.site(), r.turn);
     let _ = writeln!(s, "attacker: {} ({})", r.attacker, r.attacker_reason);
     if let Some(av) = r.avoiding {
         let _ = writeln!(s, "avoiding battle (8.2): {av}");

@@ -88,11 +88,10 @@ pub fn umpire_report(run: &TurnRun, returns: &str, seed: u64, stream: &str) -> S
 /// its result as the turn advances.
 pub fn pending_warning(b: &BattleRecord, dry_run: bool) -> String {
     format!(
-        "WARNING: battle {} ({}, {}) of turn {} is still pending: no result has been applied to it. \
+        "WARNING: battle {} at {} of turn {} is still pending: no result has been applied to it. \
          The turn advances without it{}; apply its result first if it was fought.",
         b.id,
-        b.place,
-        b.hex,
+        b.site(),
         b.turn,
         if dry_run { " (dry run: nothing changes now)" } else { "" }
     )

@@ -150,10 +150,9 @@ pub fn aftermath_picture(scene: &AftermathScene<'_>) -> Vec<u8> {
     let height = list_top + LINE * list.len() as f64 + MARGIN;
     let date = Turn(r.turn).date();
     let verdict = scene.winner.map_or("a draw".to_string(), |w| format!("{w} victory"));
-    let title =
-        format!("After the battle {} at {} ({}), turn {}, {date}: {verdict}", r.id, r.place, r.hex, r.turn);
+    let title = format!("After the battle {} at {}, turn {}, {date}: {verdict}", r.id, r.site(), r.turn);
     let mut cv = Canvas::new(width, height, &title);
-    let heading = format!("After the action at {} ({}): {verdict}", r.place, r.hex);
+    let heading = format!("After the action at {}: {verdict}", r.site());
     let sub = format!("Battle {}, turn {}, {date} · the withdrawal (8.4) and the losses", r.id, r.turn);
     title_band(&mut cv, (width, height), &heading, &sub);
     let caption = format!("Campaign map around {} ({} hexes round)", r.hex, d);

@@ -93,13 +93,13 @@ pub fn battle_picture(scene: &BattleScene<'_>) -> Vec<u8> {
     let list = list_lines(r);
     let height = list_top + LINE * list.len() as f64 + MARGIN;
     let date = Turn(r.turn).date();
-    let title = format!("Battle {} at {} ({}), turn {}, {date}", r.id, r.place, r.hex, r.turn);
+    let title = format!("Battle {} at {}, turn {}, {date}", r.id, r.site(), r.turn);
     let mut cv = Canvas::new(width, height, &title);
     let sub = format!(
         "Battle {}, turn {}, {date} · the {} attack: {}",
         r.id, r.turn, r.attacker, r.attacker_reason
     );
-    title_band(&mut cv, (width, height), &format!("The action at {} ({})", r.place, r.hex), &sub);
+    title_band(&mut cv, (width, height), &format!("The action at {}", r.site()), &sub);
     neighbourhood(&mut cv, scene, &frame, d);
     sow_map(&mut cv, scene, square_at);
     cv.open("g", &[("id", "forces-list")]);

@@ -246,10 +246,9 @@ fn pending_battle(
     }
     if !battle.state.is_pending() {
         return Err(Error::Settled(format!(
-            "{name}: a result of battle {} ({}, {}), which is {}: nothing to do",
+            "{name}: a result of battle {} at {}, which is {}: nothing to do",
             battle.id,
-            battle.place,
-            battle.hex,
+            battle.site(),
             state_words(&battle)
         )));
     }

@@ -38,7 +38,7 @@ use super::layout::{anchors, edge_of, intro_text};
 use super::{ExportOptions, ExportPlan, ExportSummary, JoinerSummary, catalogue, existing_names};
 
 fn place_name(c: &Campaign, hex: HexId) -> String {
-    c.map.settlements_in(hex).first().map_or_else(|| format!("hex {hex}"), |s| s.name.clone())
+    c.map.settlements_in(hex).first().map_or_else(|| BattleRecord::hex_as_place(hex), |s| s.name.clone())
 }
 
 /// The part of a vocabulary that a battle's rows use (for `--check-vocab`).
@@ -399,7 +399,7 @@ fn summary(record: &BattleRecord, out: &std::path::Path) -> ExportSummary {
 fn side_views(c: &Campaign, k: &[Contact], record: &BattleRecord) -> Vec<(Side, Vec<u8>)> {
     let window = Window::around(c.map.grid, record.hex, reach(record) + 1);
     let heading = MapHeading {
-        title: format!("Battle {} at {} ({})", record.id, record.place, record.hex),
+        title: format!("Battle {} at {}", record.id, record.site()),
         turn: c.config.turn,
         date: c.turn().date(),
     };
