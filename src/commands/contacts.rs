@@ -5,7 +5,7 @@
 use anyhow::Result;
 
 use crate::cli::{ContactsArgs, ContactsCommand};
-use crate::formats::report::contacts::{advised, decided, render};
+use crate::formats::report::contacts::{advised, advised_done, decided, render};
 use crate::model::HexId;
 use crate::ops::contacts::DecideRequest;
 use crate::store::CampaignDir;
@@ -23,7 +23,8 @@ pub fn run(dir: &CampaignDir, a: &ContactsArgs) -> Result<()> {
         let o = crate::ops::contacts::advise(dir)?;
         let lines: Vec<(HexId, bool)> = o.advised.iter().map(|x| (x.hex, x.new)).collect();
         let files: Vec<&str> = o.files.iter().map(|f| f.1.as_str()).collect();
-        crate::out!("{}", advised(&lines, &files, o.seq));
+        crate::out!("{}", advised(&lines));
+        crate::errln!("{}", advised_done(&files, o.seq));
         return Ok(());
     }
     let o = crate::ops::contacts::contacts(dir)?;

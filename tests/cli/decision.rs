@@ -110,6 +110,10 @@ fn a_contact_is_advised_to_both_sides_without_an_export_and_the_battle_tells_the
     let o = c.run(&["contacts", "--advise"]);
     assert_code(&o, 0);
     assert!(stdout(&o).contains("contact at 18.28: advised"), "{}", stdout(&o));
+    // The advice is the listing (stdout); the files written and the journal entry are said
+    // as every command says them (stderr).
+    assert!(!stdout(&o).contains("wrote") && !stdout(&o).contains("journal entry"), "{}", stdout(&o));
+    assert!(stderr(&o).contains("wrote turns/T20/advice-french.md\n"), "{}", stderr(&o));
     assert!(!c.path("battles").exists(), "nothing exported");
     let (fr, al) = (c.read("turns/T20/advice-french.md"), c.read("turns/T20/advice-allies.md"));
     assert!(fr.contains("## Contact at 18.28") && al.contains("## Contact at 18.28"), "{fr}\n{al}");

@@ -189,7 +189,7 @@ fn losses(c: &Campaign, b: &BattleRecord, r: &ReportInput<'_>, s: &mut String) {
         s,
         "\nWounded counts every wounded man, those captured too; stragglers are the missing not taken \
          prisoner; captured are the wounded and stragglers the enemy took; lost are men who will not return; guns \
-         lost count those tipped into the river (6.5.2.4).\n"
+         lost include those tipped into the river (6.5.2.4).\n"
     );
     let _ = writeln!(s, "### By brigade\n");
     let _ = writeln!(

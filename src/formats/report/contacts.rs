@@ -82,9 +82,8 @@ pub fn advice(
     s
 }
 
-/// `contacts --advise`: the contacts advised (`advised`: hex, and whether its dice were rolled
-/// now), the side files written and the journal entry.
-pub fn advised(advised: &[(crate::model::HexId, bool)], files: &[&str], seq: u64) -> String {
+/// `contacts --advise`: each contact advised (stdout).
+pub fn advised(advised: &[(crate::model::HexId, bool)]) -> String {
     let mut s = String::new();
     if advised.is_empty() {
         s.push_str("no forces in contact: nothing to advise\n");
@@ -97,13 +96,19 @@ pub fn advised(advised: &[(crate::model::HexId, bool)], files: &[&str], seq: u64
         };
         let _ = writeln!(s, "contact at {hex}: {how}");
     }
+    s
+}
+
+/// `contacts --advise`: the files written, the journal entry and what comes next (stderr).
+pub fn advised_done(files: &[&str], seq: u64) -> String {
+    let mut s = String::new();
     for f in files {
         let _ = writeln!(s, "wrote {f}");
     }
     if seq > 0 {
         let _ = writeln!(s, "journal entry {seq}");
     }
-    s.push_str("next: sowbridge contacts decide HEX --french fight|withdraw --allies fight|withdraw\n");
+    s.push_str("next: sowbridge contacts decide HEX --french fight|withdraw --allies fight|withdraw");
     s
 }
 
