@@ -27,6 +27,10 @@ impl ForcesFile for ForcesAt<'_> {
     fn read_all(&self) -> std::io::Result<Vec<u8>> {
         std::fs::read(self.0)
     }
+
+    fn size(&self) -> Option<u64> {
+        std::fs::metadata(self.0).ok().map(|m| m.len())
+    }
 }
 
 /// Parses and validates a whole campaign, reading `forces.csv` from `files.forces_path` when

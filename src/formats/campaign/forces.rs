@@ -60,6 +60,8 @@ pub trait ForcesFile: Sync {
     fn open(&self) -> std::io::Result<(Box<dyn std::io::Read + Send + '_>, u64)>;
     /// Reads it whole (when only the whole file can decide its encoding).
     fn read_all(&self) -> std::io::Result<Vec<u8>>;
+    /// Its size in bytes, when it can be known without opening it.
+    fn size(&self) -> Option<u64>;
 }
 
 /// Where `forces.csv` comes from.
@@ -69,6 +71,17 @@ pub(super) enum ForcesSource<'f> {
     Bytes(&'f [u8]),
     /// The file, read as it is parsed.
     File(&'f dyn ForcesFile),
+}
+
+impl ForcesSource<'_> {
+    /// True when the file is read on two threads of its own ([`THREADED_FROM`]).
+    pub(super) fn read_threaded(&self) -> bool {
+        let size = match self {
+            ForcesSource::Bytes(bytes) => Some(bytes.len() as u64),
+            ForcesSource::File(file) => file.size(),
+        };
+        size.is_some_and(|n| n >= THREADED_FROM)
+    }
 }
 
 /// Reads `forces.csv` into units (row-level checks only).

@@ -309,6 +309,45 @@ fn parse_rest(files: &CampaignFiles, grid: &HexGrid, p: &mut Problems) -> Rest {
     }
 }
 
+/// The order of battle (from `forces_src`) and the rest of the campaign's files. The order of
+/// battle is by far the largest file: it is read and indexed on threads of its own, beside
+/// this one reading the rest.
+fn read_beside(
+    files: &CampaignFiles,
+    forces_src: Option<ForcesSource<'_>>,
+    grid: &HexGrid,
+    p: &mut Problems,
+) -> (Rest, OrderOfBattle) {
+    // A large one is read on two threads of its own: the rest is read once it is read, while
+    // its index is built on one thread (a third thread beside its reading would only take a
+    // processor from it, where the index's building leaves one idle).
+    let (read, wait_read) = std::sync::mpsc::channel::<std::convert::Infallible>();
+    let threaded = forces_src.is_some_and(|s| s.read_threaded());
+    std::thread::scope(|s| {
+        let forces = s.spawn(move || {
+            let mut fp = Problems::default();
+            let rows = forces_src.map(|src| parse_forces(src, grid, &mut fp));
+            drop(read);
+            let (oob, dialect) = match rows {
+                Some(f) => (OrderOfBattle::new(f.units, f.extra_cols).with_lines(f.lines), Some(f.dialect)),
+                None => (OrderOfBattle::default(), None),
+            };
+            (oob, dialect, fp)
+        });
+        if threaded {
+            // Ends when the reading thread lets go of `read`, whether it read or panicked.
+            let _ = wait_read.recv();
+        }
+        let mut rest = parse_rest(files, grid, p);
+        let (oob, dialect, fp) = forces.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+        p.0.extend(fp.0);
+        if let Some(d) = dialect {
+            rest.dialects.insert(names::FORCES, d);
+        }
+        (rest, oob)
+    })
+}
+
 /// Parses and validates a whole campaign: `forces.csv` from its bytes in `files`, else from
 /// `forces` where it lies. Every problem is collected.
 pub fn parse_campaign_with(
@@ -320,31 +359,12 @@ pub fn parse_campaign_with(
     let rules = parse_rules(files.get(names::RULES), &mut p);
     let Some(config) = config else { return Err(p) };
     let grid = config.map.grid();
-    // The order of battle is by far the largest file: it is read and indexed on threads of
-    // its own while this one reads the rest.
     let forces_src = match (files.get(names::FORCES), forces) {
         (Some(b), _) => Some(ForcesSource::Bytes(b)),
         (None, Some(f)) => Some(ForcesSource::File(f)),
         (None, None) => required(files, names::FORCES, &mut p).map(ForcesSource::Bytes),
     };
-    let (rest, oob) = std::thread::scope(|s| {
-        let forces = s.spawn(|| {
-            let mut fp = Problems::default();
-            let (oob, dialect) = match forces_src.map(|src| parse_forces(src, &grid, &mut fp)) {
-                Some(f) => (OrderOfBattle::new(f.units, f.extra_cols).with_lines(f.lines), Some(f.dialect)),
-                None => (OrderOfBattle::default(), None),
-            };
-            (oob, dialect, fp)
-        });
-        let rest = parse_rest(files, &grid, &mut p);
-        let (oob, dialect, fp) = forces.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic));
-        p.0.extend(fp.0);
-        let mut rest = rest;
-        if let Some(d) = dialect {
-            rest.dialects.insert(names::FORCES, d);
-        }
-        (rest, oob)
-    });
+    let (rest, oob) = read_beside(files, forces_src, &grid, &mut p);
     let Rest {
         hexes,
         roads,

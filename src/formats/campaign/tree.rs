@@ -265,6 +265,11 @@ mod tests {
     /// (an even division) or a brigade under a battalion with a commander of the other side
     /// (an odd one).
     fn problems(divisions: usize, bad: &[usize]) -> Vec<String> {
+        problems_of(&campaign(divisions, bad, "name,side\nWellesley,Allies\n"))
+    }
+
+    /// The campaign of [`problems`], with `commanders.csv` as given.
+    fn campaign(divisions: usize, bad: &[usize], commanders: &str) -> CampaignFiles {
         let mut files = CampaignFiles::default();
         let mut put = |name: &'static str, text: String| {
             files.files.insert(name, text.into_bytes());
@@ -277,7 +282,7 @@ mod tests {
         put(names::ROADS, "from,to,class\n".into());
         put(names::RIVERS, "from,to,name\n".into());
         put(names::SETTLEMENTS, "name,hex,kind,control\n".into());
-        put(names::COMMANDERS, "name,side\nWellesley,Allies\n".into());
+        put(names::COMMANDERS, commanders.into());
         let mut forces = String::from("id,parent,level,name,commander,nation,arm,men,hex\n");
         for d in 0..divisions {
             let i = 2 * d;
@@ -289,14 +294,18 @@ mod tests {
                 false => (format!("D{d}"), ""),
             };
             let row = match commander {
-                "" => "battalion,Battalion {d},,Fr,line,500",
+                "" => "battalion,Battalion {d},,Fr,line,100",
                 _ => "brigade,Brigade {d},Wellesley,Fr,,",
             };
             let row = row.replace("{d}", &d.to_string());
             forces.push_str(&format!("D{d}-1,{parent},{row},\n"));
         }
         put(names::FORCES, forces);
-        match parse_campaign_with(&files, None) {
+        files
+    }
+
+    fn problems_of(files: &CampaignFiles) -> Vec<String> {
+        match parse_campaign_with(files, None) {
             Ok(_) => Vec::new(),
             Err(p) => p.0.iter().map(ToString::to_string).collect(),
         }
@@ -338,5 +347,28 @@ mod tests {
         );
         // A small one, checked on one thread, the same way.
         assert_eq!(problems(4, &[2, 5, 7]), got[..4]);
+    }
+
+    #[test]
+    fn a_large_order_of_battle_read_on_threads_of_its_own_is_read_with_the_rest() {
+        // forces.csv large enough to be read on two threads of its own, the other files read
+        // after it: the problems of both, as with a small one.
+        let commanders = "name,side\nWellesley,Allies\nNey,Prussians\n";
+        let divisions = super::super::forces::THREADED_FROM as usize / 64;
+        let rows = 2 * divisions;
+        let files = campaign(divisions, &[2, rows - 4], commanders);
+        let size = files.get(names::FORCES).map_or(0, <[u8]>::len);
+        assert!(size as u64 >= super::super::forces::THREADED_FROM, "{size} bytes");
+        let got = problems_of(&files);
+        assert_eq!(
+            got,
+            [
+                "commanders.csv:3: side: unknown side 'Prussians' (expected one of: French, Allies)"
+                    .to_string(),
+                "forces.csv:4: hex: force 'D1' has no hex".to_string(),
+                format!("forces.csv:{}: hex: force 'D{}' has no hex", rows - 2, divisions - 2),
+            ]
+        );
+        assert_eq!(problems_of(&campaign(4, &[2], commanders)), got[..2]);
     }
 }
