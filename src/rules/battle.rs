@@ -151,19 +151,22 @@ pub fn who_fights(
             grid.rows.saturating_sub(1)
         )));
     }
-    let forces: Vec<&Unit> = c.oob.forces().filter(|f| usable(c, f)).collect();
-    let in_hex: Vec<&Unit> = forces.iter().copied().filter(|f| f.hex == Some(hex)).collect();
+    // The forces that can fight, each with its hex, in file order: taken from their rows in
+    // one pass, and asked by their place in this list after it (a large order of battle's
+    // forces lie far apart in memory; the searches below ask every one of them).
+    let forces: Vec<(HexId, &Unit)> =
+        c.oob.forces().filter(|f| usable(c, f)).filter_map(|f| Some((f.hex?, f))).collect();
+    let in_hex: Vec<&Unit> = forces.iter().filter(|(h, _)| *h == hex).map(|&(_, f)| f).collect();
     if in_hex.is_empty() {
         return Err(Error::refused(format!("no force stands in {hex}: nothing to export")));
     }
-    let principals = principals_at(c, &in_hex, &forces);
+    let principals = principals_at(c, hex, &forces);
     if principals.is_empty() {
         return Err(Error::refused(format!(
             "no enemy forces are in contact at {hex} (rules 8.1, 8.3); see `sowbridge contacts`"
         )));
     }
-    let principal_units: Vec<&Unit> =
-        forces.iter().copied().filter(|f| principals.contains(f.id.as_str())).collect();
+    let principal_units: Vec<&Unit> = principals.iter().map(|&i| forces[i].1).collect();
     let joiners = joiners_of(c, &principal_units, &forces, &principals);
     let (attacker, attacker_reason) = attacker_at(c, contacts, hex, opts, &principal_units, &in_hex)?;
     let (mut participants, excluded) = participants_at(c, hex, opts, &forces, &principals, &joiners);
@@ -194,39 +197,41 @@ fn check_named_forces(c: &Campaign, opts: &WhoFightsOptions) -> Result<()> {
     Ok(())
 }
 
-/// The principals (8.1, 8.3): the forces in the hex and every force in contact with one.
-fn principals_at<'a>(c: &Campaign, in_hex: &[&'a Unit], forces: &[&'a Unit]) -> BTreeSet<&'a str> {
-    let mut principals: BTreeSet<&str> = BTreeSet::new();
+/// The principals (8.1, 8.3): the forces in `hex` and every force in contact with one, by
+/// their places in `forces` (file order).
+fn principals_at(c: &Campaign, hex: HexId, forces: &[(HexId, &Unit)]) -> BTreeSet<usize> {
+    let mut principals = BTreeSet::new();
     // Only the forces within contact's reach are asked.
     let grid = &c.map.grid;
-    let near = |f: &Unit, g: &Unit| matches!((f.hex, g.hex), (Some(a), Some(b)) if grid.distance(a, b) <= crate::rules::zoc::CONTACT_REACH);
-    for f in in_hex {
-        for g in forces.iter().filter(|g| near(f, g)) {
+    for (i, &(_, f)) in forces.iter().enumerate().filter(|(_, (h, _))| *h == hex) {
+        let near = forces
+            .iter()
+            .enumerate()
+            .filter(|(_, (g, _))| grid.distance(hex, *g) <= crate::rules::zoc::CONTACT_REACH);
+        for (j, &(_, g)) in near {
             if in_contact(c, f, g).is_some() {
-                principals.insert(&f.id);
-                principals.insert(&g.id);
+                principals.insert(i);
+                principals.insert(j);
             }
         }
     }
     principals
 }
 
-/// The joiners: forces not principals standing in a principal's zone of control.
-fn joiners_of<'a>(
+/// The joiners: forces not principals standing in a principal's zone of control, by their
+/// places in `forces`.
+fn joiners_of(
     c: &Campaign,
     principal_units: &[&Unit],
-    forces: &[&'a Unit],
-    principals: &BTreeSet<&str>,
-) -> BTreeSet<&'a str> {
-    let mut joiners: BTreeSet<&str> = BTreeSet::new();
+    forces: &[(HexId, &Unit)],
+    principals: &BTreeSet<usize>,
+) -> BTreeSet<usize> {
+    let mut joiners = BTreeSet::new();
     for p in principal_units {
         let zone = zone_of_control(c, p);
-        for g in forces {
-            if principals.contains(g.id.as_str()) {
-                continue;
-            }
-            if g.hex.is_some_and(|h| zone.contains_key(&h)) {
-                joiners.insert(&g.id);
+        for (i, (h, _)) in forces.iter().enumerate() {
+            if zone.contains_key(h) && !principals.contains(&i) {
+                joiners.insert(i);
             }
         }
     }
@@ -302,26 +307,21 @@ fn participants_at(
     c: &Campaign,
     hex: HexId,
     opts: &WhoFightsOptions,
-    forces: &[&Unit],
-    principals: &BTreeSet<&str>,
-    joiners: &BTreeSet<&str>,
+    forces: &[(HexId, &Unit)],
+    principals: &BTreeSet<usize>,
+    joiners: &BTreeSet<usize>,
 ) -> (Vec<Participant>, Vec<String>) {
     let grid = &c.map.grid;
     let mut participants = Vec::new();
     let mut excluded = Vec::new();
-    for f in forces {
-        let role = if principals.contains(f.id.as_str()) {
-            Role::Principal
-        } else if joiners.contains(f.id.as_str()) {
-            Role::Joiner
-        } else {
-            continue;
-        };
+    // Principals and joiners together, in file order.
+    for &i in principals.union(joiners) {
+        let role = if principals.contains(&i) { Role::Principal } else { Role::Joiner };
+        let (h, f) = forces[i];
         if opts.exclude.contains(f.id.as_str()) {
             excluded.push(f.id.to_string());
             continue;
         }
-        let Some(h) = f.hex else { continue };
         let distance = grid.distance(hex, h);
         let river = if h == hex { None } else { river_on_the_way(c, h, hex) };
         let (delay, overridden) = match (role, opts.delays.get(f.id.as_str())) {
