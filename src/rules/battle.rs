@@ -156,11 +156,11 @@ pub fn who_fights(
     // forces lie far apart in memory; the searches below ask every one of them).
     let forces: Vec<(HexId, &Unit)> =
         c.oob.forces().filter(|f| usable(c, f)).filter_map(|f| Some((f.hex?, f))).collect();
-    let in_hex: Vec<&Unit> = forces.iter().filter(|(h, _)| *h == hex).map(|&(_, f)| f).collect();
+    let in_hex: Vec<usize> = (0..forces.len()).filter(|&i| forces[i].0 == hex).collect();
     if in_hex.is_empty() {
         return Err(Error::refused(format!("no force stands in {hex}: nothing to export")));
     }
-    let principals = principals_at(c, hex, &forces);
+    let principals = principals_at(c, hex, &forces, &in_hex);
     if principals.is_empty() {
         return Err(Error::refused(format!(
             "no enemy forces are in contact at {hex} (rules 8.1, 8.3); see `sowbridge contacts`"
@@ -168,6 +168,7 @@ pub fn who_fights(
     }
     let principal_units: Vec<&Unit> = principals.iter().map(|&i| forces[i].1).collect();
     let joiners = joiners_of(c, &principal_units, &forces, &principals);
+    let in_hex: Vec<&Unit> = in_hex.iter().map(|&i| forces[i].1).collect();
     let (attacker, attacker_reason) = attacker_at(c, contacts, hex, opts, &principal_units, &in_hex)?;
     let (mut participants, excluded) = participants_at(c, hex, opts, &forces, &principals, &joiners);
     for s in [Side::French, Side::Allies] {
@@ -197,19 +198,18 @@ fn check_named_forces(c: &Campaign, opts: &WhoFightsOptions) -> Result<()> {
     Ok(())
 }
 
-/// The principals (8.1, 8.3): the forces in `hex` and every force in contact with one, by
-/// their places in `forces` (file order).
-fn principals_at(c: &Campaign, hex: HexId, forces: &[(HexId, &Unit)]) -> BTreeSet<usize> {
+/// The principals (8.1, 8.3): the forces in `hex` (`in_hex`) and every force in contact with
+/// one, by their places in `forces` (file order).
+fn principals_at(c: &Campaign, hex: HexId, forces: &[(HexId, &Unit)], in_hex: &[usize]) -> BTreeSet<usize> {
     let mut principals = BTreeSet::new();
     // Only the forces within contact's reach are asked.
     let grid = &c.map.grid;
-    for (i, &(_, f)) in forces.iter().enumerate().filter(|(_, (h, _))| *h == hex) {
-        let near = forces
-            .iter()
-            .enumerate()
-            .filter(|(_, (g, _))| grid.distance(hex, *g) <= crate::rules::zoc::CONTACT_REACH);
-        for (j, &(_, g)) in near {
-            if in_contact(c, f, g).is_some() {
+    let near: Vec<usize> = (0..forces.len())
+        .filter(|&j| grid.distance(hex, forces[j].0) <= crate::rules::zoc::CONTACT_REACH)
+        .collect();
+    for &i in in_hex {
+        for &j in &near {
+            if in_contact(c, forces[i].1, forces[j].1).is_some() {
                 principals.insert(i);
                 principals.insert(j);
             }
