@@ -332,6 +332,9 @@ fn read_beside(
                 Some(f) => (OrderOfBattle::new(f.units, f.extra_cols).with_lines(f.lines), Some(f.dialect)),
                 None => (OrderOfBattle::default(), None),
             };
+            // Each force's men and strength, which the rules ask of every force: summed while
+            // the index was built, else worked out here while the rest is still being read.
+            oob.total_men();
             (oob, dialect, fp)
         });
         if threaded {
@@ -402,7 +405,7 @@ pub fn parse_campaign_with(
         }
     }
     let returns: Vec<crate::model::ledger::Return> = returns.into_iter().map(|(_, r)| r).collect();
-    let total: u64 = oob.units().iter().map(|u| u64::from(u.men)).sum();
+    let total = oob.total_men();
     if total > crate::model::limits::MAX_TOTAL_MEN {
         p.push(Problem {
             field: Some("men".to_string()),

@@ -4,7 +4,9 @@
 use std::collections::hash_map::Entry;
 
 use super::ids::hash_id;
-use super::{NO_ROW, OrderOfBattle, Unit};
+use std::sync::OnceLock;
+
+use super::{Aside, NO_ROW, OrderOfBattle, Strength, Totals, Unit};
 
 impl OrderOfBattle {
     /// Builds the indexes. The units need not be valid: a duplicated id finds its first
@@ -23,9 +25,19 @@ impl OrderOfBattle {
         let mut parent_rows = vec![NO_ROW; n];
         let mut later = Vec::new();
         let mut prev_is_first = false;
+        // Each row is counted for its force while it is at hand (the forces' men and
+        // strength, `Totals`), as long as every parent comes before its children: a top-level
+        // force is the next of the forces, any other row belongs to its parent's force.
+        // Otherwise the totals are worked out when first asked for.
+        let mut totals = Some(Totals::for_forces(0, n));
         for i in 0..n {
             let is_first = oob.index_row(i);
             let Some(name) = &oob.units[i].parent else {
+                if let Some(t) = &mut totals {
+                    t.men.push(false);
+                    t.strength.push(Strength::default());
+                    t.add_row(&oob.units[i], Some(oob.tops.len() as u32));
+                }
                 oob.tops.push(i as u32);
                 prev_is_first = is_first;
                 continue;
@@ -41,7 +53,15 @@ impl OrderOfBattle {
                 Some(p) => parent_rows[i] = p as u32,
                 None => later.push(i),
             }
+            totals = totals.filter(|_| found.is_some_and(|p| p < i));
+            if let Some(t) = &mut totals {
+                let force = t.force_of_row[parent_rows[i] as usize];
+                t.add_row(&oob.units[i], force);
+            }
             prev_is_first = is_first;
+        }
+        if let Some(t) = totals {
+            oob.derived = Aside(OnceLock::from(t));
         }
         for i in later {
             let Some(name) = &oob.units[i].parent else { continue };

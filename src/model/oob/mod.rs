@@ -92,6 +92,32 @@ struct Totals {
     men: Vec<bool>,
     /// By force: its men, guns and squadrons.
     strength: Vec<Strength>,
+    /// The men of every row, under a force or not.
+    all_men: u64,
+}
+
+impl Totals {
+    /// Nothing counted yet, for `forces` forces and room for `rows` rows.
+    fn for_forces(forces: usize, rows: usize) -> Totals {
+        Totals {
+            force_of_row: Vec::with_capacity(rows),
+            men: vec![false; forces],
+            strength: vec![Strength::default(); forces],
+            all_men: 0,
+        }
+    }
+
+    /// The next row, in file order, counted for the force it belongs to (`None`: none).
+    fn add_row(&mut self, u: &Unit, force: Option<u32>) {
+        self.all_men += u64::from(u.men);
+        if let Some(k) = force
+            && u.is_unit()
+        {
+            self.men[k as usize] |= u.has_men();
+            self.strength[k as usize].add(&Strength::of_row(u));
+        }
+        self.force_of_row.push(force);
+    }
 }
 
 /// The whole order of battle, in file order, with indexes by id and parent.
@@ -220,23 +246,23 @@ impl OrderOfBattle {
         &self.totals().force_of_row
     }
 
-    /// The totals, worked out on first asking: one pass over the rows in file order, each
-    /// unit counted for the force it belongs to.
+    /// The totals, worked out on first asking (unless the building of the indexes summed them
+    /// on its way): one pass over the rows in file order, each unit counted for the force it
+    /// belongs to.
     fn totals(&self) -> &Totals {
         self.derived.0.get_or_init(|| {
             let force_of_row = self.rows_forces();
-            let mut men = vec![false; self.tops.len()];
-            let mut strength = vec![Strength::default(); self.tops.len()];
-            for (u, k) in self.units.iter().zip(&force_of_row) {
-                if let Some(k) = *k
-                    && u.is_unit()
-                {
-                    men[k as usize] |= u.has_men();
-                    strength[k as usize].add(&Strength::of_row(u));
-                }
+            let mut t = Totals::for_forces(self.tops.len(), force_of_row.len());
+            for (u, k) in self.units.iter().zip(force_of_row) {
+                t.add_row(u, k);
             }
-            Totals { force_of_row, men, strength }
+            t
         })
+    }
+
+    /// The men of every row, under a force or not (what the order of battle counts in all).
+    pub fn total_men(&self) -> u64 {
+        self.totals().all_men
     }
 
     /// The place among [`Self::forces`] of row `i`, when it is a top-level force.

@@ -268,3 +268,69 @@ fn a_large_order_of_battle_finds_every_parent_and_child_as_defined() {
     }
     assert_eq!(oob.duplicates().len(), 1);
 }
+
+/// Each force's men present and strength, its force number by row and the men of all rows,
+/// as the order of battle answers them.
+fn totals_of(oob: &OrderOfBattle) -> (Vec<(bool, Strength)>, Vec<Option<u32>>, u64) {
+    let forces = oob.forces().map(|f| (oob.has_men(f), oob.strength(f))).collect();
+    (forces, oob.force_numbers().to_vec(), oob.total_men())
+}
+
+#[test]
+fn the_men_and_strength_summed_while_indexing_are_those_worked_out_on_asking() {
+    let cavalry = |id: &str, parent: &str, men: u32| Unit {
+        level: Level::Regiment,
+        arm: Some(Arm::LightCavalry),
+        squadrons: 4,
+        ..unit(id, Some(parent), men)
+    };
+    let battery = |id: &str, parent: &str| Unit {
+        level: Level::Battery,
+        arm: Some(Arm::FootArtillery),
+        guns: 8,
+        ..unit(id, Some(parent), 120)
+    };
+    // Rows in tree order, with a duplicated id, a force without men and every arm.
+    let in_order = vec![
+        unit("F", None, 0),
+        unit("F-1", Some("F"), 0),
+        unit("F-1-a", Some("F-1"), 300),
+        cavalry("F-1-b", "F-1", 280),
+        battery("F-B", "F"),
+        unit("G", None, 0),
+        unit("G-1", Some("G"), 0),
+        unit("F", None, 0),
+        unit("F-2", Some("F"), 100),
+        unit("H", None, 0),
+        unit("H-1", Some("H"), 0),
+    ];
+    let built = OrderOfBattle::new(in_order.clone(), Vec::new());
+    assert!(built.derived.0.get().is_some(), "rows in tree order are summed while the index is built");
+    let mut asked = built.clone();
+    asked.units_mut();
+    assert!(asked.derived.0.get().is_none());
+    assert_eq!(totals_of(&built), totals_of(&asked));
+    let (forces, numbers, men) = totals_of(&built);
+    assert_eq!(
+        forces[0],
+        (true, Strength { infantry: 400, cavalry: 280, artillery: 120, guns: 8, squadrons: 4 })
+    );
+    assert_eq!((forces[1].0, forces[3].0), (false, false));
+    assert_eq!(
+        numbers,
+        [Some(0), Some(0), Some(0), Some(0), Some(0), Some(1), Some(1), Some(2), Some(0), Some(3), Some(3)]
+    );
+    assert_eq!(men, 800);
+    // A row before its parent, an orphan or a row naming itself: worked out on asking, the
+    // same as for the rows in any order.
+    for odd in [unit("L-1", Some("L"), 50), unit("O-1", Some("NOWHERE"), 60), unit("S", Some("S"), 0)] {
+        let mut rows = in_order.clone();
+        rows.insert(3, odd.clone());
+        rows.push(unit("L", None, 0));
+        let oob = OrderOfBattle::new(rows, Vec::new());
+        assert!(oob.derived.0.get().is_none(), "{}", odd.id);
+        let mut again = oob.clone();
+        again.units_mut();
+        assert_eq!(totals_of(&oob), totals_of(&again), "{}", odd.id);
+    }
+}

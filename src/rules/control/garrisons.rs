@@ -4,7 +4,7 @@ use std::collections::BTreeMap;
 
 use serde::Serialize;
 
-use crate::model::{Arm, ArmClass, Campaign, HexId, Nation, Side, StatusKind, Unit};
+use crate::model::{Arm, ArmClass, Campaign, HexGrid, HexId, Nation, Side, StatusKind, Unit};
 use crate::rules::turn::TurnContext;
 
 use super::requirement::Need;
@@ -78,23 +78,23 @@ impl Garrisons {
                 k.nations[nation_index(u.nation)] += b + s;
             }
         }
-        let mut g = Garrisons::default();
-        let mut nations: BTreeMap<HexId, [u32; 4]> = BTreeMap::new();
+        let mut by_hex: HexSums<[Garrison; 2]> = HexSums::new(c.map.grid);
+        let mut nations: HexSums<[u32; 4]> = HexSums::new(c.map.grid);
         for (f, k) in c.oob.forces().zip(&by_force) {
             let Some(hex) = f.hex.filter(|_| k.men) else { continue };
             let side = f.side();
-            let slot = &mut g.by_hex.entry(hex).or_default()[side_index(side)];
+            let slot = &mut by_hex.at(hex)[side_index(side)];
             slot.forces += 1;
             slot.battalions += k.battalions;
             slot.squadrons += k.squadrons;
             if side == Side::Allies && k.nations.iter().any(|&n| n > 0) {
-                let at = nations.entry(hex).or_default();
-                for (a, n) in at.iter_mut().zip(k.nations) {
+                for (a, n) in nations.at(hex).iter_mut().zip(k.nations) {
                     *a += n;
                 }
             }
         }
-        g.allied_nation = nations
+        let allied_nation = nations
+            .into_map()
             .into_iter()
             .filter_map(|(hex, n)| {
                 let counted = NATIONS.into_iter().zip(n).filter(|&(_, units)| units > 0);
@@ -104,7 +104,7 @@ impl Garrisons {
                     .map(|(k, _)| (hex, k))
             })
             .collect();
-        g
+        Garrisons { by_hex: by_hex.into_map(), allied_nation }
     }
 
     /// [`Garrisons::of`] force by force, leaving out each unit out of action (or under a
@@ -158,6 +158,43 @@ impl Garrisons {
     /// The garrison `side` keeps in `hex`.
     pub fn at(&self, hex: HexId, side: Side) -> Garrison {
         self.by_hex.get(&hex).map(|g| g[side_index(side)]).unwrap_or_default()
+    }
+}
+
+/// Sums by hex, for thousands of forces: a table of the map's hexes in the order of their
+/// ids, each map built at once from it (looking each force's hex up in a map takes longer than
+/// the sums). A hex off the map, in a campaign value not read from files, is summed in a map
+/// of its own.
+struct HexSums<T> {
+    grid: HexGrid,
+    on_map: Vec<Option<T>>,
+    off_map: BTreeMap<HexId, T>,
+}
+
+impl<T: Default + Clone> HexSums<T> {
+    fn new(grid: HexGrid) -> Self {
+        let cells = usize::from(grid.columns) * usize::from(grid.rows);
+        HexSums { grid, on_map: vec![None; cells], off_map: BTreeMap::new() }
+    }
+
+    /// The sum of a hex, begun at its default.
+    fn at(&mut self, hex: HexId) -> &mut T {
+        if self.grid.contains(hex) {
+            let i = usize::from(hex.col) * usize::from(self.grid.rows) + usize::from(hex.row);
+            self.on_map[i].get_or_insert_default()
+        } else {
+            self.off_map.entry(hex).or_default()
+        }
+    }
+
+    /// Every hex summed, in the order of its id.
+    fn into_map(self) -> BTreeMap<HexId, T> {
+        let rows = self.grid.rows;
+        let hexes = (0..self.grid.columns).flat_map(|col| (0..rows).map(move |row| HexId { col, row }));
+        let mut map: BTreeMap<HexId, T> =
+            hexes.zip(self.on_map).filter_map(|(hex, sum)| sum.map(|s| (hex, s))).collect();
+        map.extend(self.off_map);
+        map
     }
 }
 

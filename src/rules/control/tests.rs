@@ -174,4 +174,21 @@ FR2-1,FR2,regiment,Dragoons,Fr,dragoon,300,4,,
     assert_eq!(g.allied_nation.get(&trujillo), Some(&Nation::Sp));
     let g20 = g.at("20.20".parse::<HexId>().unwrap(), Side::French);
     assert_eq!(g20, Garrison { battalions: 1, squadrons: 4, forces: 2 }, "hussars police nothing");
+    // The map's last hex, and a hex off the map (a campaign value not read from files),
+    // count alike.
+    let (last, off) = (HexId { col: 63, row: 47 }, HexId { col: 90, row: 3 });
+    let mut moved = c.clone();
+    for u in moved.oob.units_mut() {
+        match u.id.as_str() {
+            "SP" => u.hex = Some(last),
+            "FR2" => u.hex = Some(off),
+            _ => {}
+        }
+    }
+    let g = Garrisons::of(&moved);
+    assert_eq!(g, Garrisons::walked(&moved, moved.config.turn));
+    assert_eq!(g.at(last, Side::Allies), Garrison { battalions: 3, squadrons: 3, forces: 1 });
+    assert_eq!(g.allied_nation.get(&last), Some(&Nation::Sp));
+    assert_eq!(g.at(off, Side::French), Garrison { battalions: 0, squadrons: 4, forces: 1 });
+    assert_eq!(g.at(trujillo, Side::Allies), Garrison::default());
 }
