@@ -259,6 +259,7 @@ pub(super) fn endless_ancestry(oob: &OrderOfBattle) -> Vec<bool> {
 #[cfg(test)]
 mod tests {
     use super::super::{CampaignFiles, names, parse_campaign_with};
+    use crate::model::limits::{MAX_TOTAL_MEN, MAX_UNIT_MEN};
 
     /// The problems of a campaign of `divisions` French divisions of one battalion each, with
     /// the rows `bad` made wrong: a division without a hex; a battalion of an unknown parent
@@ -370,5 +371,26 @@ mod tests {
             ]
         );
         assert_eq!(problems_of(&campaign(4, &[2], commanders)), got[..2]);
+    }
+
+    #[test]
+    fn one_force_of_more_men_than_any_sum_can_hold_is_refused_not_summed_past_it() {
+        // Each row within a unit's most men, one force's rows past 2^32 men in all: the
+        // forces' men are summed as the order of battle is read, before it is refused.
+        let mut files = campaign(1, &[], "name,side\n");
+        let rows = (u64::from(u32::MAX) / u64::from(MAX_UNIT_MEN) + 1) as usize;
+        let mut forces =
+            String::from("id,parent,level,name,commander,nation,arm,men,hex\nD,,division,D,,Fr,,,10.10\n");
+        for k in 0..rows {
+            forces.push_str(&format!("D-{k},D,battalion,Bn {k},,Fr,line,{MAX_UNIT_MEN},\n"));
+        }
+        files.files.insert(names::FORCES, forces.into_bytes());
+        let total = rows as u64 * u64::from(MAX_UNIT_MEN);
+        assert_eq!(
+            problems_of(&files),
+            [format!(
+                "forces.csv: men: the order of battle counts {total} men, more than any campaign can hold (at most {MAX_TOTAL_MEN})"
+            )]
+        );
     }
 }

@@ -172,7 +172,7 @@ pub struct Strength {
 impl Strength {
     /// All men.
     pub fn men(&self) -> u32 {
-        self.infantry + self.cavalry + self.artillery
+        self.infantry.saturating_add(self.cavalry).saturating_add(self.artillery)
     }
     /// One row's own: a unit's men (and guns, squadrons) by its arm; none for a formation.
     pub fn of_row(u: &Unit) -> Strength {
@@ -194,13 +194,15 @@ impl Strength {
         }
         s
     }
-    /// Adds another strength.
+    /// Adds another strength. The order of battle is summed as it is read, before it is
+    /// refused for counting more men than any campaign can hold: a sum past 2^32 stays at the
+    /// most, never wraps.
     pub fn add(&mut self, o: &Strength) {
-        self.infantry += o.infantry;
-        self.cavalry += o.cavalry;
-        self.artillery += o.artillery;
-        self.guns += o.guns;
-        self.squadrons += o.squadrons;
+        self.infantry = self.infantry.saturating_add(o.infantry);
+        self.cavalry = self.cavalry.saturating_add(o.cavalry);
+        self.artillery = self.artillery.saturating_add(o.artillery);
+        self.guns = self.guns.saturating_add(o.guns);
+        self.squadrons = self.squadrons.saturating_add(o.squadrons);
     }
 }
 

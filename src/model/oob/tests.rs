@@ -321,16 +321,29 @@ fn the_men_and_strength_summed_while_indexing_are_those_worked_out_on_asking() {
         [Some(0), Some(0), Some(0), Some(0), Some(0), Some(1), Some(1), Some(2), Some(0), Some(3), Some(3)]
     );
     assert_eq!(men, 800);
-    // A row before its parent, an orphan or a row naming itself: worked out on asking, the
-    // same as for the rows in any order.
+    // A row before its parent, an orphan or a row naming itself: left to be worked out on
+    // asking, and then each force's men and strength are those of a walk of its tree.
     for odd in [unit("L-1", Some("L"), 50), unit("O-1", Some("NOWHERE"), 60), unit("S", Some("S"), 0)] {
         let mut rows = in_order.clone();
         rows.insert(3, odd.clone());
         rows.push(unit("L", None, 0));
         let oob = OrderOfBattle::new(rows, Vec::new());
         assert!(oob.derived.0.get().is_none(), "{}", odd.id);
-        let mut again = oob.clone();
-        again.units_mut();
-        assert_eq!(totals_of(&oob), totals_of(&again), "{}", odd.id);
+        let walked: Vec<(bool, Strength)> = oob
+            .forces()
+            .map(|f| {
+                let mut s = Strength::default();
+                oob.walk(f).for_each(|u| s.add(&Strength::of_row(u)));
+                (oob.walk(f).any(Unit::has_men), s)
+            })
+            .collect();
+        let (forces, _, men) = totals_of(&oob);
+        assert_eq!(forces, walked, "{}", odd.id);
+        assert_eq!(men, 800 + u64::from(odd.men), "{}", odd.id);
     }
+    let mut rows = in_order.clone();
+    rows.insert(3, unit("L-1", Some("L"), 50));
+    rows.push(unit("L", None, 0));
+    let l = OrderOfBattle::new(rows, Vec::new());
+    assert_eq!(l.strength("L").infantry, 50, "a row before its parent counts for its force");
 }
