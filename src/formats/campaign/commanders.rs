@@ -1,5 +1,9 @@
 //! `commanders.csv`: the commanders, their battles and their status, read and written.
 
+use std::collections::hash_map::Entry;
+
+use compact_str::CompactString;
+
 use crate::error::Problems;
 use crate::formats::table::{Fields, Table, write_csv};
 use crate::model::dialect::Dialect;
@@ -8,15 +12,26 @@ use crate::model::{Commander, Player, Side};
 
 use super::COMMANDER_COLUMNS;
 
-pub(super) fn parse_commanders(t: &Table, p: &mut Problems) -> (Vec<Commander>, Vec<String>) {
+/// Every name on a row of `commanders.csv`, each with the side of the commander read from its
+/// (first) row, `None` where that row was refused: what the order of battle's commanders are
+/// looked up in.
+pub(super) type Named = IdMap<CompactString, Option<Side>>;
+
+/// The commanders of `commanders.csv`, its columns after the known ones, and its [`Named`].
+pub(super) fn parse_commanders(t: &Table, p: &mut Problems) -> (Vec<Commander>, Vec<String>, Named) {
     let mut out: Vec<Commander> = Vec::with_capacity(t.rows.len());
     // Names already read, so that a duplicate is found without a walk over every row.
-    let mut seen: IdMap<&str, ()> = IdMap::with_capacity_and_hasher(t.rows.len(), Default::default());
+    let mut named: Named = IdMap::with_capacity_and_hasher(t.rows.len(), Default::default());
     let extra_cols = t.extra_columns(&COMMANDER_COLUMNS);
-    if !t.require(&["name", "side"], p) {
-        return (out, extra_cols);
-    }
     let [c_name, c_side, c_fought, c_won, c_status, c_player] = COMMANDER_COLUMNS.map(|n| t.column(n));
+    if !t.require(&["name", "side"], p) {
+        // No row is read, but the names are listed all the same: the missing column is the
+        // one problem.
+        for row in &t.rows {
+            named.entry(CompactString::from(t.text(row, c_name))).or_insert(None);
+        }
+        return (out, extra_cols, named);
+    }
     for row in &t.rows {
         let name = t.text(row, c_name);
         let mut f = Fields::new(t, row, p);
@@ -30,9 +45,14 @@ pub(super) fn parse_commanders(t: &Table, p: &mut Problems) -> (Vec<Commander>, 
         if won > fought {
             f.problem("battles_won", format!("{won} battles won but only {fought} fought"));
         }
-        if seen.insert(name, ()).is_some() {
-            f.problem("name", format!("commander '{name}' is listed twice"));
-            continue;
+        match named.entry(CompactString::from(name)) {
+            Entry::Occupied(_) => {
+                f.problem("name", format!("commander '{name}' is listed twice"));
+                continue;
+            }
+            Entry::Vacant(e) => {
+                e.insert(side);
+            }
         }
         // The word in any case, matched without a lower-cased copy of every row's (a large
         // campaign has tens of thousands of commanders).
@@ -57,8 +77,9 @@ pub(super) fn parse_commanders(t: &Table, p: &mut Problems) -> (Vec<Commander>, 
             });
         }
     }
-    (out, extra_cols)
+    (out, extra_cols, named)
 }
+
 /// Writes `commanders.csv` in the dialect given.
 pub fn write_commanders(commanders: &[Commander], extra_cols: &[String], dialect: Dialect) -> Vec<u8> {
     write_csv(
@@ -90,7 +111,7 @@ mod tests {
             "name,side,player\nA,French,YES\nB,French, Exempt \nC,French,no\nD,French,\nE,French,Maybe\n";
         let mut p = Problems::default();
         let t = Table::parse("commanders.csv", text.as_bytes(), &mut p);
-        let (read, _) = parse_commanders(&t, &mut p);
+        let (read, _, _) = parse_commanders(&t, &mut p);
         let players: Vec<Player> = read.iter().map(|c| c.player).collect();
         assert_eq!(players, [Player::Yes, Player::Exempt, Player::No, Player::Default, Player::Default]);
         let problems: Vec<String> = p.0.iter().map(ToString::to_string).collect();

@@ -283,11 +283,15 @@ fn parse_rest(files: &CampaignFiles, grid: &HexGrid, p: &mut Problems) -> Rest {
     let settlements_t = table(names::SETTLEMENTS, p, true);
     let settlements = parse_settlements(&settlements_t, grid, &hexes, p);
     let commanders_t = table(names::COMMANDERS, p, true);
-    let (commanders, commander_columns) = parse_commanders(&commanders_t, p);
+    let (commanders, commander_columns, named) = parse_commanders(&commanders_t, p);
     let names_in = |t: &Table| -> Option<IdSet<CompactString>> {
         t.whole(&["name"]).then(|| t.rows.iter().map(|r| CompactString::from(t.text(r, "name"))).collect())
     };
-    let listed = Listed { settlements: names_in(&settlements_t), commanders: names_in(&commanders_t) };
+    let listed = Listed {
+        settlements: names_in(&settlements_t),
+        commanders: named,
+        commanders_whole: commanders_t.whole(&["name"]),
+    };
     let battle_maps = match files.get(names::BATTLE_MAPS) {
         Some(_) => parse_battle_maps(&table(names::BATTLE_MAPS, p, false), grid, p),
         None => BTreeMap::new(),
@@ -387,7 +391,7 @@ pub fn parse_campaign_with(
     let decisions = parse_decisions(files, &mut p, &mut dialects);
     let standing = parse_standing(files, &mut p, &mut dialects);
     let map = CampaignMap { grid, hexes, roads, rivers, settlements };
-    validate_tree(&oob, oob.source_lines(), &map, &commanders, &listed, &mut p);
+    validate_tree(&oob, oob.source_lines(), &map, &listed, &mut p);
     // Men due back to a unit that is not there would never return: a unit renamed in
     // forces.csv must be renamed in returns.csv too.
     for (line, r) in &returns {

@@ -7,21 +7,25 @@ use compact_str::CompactString;
 
 use crate::error::{Problem, Problems};
 use crate::model::oob::{IdMap, IdSet};
-use crate::model::{CampaignMap, Commander, OrderOfBattle, Unit};
+use crate::model::{CampaignMap, OrderOfBattle, Unit};
 
+use super::commanders::Named;
 use super::names;
 
 /// What the order of battle may refer to in the other files. A file that was not read
-/// whole (see [`Table::whole`]) is `None` and references into it are not checked, since its
-/// own problems say why; a name listed on a row refused for another reason is not reported
-/// unknown either. One cause, one message.
+/// whole (see [`Table::whole`]) is `None` (`commanders.csv`: not `commanders_whole`) and
+/// references into it are not checked, since its own problems say why; a name listed on a
+/// row refused for another reason is not reported unknown either. One cause, one message.
 #[derive(Debug, Default)]
 pub(super) struct Listed {
     /// Every name on a row of `settlements.csv` (only ever asked, never walked).
     pub(super) settlements: Option<IdSet<CompactString>>,
-    /// Every name on a row of `commanders.csv` (a large campaign lists tens of thousands: a
-    /// name is held without a string of its own on the heap when it is short).
-    pub(super) commanders: Option<IdSet<CompactString>>,
+    /// Every name on a row of `commanders.csv` with the side read from it, gathered as the
+    /// file is read (a large campaign lists tens of thousands: a name is held without a
+    /// string of its own on the heap when it is short).
+    pub(super) commanders: Named,
+    /// Whether `commanders.csv` was read whole: else a name not in it is not reported.
+    pub(super) commanders_whole: bool,
 }
 
 /// Checks the tree: duplicate ids, unknown parents, cycles, sides, levels, hexes, commanders.
@@ -30,7 +34,6 @@ pub(super) fn validate_tree(
     oob: &OrderOfBattle,
     lines: &[u32],
     map: &CampaignMap,
-    commanders: &[Commander],
     listed: &Listed,
     p: &mut Problems,
 ) {
@@ -50,14 +53,7 @@ pub(super) fn validate_tree(
             .filter(|x| x.file == file && x.field.as_deref() == Some("hex"))
             .filter_map(|x| x.line)
             .collect();
-    // Commanders and settlements by name: one lookup per row, not a walk over the list.
-    let mut commander_by_name: IdMap<&str, &Commander> =
-        IdMap::with_capacity_and_hasher(commanders.len(), Default::default());
-    for c in commanders {
-        commander_by_name.entry(c.name.as_str()).or_insert(c);
-    }
-    let tree =
-        Rows { oob, lines, map, listed, endless: &endless, hex_refused: &hex_refused, commander_by_name };
+    let tree = Rows { oob, lines, map, listed, endless: &endless, hex_refused: &hex_refused };
     // The rows are checked one by one, each on its own: a large order of battle in two halves
     // at once (problems are put in order once the whole campaign is read).
     let n = oob.units().len();
@@ -91,7 +87,6 @@ struct Rows<'a> {
     endless: &'a [bool],
     /// Lines whose hex was refused as written.
     hex_refused: &'a BTreeSet<u64>,
-    commander_by_name: IdMap<&'a str, &'a Commander>,
 }
 
 impl<'a> Rows<'a> {
@@ -193,16 +188,19 @@ impl<'a> Rows<'a> {
     /// formation.
     fn commander(&self, u: &Unit, c: &str, line: u64, p: &mut Problems) {
         let file = names::FORCES;
-        match self.commander_by_name.get(c) {
-            None if self.listed.commanders.as_ref().is_none_or(|names| names.contains(c)) => {}
-            None => p.push(Problem::at(file, line, "commander", format!("'{c}' is not in commanders.csv"))),
-            Some(cm) if cm.side != u.side() => p.push(Problem::at(
+        // A name listed on a row refused for its side is not reported: that row's problem
+        // says why.
+        match self.listed.commanders.get(c) {
+            Some(&Some(side)) if side != u.side() => p.push(Problem::at(
                 file,
                 line,
                 "commander",
-                format!("'{c}' fights for the {} but commands a unit of the {}", cm.side, u.side()),
+                format!("'{c}' fights for the {side} but commands a unit of the {}", u.side()),
             )),
-            Some(_) => {}
+            None if self.listed.commanders_whole => {
+                p.push(Problem::at(file, line, "commander", format!("'{c}' is not in commanders.csv")));
+            }
+            _ => {}
         }
         if u.is_unit() {
             p.push(Problem::at(file, line, "commander", "units have no commanding general; leave it empty"));
@@ -224,6 +222,11 @@ pub(super) fn ids_by_number(oob: &OrderOfBattle) -> IdMap<&str, &str> {
 /// For each row, whether its walk up through the parents never ends (it is on a cycle or
 /// leads into one). Each row is walked once: a walk stops at a row already judged.
 pub(super) fn endless_ancestry(oob: &OrderOfBattle) -> Vec<bool> {
+    let n = oob.units().len();
+    // Where every parent comes before its rows (a file in tree order), no walk can come back.
+    if (0..n).all(|i| oob.parent_row(i).is_none_or(|p| p < i)) {
+        return vec![false; n];
+    }
     #[derive(Clone, Copy, PartialEq)]
     enum State {
         Unseen,
@@ -231,7 +234,6 @@ pub(super) fn endless_ancestry(oob: &OrderOfBattle) -> Vec<bool> {
         Ends,
         Endless,
     }
-    let n = oob.units().len();
     let mut state = vec![State::Unseen; n];
     let mut walk = Vec::new();
     for start in 0..n {
@@ -371,6 +373,41 @@ mod tests {
             ]
         );
         assert_eq!(problems_of(&campaign(4, &[2], commanders)), got[..2]);
+    }
+
+    #[test]
+    fn each_commander_is_looked_up_among_those_listed_with_their_side() {
+        // Listed and of the side; listed for the other side; listed on a row refused for its
+        // side (its own problem says why); not listed at all; on a unit.
+        let commanders = "name,side\nSoult,French\nWellesley,Allies\nNey,Prussians\n";
+        let mut files = campaign(1, &[], commanders);
+        let forces = "id,parent,level,name,commander,nation,arm,men,hex\n\
+            D,,division,D,Soult,Fr,,,10.10\n\
+            D-1,D,brigade,B1,Wellesley,Fr,,,\n\
+            D-2,D,brigade,B2,Ney,Fr,,,\n\
+            D-3,D,brigade,B3,Marmont,Fr,,,\n\
+            D-3-1,D-3,battalion,Bn,Soult,Fr,line,100,\n";
+        files.files.insert(names::FORCES, forces.as_bytes().to_vec());
+        assert_eq!(
+            problems_of(&files),
+            [
+                "commanders.csv:4: side: unknown side 'Prussians' (expected one of: French, Allies)",
+                "forces.csv:3: commander: 'Wellesley' fights for the Allies but commands a unit of the French",
+                "forces.csv:5: commander: 'Marmont' is not in commanders.csv",
+                "forces.csv:6: commander: units have no commanding general; leave it empty",
+            ]
+        );
+        // Without its side column no commander is read, but every name is still listed: the
+        // missing column is the file's one problem.
+        files.files.insert(names::COMMANDERS, b"name\nSoult\nWellesley\nNey\n".to_vec());
+        let got = problems_of(&files);
+        assert!(got.iter().any(|x| x.starts_with("commanders.csv") && x.contains("side")), "{got:?}");
+        assert!(
+            !got.iter().any(|x| x.contains("is not in commanders.csv") && !x.contains("Marmont")),
+            "{got:?}"
+        );
+        assert!(got.iter().any(|x| x.contains("'Marmont' is not in commanders.csv")), "{got:?}");
+        assert!(!got.iter().any(|x| x.contains("fights for")), "{got:?}");
     }
 
     #[test]
