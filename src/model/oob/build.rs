@@ -2,10 +2,9 @@
 //! parent and children of each row.
 
 use std::collections::hash_map::Entry;
-
-use super::ids::hash_id;
 use std::sync::OnceLock;
 
+use super::ids::hash_id;
 use super::{Aside, NO_ROW, OrderOfBattle, Strength, Totals, Unit};
 
 impl OrderOfBattle {
