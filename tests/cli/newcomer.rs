@@ -50,12 +50,12 @@ fn battle_day() -> Vec<Vec<String>> {
 fn the_readme_battle_day_runs_as_written_after_demo() {
     let tmp = tempfile::tempdir().unwrap();
     let run = |args: &[String]| {
-        Command::new(env!("CARGO_BIN_EXE_sowbridge"))
-            .args(args)
-            .current_dir(tmp.path())
-            .env("SOWBRIDGE_CAMPAIGN", "sowbridge-demo/campaign")
-            .output()
-            .unwrap()
+        output(
+            Command::new(env!("CARGO_BIN_EXE_sowbridge"))
+                .args(args)
+                .current_dir(tmp.path())
+                .env("SOWBRIDGE_CAMPAIGN", "sowbridge-demo/campaign"),
+        )
     };
     let fixture = snapshot(&repo().join("fixtures"));
     let o = run(&["demo".to_string()]);
@@ -117,7 +117,7 @@ fn the_readme_battle_day_runs_as_written_after_demo() {
 fn the_demo_s_next_steps_run_as_it_prints_them_and_change_nothing() {
     let tmp = tempfile::tempdir().unwrap();
     let run = |args: &[String]| {
-        Command::new(env!("CARGO_BIN_EXE_sowbridge")).args(args).current_dir(tmp.path()).output().unwrap()
+        output(Command::new(env!("CARGO_BIN_EXE_sowbridge")).args(args).current_dir(tmp.path()))
     };
     let o = run(&["demo".to_string()]);
     assert_code(&o, 0);
