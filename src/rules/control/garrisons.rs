@@ -173,26 +173,26 @@ struct HexSums<T> {
 
 impl<T: Default + Clone> HexSums<T> {
     fn new(grid: HexGrid) -> Self {
-        let cells = usize::from(grid.columns) * usize::from(grid.rows);
-        HexSums { grid, on_map: vec![None; cells], off_map: BTreeMap::new() }
+        HexSums { grid, on_map: vec![None; grid.cells()], off_map: BTreeMap::new() }
     }
 
     /// The sum of a hex, begun at its default.
     fn at(&mut self, hex: HexId) -> &mut T {
-        if self.grid.contains(hex) {
-            let i = usize::from(hex.col) * usize::from(self.grid.rows) + usize::from(hex.row);
-            self.on_map[i].get_or_insert_default()
-        } else {
-            self.off_map.entry(hex).or_default()
+        match self.grid.cell(hex) {
+            Some(i) => self.on_map[i].get_or_insert_default(),
+            None => self.off_map.entry(hex).or_default(),
         }
     }
 
     /// Every hex summed, in the order of its id.
     fn into_map(self) -> BTreeMap<HexId, T> {
-        let rows = self.grid.rows;
-        let hexes = (0..self.grid.columns).flat_map(|col| (0..rows).map(move |row| HexId { col, row }));
-        let mut map: BTreeMap<HexId, T> =
-            hexes.zip(self.on_map).filter_map(|(hex, sum)| sum.map(|s| (hex, s))).collect();
+        let grid = self.grid;
+        let mut map: BTreeMap<HexId, T> = self
+            .on_map
+            .into_iter()
+            .enumerate()
+            .filter_map(|(i, sum)| Some((grid.hex_of_cell(i), sum?)))
+            .collect();
         map.extend(self.off_map);
         map
     }
