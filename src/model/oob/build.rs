@@ -5,7 +5,7 @@ use std::collections::hash_map::Entry;
 use std::sync::OnceLock;
 
 use super::ids::hash_id;
-use super::{Aside, NO_ROW, OrderOfBattle, Strength, Totals, Unit};
+use super::{Aside, NO_ROW, OrderOfBattle, Totals, Unit};
 
 impl OrderOfBattle {
     /// Builds the indexes. The units need not be valid: a duplicated id finds its first
@@ -33,8 +33,7 @@ impl OrderOfBattle {
             let is_first = oob.index_row(i);
             let Some(name) = &oob.units[i].parent else {
                 if let Some(t) = &mut totals {
-                    t.men.push(false);
-                    t.strength.push(Strength::default());
+                    t.push_force();
                     t.add_row(&oob.units[i], Some(oob.tops.len() as u32));
                 }
                 oob.tops.push(i as u32);

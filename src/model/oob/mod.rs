@@ -5,7 +5,7 @@
 use std::collections::BTreeMap;
 use std::sync::OnceLock;
 
-use super::kinds::{ArmClass, Quality, Supply};
+use super::kinds::{ArmClass, Nation, Quality, Supply};
 
 mod build;
 mod ids;
@@ -92,6 +92,10 @@ struct Totals {
     men: Vec<bool>,
     /// By force: its men, guns and squadrons.
     strength: Vec<Strength>,
+    /// By force: what its units count towards a garrison.
+    garrison: Vec<GarrisonUnits>,
+    /// The rows with penalties (most orders of battle have none), in file order.
+    with_status: Vec<u32>,
     /// The men of every row, under a force or not.
     all_men: u64,
 }
@@ -103,6 +107,8 @@ impl Totals {
             force_of_row: Vec::with_capacity(rows),
             men: vec![false; forces],
             strength: vec![Strength::default(); forces],
+            garrison: vec![GarrisonUnits::default(); forces],
+            with_status: Vec::new(),
             all_men: 0,
         }
     }
@@ -110,13 +116,56 @@ impl Totals {
     /// The next row, in file order, counted for the force it belongs to (`None`: none).
     fn add_row(&mut self, u: &Unit, force: Option<u32>) {
         self.all_men += u64::from(u.men);
+        if !u.status().is_empty() {
+            self.with_status.push(self.force_of_row.len() as u32);
+        }
         if let Some(k) = force
             && u.is_unit()
         {
             self.men[k as usize] |= u.has_men();
             self.strength[k as usize].add(&Strength::of_row(u));
+            self.garrison[k as usize].add(u);
         }
         self.force_of_row.push(force);
+    }
+
+    /// A new force's place, counted from nothing.
+    fn push_force(&mut self) {
+        self.men.push(false);
+        self.strength.push(Strength::default());
+        self.garrison.push(GarrisonUnits::default());
+    }
+}
+
+/// What a force's units count towards a garrison ([`Unit::garrison_units`], 2.1.1), by
+/// nation: every unit with men present, whether out of action or not (the rows with
+/// penalties are [`OrderOfBattle::rows_with_status`]).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct GarrisonUnits {
+    /// Battalions and dragoon squadrons, by nation in [`Nation::ALL`] order.
+    pub by_nation: [(u32, u32); Nation::ALL.len()],
+}
+
+impl GarrisonUnits {
+    /// Counts one row's.
+    fn add(&mut self, u: &Unit) {
+        let (b, s) = u.garrison_units();
+        let k = &mut self.by_nation[u.nation as usize];
+        k.0 = k.0.saturating_add(b);
+        k.1 = k.1.saturating_add(s);
+    }
+    /// Infantry battalions, of every nation.
+    pub fn battalions(&self) -> u32 {
+        self.by_nation.iter().fold(0, |a, k| a.saturating_add(k.0))
+    }
+    /// Dragoon squadrons, of every nation.
+    pub fn squadrons(&self) -> u32 {
+        self.by_nation.iter().fold(0, |a, k| a.saturating_add(k.1))
+    }
+    /// Units (battalions and squadrons) of one nation.
+    pub fn of(&self, n: Nation) -> u32 {
+        let (b, s) = self.by_nation[n as usize];
+        b.saturating_add(s)
     }
 }
 
@@ -260,6 +309,17 @@ impl OrderOfBattle {
             }
             t
         })
+    }
+
+    /// What each force's units count towards a garrison, by force (its place among
+    /// [`Self::forces`]).
+    pub fn garrison_units(&self) -> &[GarrisonUnits] {
+        &self.totals().garrison
+    }
+
+    /// The rows with penalties, in file order (most orders of battle have none).
+    pub fn rows_with_status(&self) -> impl Iterator<Item = &Unit> {
+        self.totals().with_status.iter().map(|&i| &self.units[i as usize])
     }
 
     /// The men of every row, under a force or not (what the order of battle counts in all).

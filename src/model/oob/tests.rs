@@ -3,7 +3,7 @@
 use compact_str::CompactString;
 
 use super::*;
-use crate::model::kinds::{Arm, Level, Nation, Supply};
+use crate::model::kinds::{Arm, Level, Nation, Status, StatusKind, Supply};
 
 fn unit(id: &str, parent: Option<&str>, men: u32) -> Unit {
     Unit {
@@ -346,4 +346,49 @@ fn the_men_and_strength_summed_while_indexing_are_those_worked_out_on_asking() {
     rows.push(unit("L", None, 0));
     let l = OrderOfBattle::new(rows, Vec::new());
     assert_eq!(l.strength("L").infantry, 50, "a row before its parent counts for its force");
+}
+
+#[test]
+fn what_each_force_counts_towards_a_garrison_is_counted_while_indexing_as_on_asking() {
+    let with =
+        |u: Unit, nation: Nation, arm: Arm, squadrons: u32| Unit { nation, arm: Some(arm), squadrons, ..u };
+    let mut tired = unit("A-3", Some("A"), 200);
+    tired.status_mut().push(Status { kind: StatusKind::Unavailable, until: 9 });
+    let rows = vec![
+        unit("F", None, 0),
+        unit("F-1", Some("F"), 300),
+        // Dragoons count their squadrons, one when they name none; hussars and a battalion
+        // without men count nothing.
+        with(unit("F-2", Some("F"), 250), Nation::Fr, Arm::Dragoon, 3),
+        with(unit("F-3", Some("F"), 250), Nation::Fr, Arm::Dragoon, 0),
+        with(unit("F-4", Some("F"), 250), Nation::Fr, Arm::LightCavalry, 4),
+        unit("F-5", Some("F"), 0),
+        with(unit("A", None, 0), Nation::Sp, Arm::Line, 0),
+        with(unit("A-1", Some("A"), 400), Nation::Sp, Arm::Line, 0),
+        with(unit("A-2", Some("A"), 400), Nation::Br, Arm::Line, 0),
+        // A unit out of action is counted here: what garrisons leave out of action is theirs.
+        with(tired, Nation::Sp, Arm::Line, 0),
+    ];
+    let built = OrderOfBattle::new(rows.clone(), Vec::new());
+    assert!(built.derived.0.get().is_some());
+    let mut asked = built.clone();
+    asked.units_mut();
+    let counted = |oob: &OrderOfBattle| {
+        let with_status: Vec<String> = oob.rows_with_status().map(|u| u.id.to_string()).collect();
+        (oob.garrison_units().to_vec(), with_status)
+    };
+    assert_eq!(counted(&built), counted(&asked));
+    let (by_force, with_status) = counted(&built);
+    assert_eq!(with_status, ["A-3"]);
+    let f = by_force[0];
+    assert_eq!((f.battalions(), f.squadrons(), f.of(Nation::Fr), f.of(Nation::Sp)), (1, 4, 5, 0));
+    let a = by_force[1];
+    assert_eq!((a.battalions(), a.squadrons()), (3, 0));
+    assert_eq!((a.of(Nation::Sp), a.of(Nation::Br), a.of(Nation::Po)), (2, 1, 0));
+    // Listed before its force, a row is counted once the totals are asked for.
+    let mut late = rows.clone();
+    late.swap(0, 1);
+    let late = OrderOfBattle::new(late, Vec::new());
+    assert!(late.derived.0.get().is_none());
+    assert_eq!(late.garrison_units(), [f, a]);
 }

@@ -94,6 +94,17 @@ impl Unit {
     pub fn arm_class(&self) -> Option<ArmClass> {
         self.arm.map(Arm::class)
     }
+    /// What the row counts towards a garrison (2.1.1: "A unit is 1 infantry battalion or 1
+    /// dragoon cavalry squadron ... Other cavalry are not able to garrison"): battalions and
+    /// dragoon squadrons. An infantry unit with men present is one battalion; a dragoon unit
+    /// with men present, its squadrons (one when it names none). Anything else counts none.
+    pub fn garrison_units(&self) -> (u32, u32) {
+        match (self.arm_class(), self.arm) {
+            (Some(ArmClass::Infantry), _) if self.has_men() => (1, 0),
+            (_, Some(Arm::Dragoon)) if self.has_men() => (0, self.squadrons.max(1)),
+            _ => (0, 0),
+        }
+    }
     /// True while a penalty of this kind runs at `turn`.
     pub fn has_status(&self, kind: StatusKind, turn: u32) -> bool {
         self.status().iter().any(|s| s.kind == kind && s.until > turn)

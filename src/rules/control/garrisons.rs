@@ -4,7 +4,7 @@ use std::collections::BTreeMap;
 
 use serde::Serialize;
 
-use crate::model::{Arm, ArmClass, Campaign, HexGrid, HexId, Nation, Side, StatusKind, Unit};
+use crate::model::{Campaign, HexGrid, HexId, Nation, Side, StatusKind, Unit};
 use crate::rules::turn::TurnContext;
 
 use super::requirement::Need;
@@ -60,35 +60,23 @@ impl Garrisons {
     /// The garrisons of every hex with a force in it; unavailable units do not garrison.
     pub fn of(c: &Campaign) -> Garrisons {
         let turn = c.config.turn;
-        // Most campaigns have no unit out of action: then every row is counted once, in file
-        // order, for the force it belongs to, without walking each force's tree.
-        let units = c.oob.units();
-        let mut by_force: Vec<Counted> = vec![Counted::default(); c.oob.forces().len()];
-        for (u, force) in units.iter().zip(c.oob.force_numbers()) {
-            if u.has_status(StatusKind::Unavailable, turn) {
-                return Garrisons::walked(c, turn);
-            }
-            let Some(force) = *force else { continue };
-            let k = &mut by_force[force as usize];
-            k.men |= u.has_men();
-            if u.is_unit() {
-                let (b, s) = garrison_units(u);
-                k.battalions += b;
-                k.squadrons += s;
-                k.nations[nation_index(u.nation)] += b + s;
-            }
+        // Most campaigns have no unit out of action: then each force counts what the order of
+        // battle counted of its rows as it indexed them, without walking its tree again.
+        if c.oob.rows_with_status().any(|u| u.has_status(StatusKind::Unavailable, turn)) {
+            return Garrisons::walked(c, turn);
         }
         let mut by_hex: HexSums<[Garrison; 2]> = HexSums::new(c.map.grid);
         let mut nations: HexSums<[u32; 4]> = HexSums::new(c.map.grid);
-        for (f, k) in c.oob.forces().zip(&by_force) {
-            let Some(hex) = f.hex.filter(|_| k.men) else { continue };
+        for (f, k) in c.oob.forces().zip(c.oob.garrison_units()) {
+            let Some(hex) = f.hex.filter(|_| c.oob.has_men(f)) else { continue };
             let side = f.side();
             let slot = &mut by_hex.at(hex)[side_index(side)];
             slot.forces += 1;
-            slot.battalions += k.battalions;
-            slot.squadrons += k.squadrons;
-            if side == Side::Allies && k.nations.iter().any(|&n| n > 0) {
-                for (a, n) in nations.at(hex).iter_mut().zip(k.nations) {
+            slot.battalions += k.battalions();
+            slot.squadrons += k.squadrons();
+            let own = NATIONS.map(|n| k.of(n));
+            if side == Side::Allies && own.iter().any(|&n| n > 0) {
+                for (a, n) in nations.at(hex).iter_mut().zip(own) {
                     *a += n;
                 }
             }
@@ -124,7 +112,7 @@ impl Garrisons {
             // The force's units by nation, gathered before they are added to the hex's.
             let mut own: Vec<(Nation, u32)> = Vec::new();
             for u in c.oob.units_under(f) {
-                let (b, s) = garrison_units(u);
+                let (b, s) = u.garrison_units();
                 if b + s == 0 || unavailable(c, u, turn) {
                     continue;
                 }
@@ -198,40 +186,12 @@ impl<T: Default + Clone> HexSums<T> {
     }
 }
 
-/// What one force's rows count towards a garrison: whether any has men present, its
-/// battalions and dragoon squadrons, and those by nation ([`NATIONS`] order).
-#[derive(Debug, Clone, Copy, Default)]
-struct Counted {
-    men: bool,
-    battalions: u32,
-    squadrons: u32,
-    nations: [u32; 4],
-}
-
-/// The nations, in the order [`Counted`] counts them.
+/// The nations, in the order [`crate::model::GarrisonUnits`] counts them.
 const NATIONS: [Nation; 4] = [Nation::Fr, Nation::Sp, Nation::Po, Nation::Br];
-
-fn nation_index(n: Nation) -> usize {
-    match n {
-        Nation::Fr => 0,
-        Nation::Sp => 1,
-        Nation::Po => 2,
-        Nation::Br => 3,
-    }
-}
 
 fn unavailable(c: &Campaign, u: &Unit, turn: u32) -> bool {
     u.has_status(StatusKind::Unavailable, turn)
         || c.oob.ancestors(&u.id).iter().any(|a| a.has_status(StatusKind::Unavailable, turn))
-}
-
-/// Battalions and dragoon squadrons of one row of `forces.csv` (2.1.1).
-fn garrison_units(u: &Unit) -> (u32, u32) {
-    match (u.arm_class(), u.arm) {
-        (Some(ArmClass::Infantry), _) if u.has_men() => (1, 0),
-        (_, Some(Arm::Dragoon)) if u.has_men() => (0, u.squadrons.max(1)),
-        _ => (0, 0),
-    }
 }
 
 /// The garrison that polices a place for a side (2.1, 4.0): the units that make the need
@@ -263,7 +223,7 @@ pub fn policing<'c>(
     let mut out = Vec::new();
     for f in forces {
         for u in c.oob.units_under(f) {
-            let (b, s) = garrison_units(u);
+            let (b, s) = u.garrison_units();
             if b + s == 0 || unavailable(c, u, turn) {
                 continue;
             }

@@ -2,6 +2,7 @@
 
 use super::*;
 use crate::formats::campaign::{CampaignFiles, names, parse_campaign};
+use crate::model::{Status, StatusKind};
 
 /// A campaign with one settlement row and the forces given (rows of forces.csv).
 fn campaign(settlement: &str, forces: &str) -> Campaign {
@@ -191,4 +192,19 @@ FR2-1,FR2,regiment,Dragoons,Fr,dragoon,300,4,,
     assert_eq!(g.allied_nation.get(&last), Some(&Nation::Sp));
     assert_eq!(g.at(off, Side::French), Garrison { battalions: 0, squadrons: 4, forces: 1 });
     assert_eq!(g.at(trujillo, Side::Allies), Garrison::default());
+    // A penalty run out, or one of another kind, leaves the battalion counted; an unavailable
+    // one running leaves it out (6.5.2.4).
+    let turn = c.config.turn;
+    let penalised = |until: u32| {
+        let mut p = c.clone();
+        *p.oob.get_mut("SP-1-B").unwrap().status_mut() = vec![
+            Status { kind: StatusKind::AmmoHalved, until: turn + 3 },
+            Status { kind: StatusKind::Unavailable, until },
+        ];
+        let g = Garrisons::of(&p);
+        assert_eq!(g, Garrisons::walked(&p, turn));
+        g.at(trujillo, Side::Allies)
+    };
+    assert_eq!(penalised(turn), Garrison { battalions: 3, squadrons: 3, forces: 1 });
+    assert_eq!(penalised(turn + 1), Garrison { battalions: 2, squadrons: 3, forces: 1 });
 }
