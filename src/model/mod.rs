@@ -34,6 +34,6 @@ pub use map::{
     CampaignMap, Control, HexInfo, NOT_SPAIN, Region, RoadClass, Settlement, SettlementKind, Side2, Terrain,
     country_of,
 };
-pub use oob::{GarrisonUnits, OrderOfBattle, Rare, Strength, Unit, UnitKey};
+pub use oob::{ForcePlace, GarrisonUnits, OrderOfBattle, Rare, Strength, Unit, UnitKey};
 pub mod vocabulary;
 pub use chain::Chain;

@@ -18,7 +18,7 @@ pub fn known_secondary(c: &Campaign, side: Side) -> Option<BTreeSet<Side2>> {
         return None;
     }
     let mut seen: BTreeSet<HexId> = c.roads_seen.iter().map(|r| r.hex).collect();
-    seen.extend(c.oob.forces().filter(|f| f.side() == side).filter_map(|f| f.hex));
+    seen.extend(c.oob.force_places().iter().filter(|f| f.side == side).filter_map(|f| f.hex));
     let mut queue: VecDeque<HexId> = seen.iter().copied().collect();
     let mut known = BTreeSet::new();
     while let Some(h) = queue.pop_front() {

@@ -150,10 +150,20 @@ pub(crate) fn contact_between(grid: &crate::model::HexGrid, a: Reach, b: Reach) 
 /// without men present is in none.
 pub fn contacts(c: &Campaign) -> Vec<Contact> {
     let grid = &c.map.grid;
-    let forces: Vec<&Unit> = c.oob.forces().filter(|f| f.hex.is_some() && c.oob.has_men(f)).collect();
+    // The forces on the map with men present, found from what the order of battle keeps of
+    // each force together (a force's own row is read only when it marches, or is in contact).
+    let (places, men) = (c.oob.force_places(), c.oob.forces_with_men());
+    let on_map: Vec<usize> = (0..places.len()).filter(|&k| places[k].hex.is_some() && men[k]).collect();
+    let forces: Vec<&Unit> = on_map.iter().map(|&k| c.oob.force(k)).collect();
     // What contact needs of each force, worked out once and kept close together.
-    let reach: Vec<Reach> =
-        forces.iter().filter_map(|f| Some((f.side(), f.hex?, cavalry_road_hex(c, f)))).collect();
+    let reach: Vec<Reach> = on_map
+        .iter()
+        .zip(&forces)
+        .filter_map(|(&k, f)| {
+            let p = places[k];
+            Some((p.side, p.hex?, p.moving_to.and_then(|_| cavalry_road_hex(c, f))))
+        })
+        .collect();
     // Forces by hex (a counting sort over the map's hexes), so that the search looks only
     // near each force.
     let cell = |h: HexId| grid.cell_on_map(h);

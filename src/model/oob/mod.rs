@@ -5,7 +5,8 @@
 use std::collections::BTreeMap;
 use std::sync::OnceLock;
 
-use super::kinds::{ArmClass, Nation, Quality, Supply};
+use super::hex::HexId;
+use super::kinds::{ArmClass, Nation, Quality, Side, Supply};
 
 mod build;
 mod ids;
@@ -94,6 +95,8 @@ struct Totals {
     strength: Vec<Strength>,
     /// By force: what its units count towards a garrison.
     garrison: Vec<GarrisonUnits>,
+    /// By force: its side, hex and march, kept together.
+    places: Vec<ForcePlace>,
     /// The rows with penalties (most orders of battle have none), in file order.
     with_status: Vec<u32>,
     /// The men of every row, under a force or not.
@@ -108,6 +111,7 @@ impl Totals {
             men: vec![false; forces],
             strength: vec![Strength::default(); forces],
             garrison: vec![GarrisonUnits::default(); forces],
+            places: vec![ForcePlace::default(); forces],
             with_status: Vec::new(),
             all_men: 0,
         }
@@ -118,6 +122,11 @@ impl Totals {
         self.all_men += u64::from(u.men);
         if !u.status().is_empty() {
             self.with_status.push(self.force_of_row.len() as u32);
+        }
+        if let Some(k) = force
+            && u.parent.is_none()
+        {
+            self.places[k as usize] = ForcePlace { side: u.side(), hex: u.hex, moving_to: u.moving_to };
         }
         if let Some(k) = force
             && u.is_unit()
@@ -134,6 +143,26 @@ impl Totals {
         self.men.push(false);
         self.strength.push(Strength::default());
         self.garrison.push(GarrisonUnits::default());
+        self.places.push(ForcePlace::default());
+    }
+}
+
+/// A force's side, the hex it stands in and the hex it marches to: what the rules ask of every
+/// force on the map (zones, contacts, garrisons, the roads a side knows), kept together by
+/// force, where the forces' own rows lie far apart among their units'.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ForcePlace {
+    /// Its side.
+    pub side: Side,
+    /// [`Unit::hex`].
+    pub hex: Option<HexId>,
+    /// [`Unit::moving_to`].
+    pub moving_to: Option<HexId>,
+}
+
+impl Default for ForcePlace {
+    fn default() -> Self {
+        ForcePlace { side: Side::French, hex: None, moving_to: None }
     }
 }
 
@@ -315,6 +344,21 @@ impl OrderOfBattle {
     /// [`Self::forces`]).
     pub fn garrison_units(&self) -> &[GarrisonUnits] {
         &self.totals().garrison
+    }
+
+    /// Each force's side, hex and march, by force (its place among [`Self::forces`]).
+    pub fn force_places(&self) -> &[ForcePlace] {
+        &self.totals().places
+    }
+
+    /// Whether each force has a unit with men present, by force ([`Self::has_men`]).
+    pub fn forces_with_men(&self) -> &[bool] {
+        &self.totals().men
+    }
+
+    /// The force in place `k` among [`Self::forces`].
+    pub fn force(&self, k: usize) -> &Unit {
+        &self.units[self.tops[k] as usize]
     }
 
     /// The rows with penalties, in file order (most orders of battle have none).

@@ -3,7 +3,8 @@
 use compact_str::CompactString;
 
 use super::*;
-use crate::model::kinds::{Arm, Level, Nation, Status, StatusKind, Supply};
+use crate::model::HexId;
+use crate::model::kinds::{Arm, Level, Nation, Side, Status, StatusKind, Supply};
 
 fn unit(id: &str, parent: Option<&str>, men: u32) -> Unit {
     Unit {
@@ -349,7 +350,7 @@ fn the_men_and_strength_summed_while_indexing_are_those_worked_out_on_asking() {
 }
 
 #[test]
-fn what_each_force_counts_towards_a_garrison_is_counted_while_indexing_as_on_asking() {
+fn each_force_s_garrison_units_and_place_are_counted_while_indexing_as_on_asking() {
     let with =
         |u: Unit, nation: Nation, arm: Arm, squadrons: u32| Unit { nation, arm: Some(arm), squadrons, ..u };
     let mut tired = unit("A-3", Some("A"), 200);
@@ -375,10 +376,20 @@ fn what_each_force_counts_towards_a_garrison_is_counted_while_indexing_as_on_ask
     asked.units_mut();
     let counted = |oob: &OrderOfBattle| {
         let with_status: Vec<String> = oob.rows_with_status().map(|u| u.id.to_string()).collect();
-        (oob.garrison_units().to_vec(), with_status)
+        (oob.garrison_units().to_vec(), with_status, oob.force_places().to_vec())
     };
     assert_eq!(counted(&built), counted(&asked));
-    let (by_force, with_status) = counted(&built);
+    let (by_force, with_status, places) = counted(&built);
+    let (fr, sp) = (Side::French, Side::Allies);
+    assert_eq!(
+        places,
+        [ForcePlace { side: fr, ..ForcePlace::default() }, ForcePlace { side: sp, ..ForcePlace::default() }]
+    );
+    // A force moved: where it stands is kept with it.
+    let to = HexId::new(4, 7);
+    asked.get_mut("A").unwrap().hex = Some(to);
+    assert_eq!(asked.force_places()[1], ForcePlace { side: sp, hex: Some(to), moving_to: None });
+    assert_eq!(asked.force(1).id, "A");
     assert_eq!(with_status, ["A-3"]);
     let f = by_force[0];
     assert_eq!((f.battalions(), f.squadrons(), f.of(Nation::Fr), f.of(Nation::Sp)), (1, 4, 5, 0));

@@ -67,9 +67,10 @@ impl Garrisons {
         }
         let mut by_hex: HexSums<[Garrison; 2]> = HexSums::new(c.map.grid);
         let mut nations: HexSums<[u32; 4]> = HexSums::new(c.map.grid);
-        for (f, k) in c.oob.forces().zip(c.oob.garrison_units()) {
-            let Some(hex) = f.hex.filter(|_| c.oob.has_men(f)) else { continue };
-            let side = f.side();
+        let forces = c.oob.force_places().iter().zip(c.oob.forces_with_men());
+        for ((f, &men), k) in forces.zip(c.oob.garrison_units()) {
+            let Some(hex) = f.hex.filter(|_| men) else { continue };
+            let side = f.side;
             let slot = &mut by_hex.at(hex)[side_index(side)];
             slot.forces += 1;
             slot.battalions += k.battalions();
