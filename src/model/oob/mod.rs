@@ -82,9 +82,9 @@ impl<T> PartialEq for Aside<T> {
 
 impl<T> Eq for Aside<T> {}
 
-/// The force each row belongs to, and each force's men present and strength: what every rule
-/// that asks about the forces on the map (zones, contacts, garrisons, supply, who fights) asks
-/// of each, answered without walking its tree again.
+/// The force each row belongs to, and each force's men present, strength, garrison units and
+/// place: what every rule that asks about the forces on the map (zones, contacts, garrisons,
+/// supply, who fights) asks of each, answered without walking its tree again.
 #[derive(Debug, Clone)]
 struct Totals {
     /// By row, as [`OrderOfBattle::force_numbers`] gives it.
@@ -224,8 +224,9 @@ pub struct OrderOfBattle {
     lines: Aside<Vec<u32>>,
     /// Names of the columns after the known ones, kept for writing back.
     pub extra_columns: Vec<String>,
-    /// Each force's men present and strength ([`Totals`]), worked out on first asking and
-    /// forgotten whenever a row may change ([`Self::units_mut`], [`Self::get_mut`]).
+    /// Each force's men present, strength, garrison units and place, and the rows with
+    /// penalties ([`Totals`]): summed while the index is built or worked out on first asking,
+    /// and forgotten whenever a row may change ([`Self::units_mut`], [`Self::get_mut`]).
     derived: Aside<OnceLock<Totals>>,
 }
 
