@@ -191,10 +191,9 @@ impl GarrisonUnits {
     pub fn squadrons(&self) -> u32 {
         self.by_nation.iter().fold(0, |a, k| a.saturating_add(k.1))
     }
-    /// Units (battalions and squadrons) of one nation.
-    pub fn of(&self, n: Nation) -> u32 {
-        let (b, s) = self.by_nation[n as usize];
-        b.saturating_add(s)
+    /// Units (battalions and squadrons) by nation, in [`Nation::ALL`] order.
+    pub fn units_by_nation(&self) -> [u32; Nation::ALL.len()] {
+        self.by_nation.map(|(b, s)| b.saturating_add(s))
     }
 }
 

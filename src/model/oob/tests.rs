@@ -392,10 +392,11 @@ fn each_force_s_garrison_units_and_place_are_counted_while_indexing_as_on_asking
     assert_eq!(asked.force(1).id, "A");
     assert_eq!(with_status, ["A-3"]);
     let f = by_force[0];
-    assert_eq!((f.battalions(), f.squadrons(), f.of(Nation::Fr), f.of(Nation::Sp)), (1, 4, 5, 0));
+    // Units by nation: Fr, Sp, Po, Br.
+    assert_eq!((f.battalions(), f.squadrons(), f.units_by_nation()), (1, 4, [5, 0, 0, 0]));
     let a = by_force[1];
     assert_eq!((a.battalions(), a.squadrons()), (3, 0));
-    assert_eq!((a.of(Nation::Sp), a.of(Nation::Br), a.of(Nation::Po)), (2, 1, 0));
+    assert_eq!(a.units_by_nation(), [0, 2, 0, 1]);
     // Listed before its force, a row is counted once the totals are asked for.
     let mut late = rows.clone();
     late.swap(0, 1);

@@ -66,7 +66,7 @@ impl Garrisons {
             return Garrisons::walked(c, turn);
         }
         let mut by_hex: HexSums<[Garrison; 2]> = HexSums::new(c.map.grid);
-        let mut nations: HexSums<[u32; 4]> = HexSums::new(c.map.grid);
+        let mut nations: HexSums<[u32; Nation::ALL.len()]> = HexSums::new(c.map.grid);
         let forces = c.oob.force_places().iter().zip(c.oob.forces_with_men());
         for ((f, &men), k) in forces.zip(c.oob.garrison_units()) {
             let Some(hex) = f.hex.filter(|_| men) else { continue };
@@ -75,7 +75,7 @@ impl Garrisons {
             slot.forces += 1;
             slot.battalions += k.battalions();
             slot.squadrons += k.squadrons();
-            let own = NATIONS.map(|n| k.of(n));
+            let own = k.units_by_nation();
             if side == Side::Allies && own.iter().any(|&n| n > 0) {
                 for (a, n) in nations.at(hex).iter_mut().zip(own) {
                     *a += n;
@@ -86,7 +86,7 @@ impl Garrisons {
             .into_map()
             .into_iter()
             .filter_map(|(hex, n)| {
-                let counted = NATIONS.into_iter().zip(n).filter(|&(_, units)| units > 0);
+                let counted = Nation::ALL.iter().copied().zip(n).filter(|&(_, units)| units > 0);
                 // Most units; ties to the nation named first (Sp, Po, Br).
                 counted
                     .max_by_key(|&(nation, units)| (units, std::cmp::Reverse(nation)))
@@ -186,9 +186,6 @@ impl<T: Default + Clone> HexSums<T> {
         map
     }
 }
-
-/// The nations, in the order [`crate::model::GarrisonUnits`] counts them.
-const NATIONS: [Nation; 4] = [Nation::Fr, Nation::Sp, Nation::Po, Nation::Br];
 
 fn unavailable(c: &Campaign, u: &Unit, turn: u32) -> bool {
     u.has_status(StatusKind::Unavailable, turn)
